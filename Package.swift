@@ -1,0 +1,47 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "DesktopNotifications",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DBus", targets: ["DBus"]),
+        .library(name: "FreedesktopNotifications", targets: ["FreedesktopNotifications"]),
+        .library(name: "UserNotificationsTesting", targets: ["UserNotificationsTesting"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "FreedesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
+        .target(
+            name: "UserNotificationsTesting",
+            dependencies: ["DBus", "FreedesktopNotifications"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "WireDemo",
+            dependencies: ["DBus"],
+            path: "examples/WireDemo",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "FreedesktopNotificationsTests",
+            dependencies: ["DBus"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef DESKTOPNOTIFICATIONS_CDBUS_SHIM_H
+#define DESKTOPNOTIFICATIONS_CDBUS_SHIM_H
+#include <dbus/dbus.h>
+#endif

@@ -1,0 +1,119 @@
+extension ConnectionCore {
+    static let busName = "org.freedesktop.DBus"
+    static let busPath = DBusObjectPath(unchecked: "/org/freedesktop/DBus")
+
+    /// Routes a signal to the subscriptions whose rules select it, in subscription order.
+    func deliverSignal(_ message: DBusMessage) {
+        if message.sender == Self.busName, message.path == Self.busPath,
+           message.interface == Self.busName, message.member == "NameOwnerChanged",
+           let arguments = try? message.arguments("sss"),
+           let name = arguments[0].stringValue, let old = arguments[1].stringValue, let new = arguments[2].stringValue {
+            updateOwner(of: name, from: old, to: new)
+        }
+        for id in subscriptions.keys.sorted() {
+            guard let subscription = subscriptions[id],
+                  subscription.rules.contains(where: { $0.matches(message) }) else { continue }
+            if let name = subscription.ownerName {
+                guard let owner = trackedNames[name]?.owner, message.sender == owner else { continue }
+            }
+            subscription.continuation.yield(.signal(message))
+        }
+    }
+
+    private func updateOwner(of name: String, from old: String, to new: String) {
+        guard trackedNames[name] != nil else { return }
+        trackedNames[name]?.owner = new.isEmpty ? nil : new
+        for id in subscriptions.keys.sorted() where subscriptions[id]?.ownerName == name {
+            subscriptions[id]?.continuation.yield(
+                .ownerChanged(name: name, oldOwner: old.isEmpty ? nil : old, newOwner: new.isEmpty ? nil : new))
+        }
+    }
+
+    /// Registers a subscription; deliveries start at once. On the queue.
+    func addSubscription(_ subscription: SignalSubscription) {
+        subscriptions[subscription.id] = subscription
+        if let name = subscription.ownerName {
+            trackedNames[name, default: TrackedName()].subscribers += 1
+        }
+    }
+
+    /// Removes a subscription and its rules from the bus. On the queue.
+    func removeSubscription(_ id: UInt64) {
+        guard let subscription = subscriptions.removeValue(forKey: id) else { return }
+        for rule in subscription.rules { removeMatch(rule) }
+        guard let name = subscription.ownerName, var tracked = trackedNames[name] else { return }
+        tracked.subscribers -= 1
+        if tracked.subscribers > 0 {
+            trackedNames[name] = tracked
+        } else {
+            trackedNames.removeValue(forKey: name)
+            if let rule = tracked.ownerChangedRule { removeMatch(rule) }
+        }
+    }
+
+    private func removeMatch(_ rule: DBusMatchRule) {
+        guard isOpen, let message = try? busCall("RemoveMatch", [.string(rule.text)], flags: .noReplyExpected),
+              let bytes = try? message.marshal(serial: 0) else { return }
+        try? transmit(bytes, serial: allocateSerial())
+    }
+
+    func busCall(_ member: String, _ body: [DBusValue], flags: DBusMessage.Flags = []) throws(DBusError) -> DBusMessage {
+        try .methodCall(
+            destination: Self.busName, path: Self.busPath, interface: Self.busName,
+            member: member, body: body, flags: flags)
+    }
+
+    /// The owner of a tracked name once known: subscribes to `NameOwnerChanged` first, then
+    /// asks `GetNameOwner`; both replies are handled on the queue in arrival order, so a
+    /// change that the bus reports after answering is never overwritten by the older answer.
+    func resolveOwner(of name: String, timeout: Duration, _ done: @escaping (Result<String?, DBusError>) -> Void) {
+        guard var tracked = trackedNames[name] else { return done(.failure(.disconnected)) }
+        if tracked.resolved { return done(.success(tracked.owner)) }
+        tracked.waiters.append(done)
+        let start = !tracked.lookupStarted
+        tracked.lookupStarted = true
+        let rule = DBusMatchRule(
+            sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged",
+            path: Self.busPath, arguments: [0: name])
+        tracked.ownerChangedRule = rule
+        trackedNames[name] = tracked
+        guard start else { return }
+        do {
+            let addMatch = try busCall("AddMatch", [.string(rule.text)]).marshal(serial: 0)
+            let getOwner = try busCall("GetNameOwner", [.string(name)]).marshal(serial: 0)
+            startCall(addMatch, member: "AddMatch", timeout: timeout) { [self] result in
+                if case .failure(let error) = result { finishResolving(name, .failure(error)) }
+            }
+            startCall(getOwner, member: "GetNameOwner", timeout: timeout) { [self] result in
+                switch result {
+                case .success(let reply):
+                    finishResolving(name, .success(reply.body.first?.stringValue))
+                case .failure(.remote(name: "org.freedesktop.DBus.Error.NameHasNoOwner", _)):
+                    finishResolving(name, .success(nil))
+                case .failure(let error):
+                    finishResolving(name, .failure(error))
+                }
+            }
+        } catch {
+            finishResolving(name, .failure(error))
+        }
+    }
+
+    private func finishResolving(_ name: String, _ result: Result<String?, DBusError>) {
+        guard var tracked = trackedNames[name] else { return }
+        let waiters = tracked.waiters
+        tracked.waiters = []
+        switch result {
+        case .success(let owner):
+            // The bus answered after sending every NameOwnerChanged that reached us before
+            // this reply, so the answer is never older than what we hold.
+            tracked.owner = owner
+            tracked.resolved = true
+        case .failure:
+            tracked.lookupStarted = false
+        }
+        trackedNames[name] = tracked
+        let outcome = result.map { _ in tracked.owner }
+        for waiter in waiters { waiter(outcome) }
+    }
+}

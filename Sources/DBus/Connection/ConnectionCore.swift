@@ -1,0 +1,119 @@
+import CDBus
+import Dispatch
+
+/// The state of one libdbus connection, confined to one serial queue.
+///
+/// Every libdbus call and every field here is touched only on `queue` (the connection's serial
+/// executor); libdbus's callbacks arrive there too, because they are made from inside calls we
+/// make there. That confinement is why the type is `@unchecked Sendable`.
+final class ConnectionCore: @unchecked Sendable {
+    let queue: DispatchQueue
+    private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+    private(set) var raw: OpaquePointer?
+    let openFlag = OpenFlag()
+
+    var pendingCalls: [UInt32: PendingCall] = [:]
+    var deadlineTimer: (any DispatchSourceTimer)?
+    var armedDeadline: DispatchTime?
+    private var nextSerial: UInt32 = 0x4000_0000
+
+    var subscriptions: [UInt64: SignalSubscription] = [:]
+    var trackedNames: [String: TrackedName] = [:]
+    var exports: [String: DBusExportedObject] = [:]
+    var disconnectHandlers: [@Sendable () -> Void] = []
+
+    private var dispatchScheduled = false
+
+    init(raw: OpaquePointer, label: String) {
+        self.raw = raw
+        self.queue = DispatchQueue(label: label)
+        queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
+    }
+
+    var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+
+    /// Runs `work` on the queue: at once when already there (keeping order with what the
+    /// caller does next), else as the next item.
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        if isOnQueue { work() } else { queue.async(execute: work) }
+    }
+
+    var isOpen: Bool { openFlag.isOpen }
+
+    func allocateSerial() -> UInt32 {
+        let serial = nextSerial
+        nextSerial = nextSerial == UInt32.max ? 0x4000_0000 : nextSerial + 1
+        return serial
+    }
+
+    /// Hands marshalled bytes to libdbus, which writes them at once when the socket allows.
+    func transmit(_ bytes: [UInt8], serial: UInt32) throws(DBusError) {
+        guard let raw, isOpen else { throw .disconnected }
+        var patched = bytes
+        withUnsafeBytes(of: serial.littleEndian) { value in
+            for index in 0..<4 { patched[DBusMessage.serialOffset + index] = value[index] }
+        }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        let message = patched.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                dbus_message_demarshal(chars.baseAddress, Int32(chars.count), &error)
+            }
+        }
+        guard let message else { throw takeError(&error, fallback: "the message was refused") }
+        defer { dbus_message_unref(message) }
+        guard dbus_connection_send(raw, message, nil) != 0 else {
+            throw .rejected(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus could not queue the message")
+        }
+    }
+
+    /// Asks libdbus to dispatch what it has read, once, after the current work item.
+    func scheduleDispatch() {
+        guard !dispatchScheduled else { return }
+        dispatchScheduled = true
+        queue.async { [self] in
+            dispatchScheduled = false
+            guard let raw else { return }
+            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
+        }
+    }
+
+    /// Closes the connection and lets go of libdbus; idempotent.
+    func shutdown() {
+        guard let raw else { return }
+        if isOpen {
+            dbus_connection_close(raw)
+            handleDisconnect()
+        }
+        detachMainLoop(from: raw)
+        dbus_connection_unref(raw)
+        self.raw = nil
+    }
+
+    /// Fails every pending call, ends every subscription, tells whoever asked.
+    func handleDisconnect() {
+        guard openFlag.close() else { return }
+        let calls = pendingCalls
+        pendingCalls = [:]
+        disarmDeadlineTimer()
+        for call in calls.values { call.complete(.failure(.disconnected)) }
+        let ended = subscriptions
+        subscriptions = [:]
+        trackedNames = [:]
+        for subscription in ended.values {
+            subscription.continuation.yield(.disconnected)
+            subscription.continuation.finish()
+        }
+        let handlers = disconnectHandlers
+        disconnectHandlers = []
+        for handler in handlers { handler() }
+    }
+}
+
+func takeError(_ error: inout CDBus.DBusError, fallback: String) -> DBusError {
+    defer { dbus_error_free(&error) }
+    guard dbus_error_is_set(&error) != 0 else { return .rejected(name: "", message: fallback) }
+    let name = error.name.map { String(cString: $0) } ?? ""
+    let message = error.message.map { String(cString: $0) } ?? fallback
+    return .rejected(name: name, message: message)
+}

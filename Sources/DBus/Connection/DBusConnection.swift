@@ -1,0 +1,122 @@
+import CDBus
+
+/// A private connection to a D-Bus bus.
+///
+/// Each connection owns its own libdbus connection (never libdbus's shared one, which would
+/// exit the process when the bus goes away) and one serial executor: all of its I/O, reply
+/// matching, signal routing and exported-object calls happen there, driven by libdbus's watch
+/// and timeout callbacks, so an idle connection makes no wake-ups.
+///
+/// When the bus goes away, pending calls fail with ``DBusError/disconnected``, subscriptions
+/// receive ``DBusSignalEvent/disconnected`` and end, and the process goes on; connect again
+/// to continue. Dropping the last reference closes the connection.
+public final class DBusConnection: Sendable {
+    let core: ConnectionCore
+    /// The unique name the bus gave this connection, e.g. `:1.42`.
+    public let uniqueName: String
+    /// The deadline for calls that name none.
+    public let defaultTimeout: Duration
+
+    private init(core: ConnectionCore, uniqueName: String, defaultTimeout: Duration) {
+        self.core = core
+        self.uniqueName = uniqueName
+        self.defaultTimeout = defaultTimeout
+    }
+
+    deinit {
+        let core = self.core
+        core.perform { core.shutdown() }
+    }
+
+    /// Connects to `bus`, authenticates and registers with the bus.
+    ///
+    /// - Parameters:
+    ///   - timeout: the default deadline of every call on this connection, including the
+    ///     registration itself (libdbus's own default is 25 seconds; ours is 5).
+    /// - Throws: ``DBusError/noBusAddress(_:)``, ``DBusError/connectionFailed(name:message:)``,
+    ///   ``DBusError/timedOut(member:after:)``.
+    public static func connect(to bus: DBusBus = .session, timeout: Duration = .seconds(5)) async throws -> DBusConnection {
+        let address = try bus.resolveAddress()
+        try DBusNames.validateString(address)
+        DBusLibrary.prepare()
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        guard let raw = dbus_connection_open_private(address, &error) else {
+            let failure = takeError(&error, fallback: "could not open \(address)")
+            if case .rejected(let name, let message) = failure { throw DBusError.connectionFailed(name: name, message: message) }
+            throw failure
+        }
+        let core = ConnectionCore(raw: raw, label: "DBusConnection \(address)")
+        core.perform { core.attachMainLoop() }
+        do {
+            let hello = try core.busCall("Hello", [])
+            let reply = try await core.call(hello, timeout: timeout)
+            guard let name = try reply.arguments("s").first?.stringValue else { throw DBusError.malformed("Hello reply") }
+            core.perform { if let raw = core.raw { _ = dbus_bus_set_unique_name(raw, name) } }
+            return DBusConnection(core: core, uniqueName: name, defaultTimeout: timeout)
+        } catch {
+            core.perform { core.shutdown() }
+            throw error
+        }
+    }
+
+    /// Whether the connection is still open.
+    public var isConnected: Bool { core.isOpen }
+
+    /// Closes the connection: pending calls fail with ``DBusError/disconnected``.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            core.perform { [core] in
+                core.shutdown()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs `handler` once when the connection closes (at once if it already has), on the
+    /// connection's executor.
+    public func onDisconnect(_ handler: @escaping @Sendable () -> Void) {
+        core.perform { [core] in
+            if core.isOpen { core.disconnectHandlers.append(handler) } else { handler() }
+        }
+    }
+
+    // MARK: - Calls
+
+    /// Calls a method and waits for its reply, at most `timeout` (default ``defaultTimeout``).
+    ///
+    /// - Returns: the method return message.
+    /// - Throws: ``DBusError/remote(name:message:)`` for an error reply,
+    ///   ``DBusError/timedOut(member:after:)``, ``DBusError/disconnected``,
+    ///   ``DBusError/cancelled``, or a marshalling error before anything is sent.
+    public func call(_ message: DBusMessage, timeout: Duration? = nil) async throws -> DBusMessage {
+        try await core.call(message, timeout: timeout ?? defaultTimeout)
+    }
+
+    /// Sends a message that expects no reply (a signal, or a call flagged
+    /// ``DBusMessage/Flags/noReplyExpected``). Messages sent from one thread leave in order.
+    ///
+    /// - Throws: a marshalling error, or ``DBusError/disconnected`` when the connection is
+    ///   known to be closed. Delivery is not confirmed, as with any D-Bus message without reply.
+    public func send(_ message: DBusMessage) throws {
+        guard core.isOpen else { throw DBusError.disconnected }
+        let bytes = try message.marshal(serial: 0)
+        core.perform { [core] in try? core.transmit(bytes, serial: core.allocateSerial()) }
+    }
+
+    /// Calls a method of the bus daemon (`org.freedesktop.DBus`).
+    public func callBus(_ member: String, _ body: [DBusValue] = [], timeout: Duration? = nil) async throws -> DBusMessage {
+        try await call(core.busCall(member, body), timeout: timeout)
+    }
+}
+
+/// One-time libdbus set-up.
+enum DBusLibrary {
+    private static let threadsReady: Bool = {
+        dbus_threads_init_default() != 0
+    }()
+
+    static func prepare() {
+        _ = threadsReady
+    }
+}

@@ -1,0 +1,79 @@
+import Synchronization
+
+/// An object this connection serves at a path, with the interfaces it implements.
+public struct DBusExportedObject: Sendable {
+    public let path: DBusObjectPath
+    public let interfaces: [DBusExportedInterface]
+
+    /// Creates an object description.
+    public init(path: DBusObjectPath, interfaces: [DBusExportedInterface]) {
+        self.path = path
+        self.interfaces = interfaces
+    }
+}
+
+/// One interface of an exported object.
+public struct DBusExportedInterface: Sendable {
+    /// The interface name, e.g. `org.freedesktop.Notifications`.
+    public let name: String
+    /// The `<interface>` element of the introspection XML for this interface.
+    public let introspectionXML: String
+    /// Called on the connection's executor for each method call, in arrival order. It must
+    /// not block: answer through the invocation at once or later, from any thread.
+    public let handler: @Sendable (DBusMethodInvocation) -> Void
+
+    /// Describes an interface. Throws for an invalid interface name.
+    public init(
+        name: String, introspectionXML: String, handler: @escaping @Sendable (DBusMethodInvocation) -> Void
+    ) throws(DBusError) {
+        guard DBusNames.isValidInterfaceName(name) else { throw .invalidInterfaceName(name) }
+        self.name = name
+        self.introspectionXML = introspectionXML
+        self.handler = handler
+    }
+}
+
+/// A method call received by an exported object, answered once with ``reply(_:)`` or
+/// ``fail(name:message:)``. Later answers are ignored. An invocation never answered leaves
+/// the caller to its own timeout, which is how a test server plays a hanging peer.
+public final class DBusMethodInvocation: Sendable {
+    /// The call, with its sender and serial.
+    public let message: DBusMessage
+    private let core: ConnectionCore
+    private let answered = Atomic<Bool>(false)
+
+    init(message: DBusMessage, core: ConnectionCore) {
+        self.message = message
+        self.core = core
+    }
+
+    /// Replies with `body`. A body that cannot be marshalled becomes an error reply naming
+    /// the problem, so the caller is never left without an answer.
+    public func reply(_ body: [DBusValue] = []) {
+        answer(.methodReturn(replyingTo: message, body: body))
+    }
+
+    /// Replies with the D-Bus error `name`.
+    public func fail(name: String, message text: String) {
+        do {
+            answer(try .error(replyingTo: message, name: name, message: text))
+        } catch {
+            answer(try? .error(replyingTo: message, name: "org.freedesktop.DBus.Error.Failed", message: error.description))
+        }
+    }
+
+    private func answer(_ reply: DBusMessage?) {
+        guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard !message.flags.contains(.noReplyExpected), let reply else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try reply.marshal(serial: 0)
+        } catch {
+            guard let fallback = try? DBusMessage.error(
+                replyingTo: message, name: "org.freedesktop.DBus.Error.Failed", message: error.description),
+                let fallbackBytes = try? fallback.marshal(serial: 0) else { return }
+            bytes = fallbackBytes
+        }
+        core.perform { [core] in try? core.transmit(bytes, serial: core.allocateSerial()) }
+    }
+}

@@ -1,0 +1,133 @@
+/// Unmarshals values from D-Bus wire bytes of either byte order. Every read is bounds-checked:
+/// bad bytes are ``DBusError/malformed(_:)``, never a crash.
+struct WireReader {
+    private let bytes: [UInt8]
+    private let bigEndian: Bool
+    private let base: Int
+    private(set) var position: Int
+    let end: Int
+
+    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int) {
+        self.bytes = bytes
+        self.bigEndian = bigEndian
+        self.base = start
+        self.position = start
+        self.end = end
+    }
+
+    mutating func skipPadding(to alignment: Int) throws(DBusError) {
+        let remainder = (position - base) % alignment
+        if remainder == 0 { return }
+        let target = position + alignment - remainder
+        guard target <= end else { throw .malformed("padding runs past the end") }
+        position = target
+    }
+
+    mutating func read<T: FixedWidthInteger>(_: T.Type = T.self) throws(DBusError) -> T {
+        let size = MemoryLayout<T>.size
+        try skipPadding(to: size)
+        guard position + size <= end else { throw .malformed("value runs past the end") }
+        var value = T.zero
+        withUnsafeMutableBytes(of: &value) { raw in
+            for index in 0..<size { raw[index] = bytes[position + index] }
+        }
+        position += size
+        return bigEndian ? T(bigEndian: value) : T(littleEndian: value)
+    }
+
+    mutating func readByte() throws(DBusError) -> UInt8 {
+        guard position < end else { throw .malformed("byte runs past the end") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    private mutating func readText(length: Int) throws(DBusError) -> String {
+        guard length >= 0, position + length < end else { throw .malformed("string runs past the end") }
+        let slice = bytes[position..<(position + length)]
+        guard bytes[position + length] == 0 else { throw .malformed("string is not NUL-terminated") }
+        guard !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else {
+            throw .malformed("string is not valid UTF-8 without NUL")
+        }
+        position += length + 1
+        return text
+    }
+
+    mutating func readString() throws(DBusError) -> String {
+        let length = try read(UInt32.self)
+        return try readText(length: Int(length))
+    }
+
+    mutating func readSignature() throws(DBusError) -> String {
+        let length = try readByte()
+        return try readText(length: Int(length))
+    }
+
+    mutating func readValue(_ type: DBusType, depth: Int = 0) throws(DBusError) -> DBusValue {
+        guard depth <= WireLimits.maxDepth else { throw .malformed("nesting deeper than \(WireLimits.maxDepth)") }
+        switch type {
+        case .byte: return .byte(try readByte())
+        case .boolean:
+            let raw = try read(UInt32.self)
+            guard raw <= 1 else { throw .malformed("boolean holds \(raw)") }
+            return .boolean(raw == 1)
+        case .int16: return .int16(try read())
+        case .uint16: return .uint16(try read())
+        case .int32: return .int32(try read())
+        case .uint32: return .uint32(try read())
+        case .int64: return .int64(try read())
+        case .uint64: return .uint64(try read())
+        case .double: return .double(Double(bitPattern: try read()))
+        case .string: return .string(try readString())
+        case .objectPath:
+            let text = try readString()
+            return .objectPath(try DBusObjectPath(text))
+        case .signature: return .signature(try DBusSignature(try readSignature()))
+        case .unixFileDescriptor: throw .malformed("unix file descriptors are not supported")
+        case .variant:
+            let signature = try readSignature()
+            let innerType = try DBusType(parsing: signature)
+            return .variant(try readValue(innerType, depth: depth + 1))
+        case .array(.byte):
+            let length = Int(try read(UInt32.self))
+            guard length <= WireLimits.maxArrayLength, position + length <= end else {
+                throw .malformed("byte array runs past the end")
+            }
+            defer { position += length }
+            return .byteArray(Array(bytes[position..<(position + length)]))
+        case .array(let elementType):
+            var elements: [DBusValue] = []
+            try readArray(elementAlignment: elementType.alignment) { reader throws(DBusError) in
+                elements.append(try reader.readValue(elementType, depth: depth + 1))
+            }
+            return .array(element: elementType, elements)
+        case .dictionary(let keyType, let valueType):
+            var entries: [DBusDictionaryEntry] = []
+            try readArray(elementAlignment: 8) { reader throws(DBusError) in
+                try reader.skipPadding(to: 8)
+                let key = try reader.readValue(keyType, depth: depth + 1)
+                let value = try reader.readValue(valueType, depth: depth + 1)
+                entries.append(DBusDictionaryEntry(key, value))
+            }
+            return .dictionary(key: keyType, value: valueType, entries)
+        case .structure(let fieldTypes):
+            try skipPadding(to: 8)
+            var fields: [DBusValue] = []
+            fields.reserveCapacity(fieldTypes.count)
+            for fieldType in fieldTypes { fields.append(try readValue(fieldType, depth: depth + 1)) }
+            return .structure(fields)
+        }
+    }
+
+    private mutating func readArray(
+        elementAlignment: Int, element: (inout WireReader) throws(DBusError) -> Void
+    ) throws(DBusError) {
+        let length = Int(try read(UInt32.self))
+        try skipPadding(to: elementAlignment)
+        guard length <= WireLimits.maxArrayLength, position + length <= end else {
+            throw .malformed("array runs past the end")
+        }
+        let arrayEnd = position + length
+        while position < arrayEnd { try element(&self) }
+        guard position == arrayEnd else { throw .malformed("array elements overrun the array length") }
+    }
+}

@@ -1,0 +1,110 @@
+/// Marshals values into the D-Bus wire format (little-endian), walking each value beside its
+/// declared type. Alignment is relative to the start of the buffer, so a body must be written
+/// into its own writer and placed at an 8-aligned offset of the message.
+struct WireWriter {
+    private(set) var bytes: [UInt8]
+
+    init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func pad(to alignment: Int) {
+        let remainder = bytes.count % alignment
+        if remainder != 0 { bytes.append(contentsOf: repeatElement(0, count: alignment - remainder)) }
+    }
+
+    mutating func append<T: FixedWidthInteger>(_ value: T) {
+        pad(to: MemoryLayout<T>.size)
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func appendString(_ text: String) throws(DBusError) {
+        let utf8 = text.utf8
+        let count = utf8.count
+        append(UInt32(count))
+        let start = bytes.count
+        bytes.append(contentsOf: utf8)
+        if bytes[start...].contains(0) {
+            throw .invalidString(text, reason: "contains a NUL character")
+        }
+        bytes.append(0)
+    }
+
+    mutating func appendSignature(_ signature: String) throws(DBusError) {
+        let utf8 = signature.utf8
+        guard utf8.count <= 255 else { throw .invalidSignature(signature, reason: "longer than 255 bytes") }
+        bytes.append(UInt8(utf8.count))
+        bytes.append(contentsOf: utf8)
+        bytes.append(0)
+    }
+
+    /// Writes a length placeholder for an array, pads to the element alignment and returns
+    /// where the length goes and where the elements start.
+    mutating func beginArray(elementAlignment: Int) -> (lengthAt: Int, start: Int) {
+        append(UInt32(0))
+        let lengthAt = bytes.count - 4
+        pad(to: elementAlignment)
+        return (lengthAt, bytes.count)
+    }
+
+    mutating func endArray(lengthAt: Int, start: Int) throws(DBusError) {
+        let length = bytes.count - start
+        guard length <= WireLimits.maxArrayLength else {
+            throw .messageTooLarge(size: length, limit: WireLimits.maxArrayLength)
+        }
+        withUnsafeBytes(of: UInt32(length).littleEndian) { raw in
+            for index in 0..<4 { bytes[lengthAt + index] = raw[index] }
+        }
+    }
+
+    mutating func append(_ value: DBusValue, as type: DBusType) throws(DBusError) {
+        switch (type, value) {
+        case (.byte, .byte(let byte)): bytes.append(byte)
+        case (.boolean, .boolean(let flag)): append(UInt32(flag ? 1 : 0))
+        case (.int16, .int16(let number)): append(number)
+        case (.uint16, .uint16(let number)): append(number)
+        case (.int32, .int32(let number)): append(number)
+        case (.uint32, .uint32(let number)): append(number)
+        case (.int64, .int64(let number)): append(number)
+        case (.uint64, .uint64(let number)): append(number)
+        case (.double, .double(let number)): append(number.bitPattern)
+        case (.string, .string(let text)): try appendString(text)
+        case (.objectPath, .objectPath(let path)): try appendString(path.rawValue)
+        case (.signature, .signature(let signature)): try appendSignature(signature.rawValue)
+        case (.array(.byte), .byteArray(let data)):
+            let array = beginArray(elementAlignment: 1)
+            bytes.append(contentsOf: data)
+            try endArray(lengthAt: array.lengthAt, start: array.start)
+        case (.array(let elementType), .array(let declared, let elements)) where declared == elementType:
+            let array = beginArray(elementAlignment: elementType.alignment)
+            for element in elements { try append(element, as: elementType) }
+            try endArray(lengthAt: array.lengthAt, start: array.start)
+        case (.dictionary(let keyType, let valueType), .dictionary(let declaredKey, let declaredValue, let entries))
+        where declaredKey == keyType && declaredValue == valueType:
+            let array = beginArray(elementAlignment: 8)
+            for entry in entries {
+                pad(to: 8)
+                try append(entry.key, as: keyType)
+                try append(entry.value, as: valueType)
+            }
+            try endArray(lengthAt: array.lengthAt, start: array.start)
+        case (.structure(let fieldTypes), .structure(let fields)) where fieldTypes.count == fields.count:
+            pad(to: 8)
+            for (field, fieldType) in zip(fields, fieldTypes) { try append(field, as: fieldType) }
+        case (.variant, .variant(let inner)):
+            let innerType = inner.type
+            try appendSignature(innerType.signature)
+            try append(inner, as: innerType)
+        default:
+            throw .typeMismatch(expected: type.signature, found: value.type.signature)
+        }
+    }
+}
+
+/// Limits from the D-Bus specification.
+enum WireLimits {
+    static let maxArrayLength = 64 * 1024 * 1024
+    static let maxMessageLength = 128 * 1024 * 1024
+    static let maxDepth = 64
+}
