@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "FreedesktopNotifications", targets: ["FreedesktopNotifications"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "UserNotificationsTesting", targets: ["UserNotificationsTesting"]),
     ],
     targets: [
@@ -21,6 +22,12 @@ let package = Package(
         ),
         .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(name: "FreedesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
+        .target(
+            name: "UserNotifications",
+            dependencies: ["FreedesktopNotifications"],
+            exclude: ["Engine"],
+            swiftSettings: strict
+        ),
         .target(
             name: "UserNotificationsTesting",
             dependencies: ["DBus", "FreedesktopNotifications"],
@@ -35,6 +42,12 @@ let package = Package(
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "UserNotificationsTests",
+            dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            exclude: ["Engine"],
             swiftSettings: strict
         ),
         .testTarget(

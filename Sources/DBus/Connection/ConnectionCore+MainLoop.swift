@@ -3,46 +3,90 @@ import Dispatch
 
 // libdbus's main-loop contract: it hands out watches (file descriptors with read/write
 // interest and an enabled flag) and timeouts (intervals with an enabled flag), and says when
-// dispatch is needed. Each enabled watch is a dispatch source on the connection queue, so an
-// idle connection has no timer and no wake-up at all.
+// dispatch is needed. Watches go to the process's one epoll thread (DescriptorLoop), level
+// triggered and re-armed after each report; timeouts are dispatch timers on the connection
+// queue, present only while enabled. An idle connection has no timer and no wake-up at all.
 
-/// One libdbus watch as dispatch sources; sources exist only while libdbus enables the watch.
-final class WatchSources {
-    let watch: OpaquePointer
-    unowned let core: ConnectionCore
-    private var sources: [any DispatchSourceProtocol] = []
+/// The libdbus watches of one file descriptor (libdbus keeps a read watch and a write watch
+/// on the same socket), registered once with the ``DescriptorLoop``. Queue-confined.
+final class DescriptorWatches {
+    let fd: Int32
+    var id: UInt64 = 0
+    var watches: [OpaquePointer] = []
 
-    init(watch: OpaquePointer, core: ConnectionCore) {
-        self.watch = watch
-        self.core = core
+    init(fd: Int32) {
+        self.fd = fd
     }
 
-    func update() {
-        cancel()
-        guard dbus_watch_get_enabled(watch) != 0 else { return }
+    /// The interests of the enabled watches.
+    var interests: (readable: Bool, writable: Bool) {
+        var readable = false
+        var writable = false
+        for watch in watches where dbus_watch_get_enabled(watch) != 0 {
+            let flags = dbus_watch_get_flags(watch)
+            readable = readable || flags & DBUS_WATCH_READABLE.rawValue != 0
+            writable = writable || flags & DBUS_WATCH_WRITABLE.rawValue != 0
+        }
+        return (readable, writable)
+    }
+}
+
+extension ConnectionCore {
+    func addWatch(_ watch: OpaquePointer) {
         let fd = dbus_watch_get_unix_fd(watch)
-        let flags = dbus_watch_get_flags(watch)
-        if flags & DBUS_WATCH_READABLE.rawValue != 0 {
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: core.queue)
-            source.setEventHandler { [unowned self] in handle(DBUS_WATCH_READABLE.rawValue) }
-            sources.append(source)
+        let descriptor: DescriptorWatches
+        if let existing = descriptors[fd] {
+            descriptor = existing
+        } else {
+            descriptor = DescriptorWatches(fd: fd)
+            let id = DescriptorLoop.shared.nextRegistrationID()
+            descriptor.id = id
+            DescriptorLoop.shared.register(id: id, fd: fd, queue: queue) { [weak self] events in
+                self?.descriptorReady(fd: fd, id: id, events: events)
+            }
+            descriptors[fd] = descriptor
         }
-        if flags & DBUS_WATCH_WRITABLE.rawValue != 0 {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: core.queue)
-            source.setEventHandler { [unowned self] in handle(DBUS_WATCH_WRITABLE.rawValue) }
-            sources.append(source)
-        }
-        for source in sources { source.resume() }
+        descriptor.watches.append(watch)
+        rearm(descriptor)
     }
 
-    func cancel() {
-        for source in sources { source.cancel() }
-        sources = []
+    func removeWatch(_ watch: OpaquePointer) {
+        let fd = dbus_watch_get_unix_fd(watch)
+        guard let descriptor = descriptors[fd] else { return }
+        descriptor.watches.removeAll { $0 == watch }
+        if descriptor.watches.isEmpty {
+            DescriptorLoop.shared.unregister(id: descriptor.id, fd: fd)
+            descriptors[fd] = nil
+        } else {
+            rearm(descriptor)
+        }
     }
 
-    private func handle(_ condition: UInt32) {
-        dbus_watch_handle(watch, condition)
-        core.scheduleDispatch()
+    func watchToggled(_ watch: OpaquePointer) {
+        guard let descriptor = descriptors[dbus_watch_get_unix_fd(watch)] else { return }
+        rearm(descriptor)
+    }
+
+    private func rearm(_ descriptor: DescriptorWatches) {
+        let interests = descriptor.interests
+        DescriptorLoop.shared.arm(id: descriptor.id, fd: descriptor.fd, readable: interests.readable, writable: interests.writable)
+    }
+
+    /// One report from the loop: hand each enabled watch its conditions, then re-arm.
+    private func descriptorReady(fd: Int32, id: UInt64, events: UInt32) {
+        guard let descriptor = descriptors[fd], descriptor.id == id else { return }
+        for watch in descriptor.watches {
+            guard descriptor.watches.contains(watch), dbus_watch_get_enabled(watch) != 0 else { continue }
+            let flags = dbus_watch_get_flags(watch)
+            var condition: UInt32 = 0
+            if events & EPOLLIN.rawValue != 0, flags & DBUS_WATCH_READABLE.rawValue != 0 { condition |= DBUS_WATCH_READABLE.rawValue }
+            if events & EPOLLOUT.rawValue != 0, flags & DBUS_WATCH_WRITABLE.rawValue != 0 { condition |= DBUS_WATCH_WRITABLE.rawValue }
+            if events & EPOLLHUP.rawValue != 0 { condition |= DBUS_WATCH_HANGUP.rawValue }
+            if events & EPOLLERR.rawValue != 0 { condition |= DBUS_WATCH_ERROR.rawValue }
+            if condition != 0 { dbus_watch_handle(watch, condition) }
+        }
+        if let current = descriptors[fd], current === descriptor { rearm(descriptor) }
+        scheduleDispatch()
     }
 }
 
@@ -81,37 +125,28 @@ private func core(_ data: UnsafeMutableRawPointer?) -> ConnectionCore {
     Unmanaged<ConnectionCore>.fromOpaque(data!).takeUnretainedValue()
 }
 
-private func watchSources(_ watch: OpaquePointer?) -> WatchSources? {
-    guard let watch, let data = dbus_watch_get_data(watch) else { return nil }
-    return Unmanaged<WatchSources>.fromOpaque(data).takeUnretainedValue()
-}
-
 private func timeoutSource(_ timeout: OpaquePointer?) -> TimeoutSource? {
     guard let timeout, let data = dbus_timeout_get_data(timeout) else { return nil }
     return Unmanaged<TimeoutSource>.fromOpaque(data).takeUnretainedValue()
 }
 
-private let addWatch: DBusAddWatchFunction = { watch, data in
+private let addWatchFunction: DBusAddWatchFunction = { watch, data in
     guard let watch else { return 0 }
-    let sources = WatchSources(watch: watch, core: core(data))
-    dbus_watch_set_data(watch, Unmanaged.passRetained(sources).toOpaque()) { pointer in
-        guard let pointer else { return }
-        let sources = Unmanaged<WatchSources>.fromOpaque(pointer).takeRetainedValue()
-        sources.cancel()
-    }
-    sources.update()
+    core(data).addWatch(watch)
     return 1
 }
 
-private let removeWatch: DBusRemoveWatchFunction = { watch, _ in
-    watchSources(watch)?.cancel()
+private let removeWatchFunction: DBusRemoveWatchFunction = { watch, data in
+    guard let watch else { return }
+    core(data).removeWatch(watch)
 }
 
-private let toggleWatch: DBusWatchToggledFunction = { watch, _ in
-    watchSources(watch)?.update()
+private let toggleWatchFunction: DBusWatchToggledFunction = { watch, data in
+    guard let watch else { return }
+    core(data).watchToggled(watch)
 }
 
-private let addTimeout: DBusAddTimeoutFunction = { timeout, data in
+private let addTimeoutFunction: DBusAddTimeoutFunction = { timeout, data in
     guard let timeout else { return 0 }
     let source = TimeoutSource(timeout: timeout, core: core(data))
     dbus_timeout_set_data(timeout, Unmanaged.passRetained(source).toOpaque()) { pointer in
@@ -122,11 +157,11 @@ private let addTimeout: DBusAddTimeoutFunction = { timeout, data in
     return 1
 }
 
-private let removeTimeout: DBusRemoveTimeoutFunction = { timeout, _ in
+private let removeTimeoutFunction: DBusRemoveTimeoutFunction = { timeout, _ in
     timeoutSource(timeout)?.cancel()
 }
 
-private let toggleTimeout: DBusTimeoutToggledFunction = { timeout, _ in
+private let toggleTimeoutFunction: DBusTimeoutToggledFunction = { timeout, _ in
     timeoutSource(timeout)?.update()
 }
 
@@ -146,8 +181,8 @@ extension ConnectionCore {
         let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_exit_on_disconnect(raw, 0)
         _ = dbus_connection_add_filter(raw, filter, data, nil)
-        _ = dbus_connection_set_watch_functions(raw, addWatch, removeWatch, toggleWatch, data, nil)
-        _ = dbus_connection_set_timeout_functions(raw, addTimeout, removeTimeout, toggleTimeout, data, nil)
+        _ = dbus_connection_set_watch_functions(raw, addWatchFunction, removeWatchFunction, toggleWatchFunction, data, nil)
+        _ = dbus_connection_set_timeout_functions(raw, addTimeoutFunction, removeTimeoutFunction, toggleTimeoutFunction, data, nil)
         dbus_connection_set_dispatch_status_function(raw, dispatchStatusChanged, data, nil)
         scheduleDispatch()
     }

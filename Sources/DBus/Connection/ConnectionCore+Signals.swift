@@ -16,7 +16,7 @@ extension ConnectionCore {
             if let name = subscription.ownerName {
                 guard let owner = trackedNames[name]?.owner, message.sender == owner else { continue }
             }
-            subscription.continuation.yield(.signal(message))
+            subscription.deliver(.signal(message))
         }
     }
 
@@ -24,7 +24,7 @@ extension ConnectionCore {
         guard trackedNames[name] != nil else { return }
         trackedNames[name]?.owner = new.isEmpty ? nil : new
         for id in subscriptions.keys.sorted() where subscriptions[id]?.ownerName == name {
-            subscriptions[id]?.continuation.yield(
+            subscriptions[id]?.deliver(
                 .ownerChanged(name: name, oldOwner: old.isEmpty ? nil : old, newOwner: new.isEmpty ? nil : new))
         }
     }

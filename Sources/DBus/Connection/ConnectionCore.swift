@@ -21,6 +21,7 @@ final class ConnectionCore: @unchecked Sendable {
     var trackedNames: [String: TrackedName] = [:]
     var exports: [String: DBusExportedObject] = [:]
     var disconnectHandlers: [@Sendable () -> Void] = []
+    var descriptors: [Int32: DescriptorWatches] = [:]
 
     private var dispatchScheduled = false
 
@@ -100,10 +101,7 @@ final class ConnectionCore: @unchecked Sendable {
         let ended = subscriptions
         subscriptions = [:]
         trackedNames = [:]
-        for subscription in ended.values {
-            subscription.continuation.yield(.disconnected)
-            subscription.continuation.finish()
-        }
+        for id in ended.keys.sorted() { ended[id]?.deliver(.disconnected) }
         let handlers = disconnectHandlers
         disconnectHandlers = []
         for handler in handlers { handler() }

@@ -1,5 +1,5 @@
 extension DBusConnection {
-    /// Subscribes to the signals that match any of `rules`.
+    /// Subscribes to the signals that match any of `rules`, delivered as a stream.
     ///
     /// The rules are installed on the bus before this returns, so a call made afterwards
     /// cannot outrun them. With `senderMustOwn`, the connection first follows that name's
@@ -8,13 +8,30 @@ extension DBusConnection {
     /// the defence against spoofed signals: any peer can send a signal straight to us, but
     /// only the owner's unique name appears as its sender.
     public func subscribe(to rules: [DBusMatchRule], senderMustOwn ownerName: String? = nil) async throws -> DBusSignalSubscription {
+        let (events, continuation) = AsyncStream.makeStream(of: DBusSignalEvent.self)
+        let handle = try await subscribe(to: rules, senderMustOwn: ownerName) { event in
+            continuation.yield(event)
+            if event == .disconnected { continuation.finish() }
+        }
+        continuation.onTermination = { _ in handle.cancel() }
+        return DBusSignalSubscription(events: events, initialOwner: handle.initialOwner)
+    }
+
+    /// Subscribes to the signals that match any of `rules`; `handler` runs on the
+    /// connection's executor for each event, in order, and must not block.
+    ///
+    /// This is the form with the least latency: no task hop between the socket and the
+    /// handler. The rules and the owner tracking work as in ``subscribe(to:senderMustOwn:)``.
+    public func subscribe(
+        to rules: [DBusMatchRule], senderMustOwn ownerName: String? = nil,
+        handler: @escaping @Sendable (DBusSignalEvent) -> Void
+    ) async throws -> DBusSignalHandle {
         for rule in rules { try rule.validate() }
         if let ownerName, !DBusNames.isValidBusName(ownerName) { throw DBusError.invalidBusName(ownerName) }
-        let (events, continuation) = AsyncStream.makeStream(of: DBusSignalEvent.self)
-        let subscription = SignalSubscription(rules: rules, ownerName: ownerName, continuation: continuation)
+        let subscription = SignalSubscription(rules: rules, ownerName: ownerName, deliver: handler)
         let core = self.core
         let id = subscription.id
-        continuation.onTermination = { _ in core.perform { core.removeSubscription(id) } }
+        let cancel: @Sendable () -> Void = { core.perform { core.removeSubscription(id) } }
         try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
             core.perform {
                 guard core.isOpen else { return waiter.resume(throwing: DBusError.disconnected) }
@@ -31,9 +48,9 @@ extension DBusConnection {
             }
             var owner: String?
             if let ownerName { owner = try await resolveOwner(of: ownerName) }
-            return DBusSignalSubscription(events: events, initialOwner: owner)
+            return DBusSignalHandle(cancelAction: cancel, initialOwner: owner)
         } catch {
-            continuation.finish()
+            cancel()
             throw error
         }
     }

@@ -22,6 +22,17 @@ public struct DBusSignalSubscription: Sendable {
     public let initialOwner: String?
 }
 
+/// A subscription whose events go to a handler on the connection's executor; see
+/// ``DBusConnection/subscribe(to:senderMustOwn:handler:)``.
+public struct DBusSignalHandle: Sendable {
+    let cancelAction: @Sendable () -> Void
+    /// The owner of the tracked name when the subscription started (nil: none, or not tracked).
+    public let initialOwner: String?
+
+    /// Ends the subscription and removes its rules from the bus.
+    public func cancel() { cancelAction() }
+}
+
 private let subscriptionCounter = Atomic<UInt64>(1)
 
 /// A subscription as the connection core keeps it.
@@ -30,15 +41,16 @@ final class SignalSubscription: Sendable {
     let id = subscriptionCounter.wrappingAdd(1, ordering: .relaxed).oldValue
     let rules: [DBusMatchRule]
     let ownerName: String?
-    let continuation: AsyncStream<DBusSignalEvent>.Continuation
+    /// Called on the connection's executor, in order; the last event is `.disconnected` when
+    /// the connection closes first.
+    let deliver: @Sendable (DBusSignalEvent) -> Void
 
-    init(rules: [DBusMatchRule], ownerName: String?, continuation: AsyncStream<DBusSignalEvent>.Continuation) {
+    init(rules: [DBusMatchRule], ownerName: String?, deliver: @escaping @Sendable (DBusSignalEvent) -> Void) {
         self.rules = rules
         self.ownerName = ownerName
-        self.continuation = continuation
+        self.deliver = deliver
     }
 }
-
 /// A well-known name whose owner the connection follows for one or more subscriptions.
 struct TrackedName {
     var subscribers = 0

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CDBus
+import Dispatch
+import Synchronization
+
+/// One thread for the whole process that waits in `epoll_wait` on every connection's socket
+/// and hands readiness to the connection's queue.
+///
+/// libdbus expects level-triggered watches. Registrations here are level-triggered and
+/// one-shot: a descriptor reports once, then stays quiet until its connection has handled
+/// the event and re-armed it, so data left unread is reported again and nothing spins. With
+/// nothing armed the thread sleeps in the kernel: an idle process makes no wake-ups.
+final class DescriptorLoop: Sendable {
+    typealias Handler = @Sendable (_ events: UInt32) -> Void
+
+    private struct Registration: Sendable {
+        let queue: DispatchQueue
+        let handler: Handler
+    }
+
+    static let shared = DescriptorLoop()
+
+    private let epoll: Int32
+    private let registrations = Mutex<[UInt64: Registration]>([:])
+    private let nextID = Atomic<UInt64>(1)
+
+    private init() {
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        precondition(epoll >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            Unmanaged<DescriptorLoop>.fromOpaque(context!).takeUnretainedValue().run()
+        }, context)
+        precondition(started == 0, "could not start the D-Bus I/O thread")
+        pthread_detach(thread)
+    }
+
+    /// A fresh registration id.
+    func nextRegistrationID() -> UInt64 {
+        nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    /// Registers `fd` under `id` with nothing armed; `handler` runs on `queue` for each report.
+    func register(id: UInt64, fd: Int32, queue: DispatchQueue, handler: @escaping Handler) {
+        registrations.withLock { $0[id] = Registration(queue: queue, handler: handler) }
+        var event = epoll_event(events: EPOLLONESHOT.rawValue, data: epoll_data_t(u64: id))
+        _ = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+    }
+
+    /// Arms `fd` for one report of readability and/or writability (hang-ups and errors are
+    /// always reported).
+    func arm(id: UInt64, fd: Int32, readable: Bool, writable: Bool) {
+        var mask = EPOLLONESHOT.rawValue
+        if readable { mask |= EPOLLIN.rawValue }
+        if writable { mask |= EPOLLOUT.rawValue }
+        var event = epoll_event(events: mask, data: epoll_data_t(u64: id))
+        _ = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
+    }
+
+    /// Forgets `fd`; a report already on its way to the queue is dropped there.
+    func unregister(id: UInt64, fd: Int32) {
+        registrations.withLock { _ = $0.removeValue(forKey: id) }
+        var event = epoll_event()
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+    }
+
+    /// Whether `id` is still registered.
+    func isRegistered(_ id: UInt64) -> Bool {
+        registrations.withLock { $0[id] != nil }
+    }
+
+    private func run() -> Never {
+        var events = [epoll_event](repeating: epoll_event(), count: 64)
+        while true {
+            let count = epoll_wait(epoll, &events, Int32(events.count), -1)
+            if count < 0 { continue }
+            for index in 0..<Int(count) {
+                let id = events[index].data.u64
+                let mask = events[index].events
+                guard let registration = registrations.withLock({ $0[id] }) else { continue }
+                registration.queue.async { registration.handler(mask) }
+            }
+        }
+    }
+}
