@@ -1,0 +1,220 @@
+public import DBus
+import Synchronization
+
+/// A client of the freedesktop notification service.
+///
+/// The client keeps one long-lived private bus connection. Before its first call it
+/// subscribes to the service's signals and follows the owner of
+/// `org.freedesktop.Notifications`, so that:
+/// - no early signal is missed (the rules are in place before the first `Notify`);
+/// - a signal counts only when its sender is the current owner (spoofed signals from any
+///   other peer are dropped, and nothing is delivered while no server runs);
+/// - a change of server is reported as ``NotificationEvent/serverChanged(oldOwner:newOwner:)``.
+///
+/// When the bus goes away, calls fail with ``NotificationsError/bus(_:)`` wrapping
+/// ``DBusError/disconnected``, event streams get ``NotificationEvent/disconnected``, and the
+/// next call connects again.
+///
+/// Every call has a deadline (`callTimeout`, 5 s by default), so a missing or hanging server
+/// costs at most that long, never libdbus's 25 s.
+public final class NotificationsClient: Sendable {
+    private struct Link: Sendable {
+        let connection: DBusConnection
+        let subscription: DBusSignalHandle
+    }
+
+    private struct State: ~Copyable {
+        var link: Link?
+        var connecting: Task<Link, any Error>?
+        var owner: String?
+        var consumers: [UInt64: AsyncStream<NotificationEvent>.Continuation] = [:]
+        var nextConsumer: UInt64 = 0
+    }
+
+    /// The bus this client uses.
+    public let bus: DBusBus
+    /// The deadline of each call.
+    public let callTimeout: Duration
+    /// The client-side caps checked before sending.
+    public let limits: NotificationLimits
+    private let state = Mutex(State())
+
+    /// Creates a client; it connects on first use.
+    public init(bus: DBusBus = .session, callTimeout: Duration = .seconds(5), limits: NotificationLimits = NotificationLimits()) {
+        self.bus = bus
+        self.callTimeout = callTimeout
+        self.limits = limits
+    }
+
+    deinit {
+        state.withLock { state in
+            state.connecting?.cancel()
+            state.link?.subscription.cancel()
+            for consumer in state.consumers.values { consumer.finish() }
+        }
+    }
+
+    // MARK: - Events
+
+    /// A stream of the events from now on. Each call makes a new stream; each stream gets
+    /// every event, in order. Events arrive only once the client is connected (any call, or
+    /// ``connect()``).
+    public func events() -> AsyncStream<NotificationEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: NotificationEvent.self)
+        let id = state.withLock { state in
+            state.nextConsumer += 1
+            state.consumers[state.nextConsumer] = continuation
+            return state.nextConsumer
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.consumers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// The unique name of the server now owning `org.freedesktop.Notifications`, as last seen.
+    public var serverOwner: String? {
+        state.withLock { $0.owner }
+    }
+
+    private func publish(_ event: NotificationEvent) {
+        state.withLock { state in
+            for consumer in state.consumers.values { consumer.yield(event) }
+        }
+    }
+
+    /// Called on the connection's executor for every event of the subscription, in order.
+    private func receive(_ event: DBusSignalEvent) {
+        switch event {
+        case .signal(let message):
+            if let parsed = NotificationEvent(signal: message) { publish(parsed) }
+        case .ownerChanged(_, let oldOwner, let newOwner):
+            state.withLock { $0.owner = newOwner }
+            publish(.serverChanged(oldOwner: oldOwner, newOwner: newOwner))
+        case .disconnected:
+            state.withLock { state in
+                state.link = nil
+                state.owner = nil
+            }
+            publish(.disconnected)
+        }
+    }
+
+    // MARK: - Connection
+
+    /// Connects and subscribes now (every call does this when needed).
+    @discardableResult
+    public func connect() async throws(NotificationsError) -> DBusConnection {
+        try await link().connection
+    }
+
+    private func link() async throws(NotificationsError) -> Link {
+        enum Next { case ready(Link), wait(Task<Link, any Error>) }
+        let next: Next = state.withLock { state in
+            if let link = state.link, link.connection.isConnected { return .ready(link) }
+            if let connecting = state.connecting { return .wait(connecting) }
+            let connecting = Task { try await self.establish() }
+            state.connecting = connecting
+            return .wait(connecting)
+        }
+        switch next {
+        case .ready(let link):
+            return link
+        case .wait(let task):
+            do {
+                return try await task.value
+            } catch {
+                throw NotificationsError.from(error)
+            }
+        }
+    }
+
+    private func establish() async throws -> Link {
+        defer { state.withLock { $0.connecting = nil } }
+        let connection = try await DBusConnection.connect(to: bus, timeout: callTimeout)
+        let rule = DBusMatchRule(interface: NotificationsInterface.name, path: NotificationsInterface.path)
+        let subscription = try await connection.subscribe(to: [rule], senderMustOwn: NotificationsInterface.busName) {
+            [weak self] event in self?.receive(event)
+        }
+        let link = Link(connection: connection, subscription: subscription)
+        state.withLock { state in
+            state.link = link
+            state.owner = subscription.initialOwner
+        }
+        return link
+    }
+
+    /// Drops the connection; the next call makes a new one.
+    public func disconnect() async {
+        let link = state.withLock { state in
+            defer { state.link = nil }
+            return state.link
+        }
+        link?.subscription.cancel()
+        await link?.connection.close()
+    }
+
+    // MARK: - Methods
+
+    private func call(_ member: String, _ body: [DBusValue] = []) async throws(NotificationsError) -> DBusMessage {
+        let connection = try await link().connection
+        do {
+            let message = try DBusMessage.methodCall(
+                destination: NotificationsInterface.busName, path: NotificationsInterface.path,
+                interface: NotificationsInterface.name, member: member, body: body)
+            return try await connection.call(message, timeout: callTimeout)
+        } catch {
+            throw NotificationsError.from(error)
+        }
+    }
+
+    /// Shows (or, with `replacesID`, updates) a notification.
+    ///
+    /// - Returns: the id the server assigned and the server instance that assigned it.
+    /// - Throws: ``NotificationsError`` before sending for a field that cannot be sent or is
+    ///   over ``limits``; ``NotificationsError/noServer(_:)`` when nothing serves the name.
+    public func notify(_ request: NotifyRequest) async throws(NotificationsError) -> NotificationPosting {
+        let arguments = try request.arguments(limits: limits)
+        let reply = try await call("Notify", arguments)
+        guard let id = try? reply.arguments("u").first?.uint32Value, let server = reply.sender else {
+            throw .protocolViolation("Notify replied with signature \(reply.bodySignature)")
+        }
+        return NotificationPosting(id: id, server: server)
+    }
+
+    /// Asks the server to close notification `id` (it answers with `NotificationClosed(id, 3)`
+    /// when the id is live). Servers differ for an unknown id: some reply nothing, some with
+    /// an error; both are reported as they come.
+    public func closeNotification(id: UInt32) async throws(NotificationsError) {
+        _ = try await call("CloseNotification", [.uint32(id)])
+    }
+
+    /// The server's capabilities, in the server's order.
+    public func capabilities() async throws(NotificationsError) -> [NotificationCapability] {
+        let reply = try await call("GetCapabilities")
+        guard let names = try? reply.arguments("as").first?.stringArrayValue else {
+            throw .protocolViolation("GetCapabilities replied with signature \(reply.bodySignature)")
+        }
+        return names.map(NotificationCapability.init(rawValue:))
+    }
+
+    /// The server's name, vendor, version and spec version.
+    public func serverInformation() async throws(NotificationsError) -> NotificationServerInformation {
+        let reply = try await call("GetServerInformation")
+        guard let fields = try? reply.arguments("ssss").compactMap(\.stringValue), fields.count == 4 else {
+            throw .protocolViolation("GetServerInformation replied with signature \(reply.bodySignature)")
+        }
+        return NotificationServerInformation(name: fields[0], vendor: fields[1], version: fields[2], specVersion: fields[3])
+    }
+
+    /// Whether a server owns the name now or the bus can start one.
+    public func isServerAvailable() async throws(NotificationsError) -> Bool {
+        let connection = try await link().connection
+        if serverOwner != nil { return true }
+        do {
+            return try await connection.listActivatableNames().contains(NotificationsInterface.busName)
+        } catch {
+            throw NotificationsError.from(error)
+        }
+    }
+}

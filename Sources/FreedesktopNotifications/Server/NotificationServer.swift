@@ -1,0 +1,117 @@
+public import DBus
+
+/// The server side of `org.freedesktop.Notifications`, exportable by any Swift process: a
+/// terminal presenter, a headless CI server, or a test double.
+///
+/// It serves the four methods (Notify, CloseNotification, GetCapabilities,
+/// GetServerInformation) at `/org/freedesktop/Notifications` through a
+/// ``NotificationServerHandler``, answers `Introspect`, and emits the four signals,
+/// broadcast or to one connection.
+public final class NotificationServer: Sendable {
+    /// The connection the server is exported on.
+    public let connection: DBusConnection
+    private let export: DBusConnection.Export
+
+    private init(connection: DBusConnection, export: DBusConnection.Export) {
+        self.connection = connection
+        self.export = export
+    }
+
+    /// Exports the object and takes the name `org.freedesktop.Notifications`.
+    ///
+    /// - Parameter replaceExisting: ask the current owner to give the name up (it does only
+    ///   when it allowed replacement).
+    /// - Throws: ``NotificationsError/serverNameTaken(owner:)`` when another process keeps it.
+    public static func start(
+        on connection: DBusConnection, handler: any NotificationServerHandler, replaceExisting: Bool = false
+    ) async throws(NotificationsError) -> NotificationServer {
+        do {
+            let interface = try DBusExportedInterface(
+                name: NotificationsInterface.name, introspectionXML: NotificationsInterface.introspectionXML
+            ) { invocation in
+                route(invocation, to: handler)
+            }
+            let export = connection.export(DBusExportedObject(path: NotificationsInterface.path, interfaces: [interface]))
+            var flags: DBusRequestNameFlags = [.doNotQueue, .allowReplacement]
+            if replaceExisting { flags.insert(.replaceExisting) }
+            switch try await connection.requestName(NotificationsInterface.busName, flags: flags) {
+            case .primaryOwner, .alreadyOwner:
+                return NotificationServer(connection: connection, export: export)
+            case .inQueue, .exists:
+                export.unexport()
+                throw NotificationsError.serverNameTaken(owner: try? await connection.nameOwner(of: NotificationsInterface.busName))
+            }
+        } catch {
+            throw NotificationsError.from(error)
+        }
+    }
+
+    /// Gives the name back and stops serving.
+    public func stop() async {
+        try? await connection.releaseName(NotificationsInterface.busName)
+        export.unexport()
+    }
+
+    private static func route(_ invocation: DBusMethodInvocation, to handler: any NotificationServerHandler) {
+        let message = invocation.message
+        let sender = message.sender ?? ""
+        switch (message.member, message.bodySignature) {
+        case ("Notify", NotificationsInterface.notifySignature):
+            do {
+                let request = try NotifyRequest(arguments: message.body)
+                handler.notify(request, sender: sender, reply: NotificationServerReply(invocation: invocation))
+            } catch {
+                invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
+            }
+        case ("CloseNotification", "u"):
+            guard case .uint32(let id) = message.body[0] else { return }
+            handler.closeNotification(id: id, sender: sender, reply: NotificationServerReply(invocation: invocation))
+        case ("GetCapabilities", ""):
+            invocation.reply([.stringArray(handler.capabilities().map(\.rawValue))])
+        case ("GetServerInformation", ""):
+            let info = handler.serverInformation()
+            invocation.reply([.string(info.name), .string(info.vendor), .string(info.version), .string(info.specVersion)])
+        case ("Notify", _), ("CloseNotification", _), ("GetCapabilities", _), ("GetServerInformation", _):
+            invocation.fail(
+                name: "org.freedesktop.DBus.Error.InvalidArgs",
+                message: "\(message.member ?? "") does not take arguments of signature \(message.bodySignature)")
+        default:
+            invocation.fail(
+                name: "org.freedesktop.DBus.Error.UnknownMethod",
+                message: "\(NotificationsInterface.name) has no method \(message.member ?? "")")
+        }
+    }
+
+    // MARK: - Signals
+
+    private func emit(_ member: String, _ body: [DBusValue], to destination: String?) throws(NotificationsError) {
+        do {
+            let signal = try DBusMessage.signal(
+                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: member,
+                body: body, destination: destination)
+            try connection.send(signal)
+        } catch {
+            throw NotificationsError.from(error)
+        }
+    }
+
+    /// Emits `NotificationClosed(id, reason)`; to everyone, or only to `destination`.
+    public func emitClosed(id: UInt32, reason: NotificationCloseReason, to destination: String? = nil) throws(NotificationsError) {
+        try emit("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)], to: destination)
+    }
+
+    /// Emits `ActionInvoked(id, key)`.
+    public func emitActionInvoked(id: UInt32, actionKey: String, to destination: String? = nil) throws(NotificationsError) {
+        try emit("ActionInvoked", [.uint32(id), .string(actionKey)], to: destination)
+    }
+
+    /// Emits `ActivationToken(id, token)`.
+    public func emitActivationToken(id: UInt32, token: String, to destination: String? = nil) throws(NotificationsError) {
+        try emit("ActivationToken", [.uint32(id), .string(token)], to: destination)
+    }
+
+    /// Emits KDE's `NotificationReplied(id, text)`.
+    public func emitReplied(id: UInt32, text: String, to destination: String? = nil) throws(NotificationsError) {
+        try emit("NotificationReplied", [.uint32(id), .string(text)], to: destination)
+    }
+}
