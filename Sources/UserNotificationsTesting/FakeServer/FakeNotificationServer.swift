@@ -1,0 +1,248 @@
+public import DBus
+public import FreedesktopNotifications
+import Synchronization
+
+/// A scriptable notification server for tests, built on ``NotificationServer``: it records
+/// every call, plays a ``ServerPersonality``, and emits any signal on demand.
+///
+/// It runs on its own bus connection, so a test can kill it (``stop()``) and start another
+/// whose id counter starts again at 1, exactly as a real server restart does.
+public final class FakeNotificationServer: NotificationServerHandler, Sendable {
+    /// One call as the server saw it.
+    public enum Call: Sendable, Hashable {
+        /// A Notify call and the id it was given (nil while unanswered).
+        case notify(NotifyRequest, sender: String, id: UInt32?)
+        case closeNotification(id: UInt32, sender: String)
+    }
+
+    /// Faults to inject.
+    public struct Script: Sendable {
+        /// Never answer Notify (the caller's deadline must save it).
+        public var hangOnNotify = false
+        /// Send every signal twice.
+        public var duplicateSignals = false
+        /// When an action is invoked, send `NotificationClosed(id, 2)` before `ActionInvoked`.
+        public var closeBeforeAction = false
+        /// Emit `ActionInvoked(id, key)` before answering Notify (as python-dbusmock can).
+        public var actionBeforeReply: String?
+        /// Creates an empty script.
+        public init() {}
+    }
+
+    private struct Live {
+        var request: NotifyRequest
+        var sender: String
+    }
+
+    private struct State {
+        var nextID: UInt32 = 1
+        var live: [UInt32: Live] = [:]
+        var calls: [Call] = []
+        var waiters: [(predicate: @Sendable ([Call]) -> Bool, continuation: CheckedContinuation<[Call], Never>)] = []
+    }
+
+    /// The personality being played.
+    public let personality: ServerPersonality
+    private let scriptBox: Mutex<Script>
+    private let state = Mutex(State())
+    private let serverBox = Mutex<NotificationServer?>(nil)
+
+    private init(personality: ServerPersonality, script: Script) {
+        self.personality = personality
+        self.scriptBox = Mutex(script)
+    }
+
+    /// Connects to `bus`, takes `org.freedesktop.Notifications` (replacing an owner that
+    /// allows it) and starts serving.
+    public static func start(
+        on bus: DBusBus, personality: ServerPersonality = .kde, script: Script = Script()
+    ) async throws -> FakeNotificationServer {
+        let fake = FakeNotificationServer(personality: personality, script: script)
+        let connection = try await DBusConnection.connect(to: bus)
+        let server = try await NotificationServer.start(on: connection, handler: fake, replaceExisting: true)
+        fake.serverBox.withLock { $0 = server }
+        return fake
+    }
+
+    /// The server's unique bus name.
+    public var uniqueName: String { server.connection.uniqueName }
+
+    private var server: NotificationServer {
+        serverBox.withLock { $0! }
+    }
+
+    /// The faults in force; change them at any time.
+    public var script: Script {
+        get { scriptBox.withLock { $0 } }
+        set { scriptBox.withLock { $0 = newValue } }
+    }
+
+    /// Stops serving and closes the connection, as a crashing server would.
+    public func stop() async {
+        await server.connection.close()
+    }
+
+    // MARK: - Records
+
+    /// Every call so far, in order.
+    public var calls: [Call] { state.withLock { $0.calls } }
+
+    /// The Notify calls so far, with their ids.
+    public var notifications: [(request: NotifyRequest, sender: String, id: UInt32?)] {
+        calls.compactMap { call in
+            if case .notify(let request, let sender, let id) = call { (request, sender, id) } else { nil }
+        }
+    }
+
+    /// The ids that are live now.
+    public var liveIDs: Set<UInt32> { state.withLock { Set($0.live.keys) } }
+
+    /// Waits until the recorded calls satisfy `predicate`, at most `timeout`; returns the
+    /// calls then (check the predicate again to know whether the wait timed out).
+    @discardableResult
+    public func waitForCalls(
+        timeout: Duration = .seconds(5), until predicate: @escaping @Sendable ([Call]) -> Bool
+    ) async -> [Call] {
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            self.releaseWaiters(force: true)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let ready: [Call]? = state.withLock { state in
+                if predicate(state.calls) { return state.calls }
+                state.waiters.append((predicate, continuation))
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    /// Waits for the `count`-th Notify call to be answered and returns its id.
+    public func waitForNotify(count: Int = 1, timeout: Duration = .seconds(5)) async -> UInt32? {
+        let calls = await waitForCalls(timeout: timeout) { calls in
+            calls.filter { if case .notify(_, _, .some) = $0 { true } else { false } }.count >= count
+        }
+        let answered = calls.compactMap { call -> UInt32? in
+            if case .notify(_, _, let id) = call { id } else { nil }
+        }
+        return answered.count >= count ? answered[count - 1] : nil
+    }
+
+    private func releaseWaiters(force: Bool) {
+        let ready = state.withLock { state in
+            var ready: [(CheckedContinuation<[Call], Never>, [Call])] = []
+            state.waiters.removeAll { waiter in
+                guard force || waiter.predicate(state.calls) else { return false }
+                ready.append((waiter.continuation, state.calls))
+                return true
+            }
+            return ready
+        }
+        for (continuation, calls) in ready { continuation.resume(returning: calls) }
+    }
+
+    private func record(_ change: (inout State) -> Void) {
+        state.withLock { change(&$0) }
+        releaseWaiters(force: false)
+    }
+
+    // MARK: - NotificationServerHandler
+
+    public func notify(_ request: NotifyRequest, sender: String, reply: NotificationServerReply<UInt32>) {
+        let script = self.script
+        var callIndex = 0
+        var assigned: UInt32 = 0
+        record { state in
+            callIndex = state.calls.count
+            state.calls.append(.notify(request, sender: sender, id: nil))
+            if request.replacesID != 0, state.live[request.replacesID] != nil {
+                assigned = request.replacesID
+            } else if request.replacesID != 0, personality.unknownReplacement == .adoptRequested {
+                assigned = request.replacesID
+                state.nextID = max(state.nextID, request.replacesID + 1)
+            } else {
+                assigned = state.nextID
+                state.nextID += 1
+            }
+        }
+        if script.hangOnNotify { return }
+        if let key = script.actionBeforeReply {
+            signal(to: sender) { try $0.emitActionInvoked(id: assigned, actionKey: key, to: $1) }
+        }
+        record { state in
+            state.live[assigned] = Live(request: request, sender: sender)
+            state.calls[callIndex] = .notify(request, sender: sender, id: assigned)
+        }
+        reply.succeed(assigned)
+        if personality.closesRightAway { close(id: assigned, reason: .undefined) }
+    }
+
+    public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {
+        var wasLive = false
+        record { state in
+            state.calls.append(.closeNotification(id: id, sender: sender))
+            wasLive = state.live[id] != nil
+        }
+        if !wasLive, personality.unknownClose == .invalidIDError {
+            return reply.fail(name: "org.freedesktop.Notifications.InvalidId", message: "no notification \(id)")
+        }
+        reply.succeed()
+        if wasLive { close(id: id, reason: .closedByCall) }
+    }
+
+    public func capabilities() -> [NotificationCapability] { personality.capabilities }
+
+    public func serverInformation() -> NotificationServerInformation { personality.information }
+
+    // MARK: - Acting as the person in front of the screen
+
+    /// The person clicked action `key` of notification `id`: `ActionInvoked`, then (unless the
+    /// notification is resident) `NotificationClosed(id, 2)`; order reversed by the script.
+    public func invokeAction(id: UInt32, key: String = NotificationAction.defaultKey, activationToken: String? = nil) {
+        let poster = posterOf(id)
+        let resident = state.withLock { $0.live[id]?.request.hints.resident } ?? false
+        if script.closeBeforeAction { close(id: id, reason: .dismissed) }
+        if let activationToken {
+            signal(to: poster) { try $0.emitActivationToken(id: id, token: activationToken, to: $1) }
+        }
+        signal(to: poster) { try $0.emitActionInvoked(id: id, actionKey: key, to: $1) }
+        if !script.closeBeforeAction, !resident { close(id: id, reason: .dismissed) }
+    }
+
+    /// The person typed `text` into the inline reply field (KDE).
+    public func reply(id: UInt32, text: String) {
+        let poster = posterOf(id)
+        // KDE sends NotificationReplied only to the poster, whatever its signal policy.
+        signal(to: poster, forceUnicast: true) { try $0.emitReplied(id: id, text: text, to: $1) }
+        close(id: id, reason: .dismissed)
+    }
+
+    /// Closes `id` with `reason` (dismissed by the person, expired, ...).
+    public func close(id: UInt32, reason: NotificationCloseReason) {
+        let poster = posterOf(id)
+        record { _ = $0.live.removeValue(forKey: id) }
+        signal(to: poster) { try $0.emitClosed(id: id, reason: reason, to: $1) }
+    }
+
+    /// Emits `ActionInvoked` for an id this server never gave out (another app's, on a
+    /// broadcasting server).
+    public func broadcastForeignAction(id: UInt32, key: String = NotificationAction.defaultKey) {
+        signal(to: nil, forceBroadcast: true) { try $0.emitActionInvoked(id: id, actionKey: key, to: $1) }
+    }
+
+    private func posterOf(_ id: UInt32) -> String? {
+        state.withLock { $0.live[id]?.sender }
+    }
+
+    private func signal(
+        to poster: String?, forceUnicast: Bool = false, forceBroadcast: Bool = false,
+        _ emit: (NotificationServer, String?) throws -> Void
+    ) {
+        let unicast = !forceBroadcast && (forceUnicast || personality.unicastSignals)
+        let destination = unicast ? poster : nil
+        if unicast && poster == nil { return }
+        let times = script.duplicateSignals ? 2 : 1
+        for _ in 0..<times { try? emit(server, destination) }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A virtual X server (`Xvfb`) for programs that need a display, such as dunst.
+///
+/// Xvfb picks a free display number itself (`-displayfd`) and reports it on a pipe, so
+/// parallel tests never race for the same display. It listens on a Unix socket only
+/// (`-nolisten tcp`) and is stopped by its PID.
+public final class XvfbDisplay: Sendable {
+    /// The display number Xvfb chose, for example `0`.
+    public let number: Int
+    /// The `Xvfb` process.
+    public let process: ChildProcess
+
+    /// The value for `DISPLAY`, for example `:0`.
+    public var display: String { ":\(number)" }
+
+    /// The PID of `Xvfb`.
+    public var pid: Int32 { process.pid }
+
+    /// Starts `Xvfb -displayfd 1 -screen 0 <screen> -nolisten tcp`.
+    ///
+    /// - Parameters:
+    ///   - screen: Width, height and depth of screen 0.
+    ///   - startTimeout: How long to wait for Xvfb to report its display.
+    /// - Throws: ``MissingToolError`` without `Xvfb`; ``HarnessError`` when it does not start.
+    public init(screen: String = "1280x800x24", startTimeout: Duration = .seconds(10)) async throws {
+        let xvfb = try ToolRequirement.require("Xvfb")
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = nil
+        let process = try ChildProcess(
+            executable: xvfb,
+            arguments: ["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"],
+            environment: environment
+        )
+        guard await process.waitForOutput(containing: "\n", timeout: startTimeout) else {
+            await process.kill()
+            throw HarnessError.startFailed(
+                program: "Xvfb",
+                reason: process.isRunning ? "no display number within \(startTimeout)" : "it exited with \(process.exitStatus.map { "\($0)" } ?? "?")",
+                log: process.standardError
+            )
+        }
+        guard let number = Int(process.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            await process.kill()
+            throw HarnessError.unexpectedOutput(command: process.commandLine, output: process.standardOutput, reason: "not a display number")
+        }
+        self.number = number
+        self.process = process
+    }
+
+    deinit {
+        process.send(SIGKILL)
+    }
+
+    /// Stops Xvfb: `SIGTERM` (it removes its lock file and socket), `SIGKILL` after `grace`.
+    public func stop(grace: Duration = .seconds(2)) async {
+        await process.stop(grace: grace)
+    }
+}

@@ -1,0 +1,137 @@
+@testable import DBus
+import Testing
+
+@Suite("Wire codec")
+struct WireCodecTests {
+    static let samples: [DBusValue] = [
+        .byte(0xFE), .boolean(true), .boolean(false), .int16(-2), .uint16(65535), .int32(-70000),
+        .uint32(4_000_000_000), .int64(-1 << 40), .uint64(1 << 63), .double(-0.5), .string(""),
+        .string("héllo ☃ 𝄞"), .objectPath(try! DBusObjectPath("/org/example/Thing_1")),
+        .signature(try! DBusSignature("a{sv}(iiibiiay)")), .stringArray([]), .stringArray(["a", "b"]),
+        .byteArray([]), .byteArray(Array(0...255)),
+        .variantDictionary([("urgency", .byte(2)), ("x", .int32(-4)), ("nested", .variant(.stringArray(["q"])))]),
+        .structure([.byte(1), .double(2), .string("three")]),
+        .array(element: .structure([.byte, .variant]), [.structure([.byte(5), .variant(.uint64(9))])]),
+        .dictionary(key: .uint32, value: .array(.int16), [DBusDictionaryEntry(.uint32(7), .array(element: .int16, [.int16(1)]))]),
+        .variant(.variant(.boolean(true))),
+    ]
+
+    @Test("every kind of value survives marshalling and parsing", arguments: samples)
+    func roundTrip(_ value: DBusValue) throws {
+        var message = try DBusMessage.signal(
+            path: DBusObjectPath("/a"), interface: "org.example.I", member: "S", body: [.byte(1), value])
+        message.sender = ":1.7"
+        let bytes = try message.marshal(serial: 42)
+        let parsed = try DBusMessage(wire: bytes)
+        #expect(parsed.body == message.body)
+        #expect(parsed.serial == 42)
+        #expect(parsed.sender == ":1.7")
+        #expect(parsed.member == "S")
+        #expect(bytes.count % 1 == 0 && parsed.bodySignature == "y" + value.type.signature)
+    }
+
+    @Test("a value that does not fit its declared type is a typed error")
+    func typeMismatch() throws {
+        let bad = DBusValue.array(element: .string, [.string("ok"), .int32(3)])
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [bad])
+        #expect(throws: DBusError.typeMismatch(expected: "s", found: "i")) { try message.marshal(serial: 1) }
+    }
+
+    @Test("a NUL inside a string is refused before anything is sent")
+    func nulInString() throws {
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("a\u{0}b")])
+        #expect(throws: DBusError.invalidString("a\u{0}b", reason: "contains a NUL character")) { try message.marshal(serial: 1) }
+    }
+
+    @Test("an oversized message is refused with its size and the limit")
+    func messageLimit() throws {
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.byteArray(Array(repeating: 0, count: 2000))])
+        #expect(throws: DBusError.self) { try message.marshal(serial: 1, limit: 1000) }
+    }
+
+    @Test("a big byte array is carried as one block")
+    func bigByteArray() throws {
+        let data = [UInt8](repeating: 0xAB, count: 8 * 1024 * 1024)
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.byteArray(data)])
+        let parsed = try DBusMessage(wire: try message.marshal(serial: 1))
+        #expect(parsed.body == [.byteArray(data)])
+    }
+
+    @Test("mangled bytes give errors, never a crash")
+    func mangledBytes() throws {
+        var message = try DBusMessage.methodCall(
+            destination: "org.freedesktop.Notifications", path: DBusObjectPath("/org/freedesktop/Notifications"),
+            interface: "org.freedesktop.Notifications", member: "Notify", body: Self.samples)
+        message.sender = ":1.1"
+        let bytes = try message.marshal(serial: 9)
+        var generator = SystemRandomNumberGenerator()
+        var failures = 0
+        for _ in 0..<3000 {
+            var mangled = bytes
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                mangled[Int.random(in: 0..<mangled.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            if Bool.random(using: &generator) { mangled.removeLast(Int.random(in: 0..<mangled.count, using: &generator)) }
+            do { _ = try DBusMessage(wire: mangled) } catch { failures += 1 }
+        }
+        #expect(failures > 0)
+    }
+
+    @Test("the header layout matches the spec: little endian, type, flags, version, lengths, serial")
+    func headerLayout() throws {
+        let message = try DBusMessage.methodCall(
+            destination: "org.example.Dest", path: DBusObjectPath("/p"), interface: "org.example.I",
+            member: "M", body: [.uint32(0x01020304)], flags: .noAutoStart)
+        let bytes = try message.marshal(serial: 0x0A0B0C0D)
+        #expect(Array(bytes[0..<4]) == [UInt8(ascii: "l"), 1, 2, 1])
+        #expect(Array(bytes[4..<8]) == [4, 0, 0, 0])
+        #expect(Array(bytes[8..<12]) == [0x0D, 0x0C, 0x0B, 0x0A])
+        #expect(Array(bytes.suffix(4)) == [4, 3, 2, 1])
+        #expect(bytes.count % 4 == 0)
+    }
+}
+
+@Suite("Signatures and names")
+struct SignatureAndNameTests {
+    @Test("valid signatures parse back to themselves", arguments: ["y", "a{sv}", "(iiibiiay)", "aa{s(ii)}", "v", "a(yv)"])
+    func validSignatures(_ text: String) throws {
+        #expect(try DBusType(parsing: text).signature == text)
+    }
+
+    @Test("invalid signatures are typed errors", arguments: ["", "a", "(", "()", "a{vs}", "a{sv", "{sv}", "z", "ss", String(repeating: "a", count: 33) + "y"])
+    func invalidSignatures(_ text: String) {
+        #expect(throws: DBusError.self) { try DBusType(parsing: text) }
+    }
+
+    @Test("object paths follow the spec")
+    func objectPaths() {
+        for good in ["/", "/a", "/a/b_c/D9"] { #expect(DBusNames.isValidObjectPath(good), "\(good)") }
+        for bad in ["", "a", "/a/", "//", "/a//b", "/a-b", "/ä"] { #expect(!DBusNames.isValidObjectPath(bad), "\(bad)") }
+    }
+
+    @Test("bus, interface and member names follow the spec")
+    func names() {
+        #expect(DBusNames.isValidBusName(":1.42"))
+        #expect(DBusNames.isValidBusName("org.freedesktop.Notifications"))
+        #expect(DBusNames.isValidBusName("org.example.with-hyphen"))
+        #expect(!DBusNames.isValidBusName("single"))
+        #expect(!DBusNames.isValidBusName("org..x"))
+        #expect(!DBusNames.isValidBusName("org.9x"))
+        #expect(DBusNames.isValidInterfaceName("org.freedesktop.Notifications"))
+        #expect(!DBusNames.isValidInterfaceName("org.with-hyphen"))
+        #expect(DBusNames.isValidMemberName("Notify"))
+        #expect(!DBusNames.isValidMemberName("9Notify"))
+        #expect(!DBusNames.isValidMemberName("No.tify"))
+        #expect(!DBusNames.isValidMemberName(""))
+    }
+
+    @Test("match rules quote values and check messages on this side")
+    func matchRules() throws {
+        let rule = DBusMatchRule(interface: "org.example.I", member: "S", arguments: [0: "it's"])
+        #expect(rule.text == "type='signal',interface='org.example.I',member='S',arg0='it'\\''s'")
+        var signal = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("it's")])
+        #expect(rule.matches(signal))
+        signal.body = [.string("other")]
+        #expect(!rule.matches(signal))
+    }
+}
