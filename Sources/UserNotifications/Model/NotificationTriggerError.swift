@@ -1,0 +1,34 @@
+/// Why a trigger cannot be scheduled. **Linux addition, not Apple API.**
+///
+/// Apple's SDK stops the process when a time-interval trigger is created with a bad interval.
+/// Here the trigger is created as asked and `UNUserNotificationCenter.add(_:)` fails with this
+/// error instead, so a bad value from configuration or user input cannot crash the app.
+public enum NotificationTriggerError: Error, LocalizedError, Hashable, Sendable {
+    /// The interval is zero or negative; it must be greater than 0.
+    case timeIntervalNotPositive(TimeInterval)
+
+    /// The interval is infinite or not a number.
+    case timeIntervalNotFinite(TimeInterval)
+
+    /// A repeating interval is shorter than Apple's minimum of 60 seconds.
+    case repeatingTimeIntervalBelowMinimum(TimeInterval)
+
+    /// Location triggers need CoreLocation, which Linux does not have; they cannot be scheduled yet.
+    case locationTriggersUnsupported
+
+    /// The shortest interval Apple accepts for a repeating time-interval trigger.
+    public static let minimumRepeatingTimeInterval: TimeInterval = 60
+
+    public var errorDescription: String? {
+        switch self {
+        case .timeIntervalNotPositive(let interval):
+            "The time interval must be greater than 0 seconds, but it is \(interval)."
+        case .timeIntervalNotFinite(let interval):
+            "The time interval must be a finite number of seconds, but it is \(interval)."
+        case .repeatingTimeIntervalBelowMinimum(let interval):
+            "A repeating time interval must be at least 60 seconds, but it is \(interval)."
+        case .locationTriggersUnsupported:
+            "Location triggers cannot be scheduled on Linux: there is no location service to watch the region."
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// The stored form of a ``UNNotificationAttachment``.
+struct NotificationAttachmentSnapshot: Codable, Hashable, Sendable {
+    var identifier: String
+    var url: URL
+    var type: String
+    var isThumbnailHidden: Bool
+
+    init(_ attachment: UNNotificationAttachment) {
+        identifier = attachment.identifier
+        url = attachment.url
+        type = attachment.type
+        isThumbnailHidden = attachment.isThumbnailHidden
+    }
+
+    func makeAttachment() -> UNNotificationAttachment {
+        UNNotificationAttachment(identifier: identifier, url: url, type: type, isThumbnailHidden: isThumbnailHidden)
+    }
+}

@@ -1,0 +1,40 @@
+/// The stored form of a trigger, one case per kind.
+enum NotificationTriggerSnapshot: Codable, Hashable, Sendable {
+    case push
+    case timeInterval(TimeInterval, repeats: Bool, anchorDate: Date?)
+    case calendar(DateComponents, repeats: Bool)
+    case location(LocationTriggerRegion, repeats: Bool)
+
+    init(_ trigger: UNNotificationTrigger) {
+        switch trigger {
+        case let interval as UNTimeIntervalNotificationTrigger:
+            self = .timeInterval(interval.timeInterval, repeats: interval.repeats, anchorDate: interval.anchorDate)
+        case let calendar as UNCalendarNotificationTrigger:
+            self = .calendar(calendar.dateComponents, repeats: calendar.repeats)
+        case let location as UNLocationNotificationTrigger:
+            self = .location(location.region, repeats: location.repeats)
+        default:
+            self = .push
+        }
+    }
+
+    var repeats: Bool {
+        switch self {
+        case .push: false
+        case .timeInterval(_, let repeats, _), .calendar(_, let repeats), .location(_, let repeats): repeats
+        }
+    }
+
+    func makeTrigger() -> UNNotificationTrigger {
+        switch self {
+        case .push:
+            UNPushNotificationTrigger()
+        case .timeInterval(let interval, let repeats, let anchorDate):
+            UNTimeIntervalNotificationTrigger(timeInterval: interval, repeats: repeats, anchorDate: anchorDate)
+        case .calendar(let components, let repeats):
+            UNCalendarNotificationTrigger(dateComponents: components, repeats: repeats)
+        case .location(let region, let repeats):
+            UNLocationNotificationTrigger(locationRegion: region, repeats: repeats)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// Delivers a notification when the date and time match the given components, once or at every
+/// match.
+///
+/// Set only the components that matter: `hour = 8` fires at the next 8:00, and with `repeats`
+/// every day at 8:00. A `timeZone` or `calendar` set on the components is honoured; otherwise the
+/// user's current calendar and time zone apply.
+///
+/// Daylight-saving changes: a time that does not exist on a spring-forward day fires at the
+/// first moment after the gap (02:30 on 10 March 2024 in Los Angeles fires at 03:00), and a time
+/// that happens twice on a fall-back day fires once, at its first occurrence. A date that does
+/// not exist in some years, such as 29 February, fires only in the years that have it.
+open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    private let storedDateComponents: DateComponents
+
+    /// The date and time components to match.
+    open var dateComponents: DateComponents { storedDateComponents }
+
+    init(dateComponents: DateComponents, repeats: Bool) {
+        storedDateComponents = dateComponents
+        super.init(repeats: repeats)
+    }
+
+    /// Creates a trigger that fires at the next date matching `dateComponents`, and at every
+    /// match after that when `repeats` is true.
+    public convenience init(dateMatching dateComponents: DateComponents, repeats: Bool) {
+        self.init(dateComponents: dateComponents, repeats: repeats)
+    }
+
+    /// The next date after now that matches the components, or `nil` if none does.
+    open func nextTriggerDate() -> Date? {
+        nextFireDate(after: Date(), calendar: .current)
+    }
+
+    // MARK: - What the center uses
+
+    /// The first date strictly after `date` that matches the components, with the components'
+    /// own calendar and time zone taking precedence over `calendar`'s.
+    func nextFireDate(after date: Date, calendar: Calendar) -> Date? {
+        CalendarMatch(components: dateComponents, fallbackCalendar: calendar).nextDate(after: date)
+    }
+
+    /// A repeating trigger fires at every match after `date`; a one-shot trigger only at the
+    /// first match after `anchor`, the moment its request was scheduled.
+    override func nextFireDate(after date: Date, anchor: Date, calendar: Calendar) -> Date? {
+        guard !repeats else { return nextFireDate(after: date, calendar: calendar) }
+        guard let only = nextFireDate(after: anchor, calendar: calendar), only > date else { return nil }
+        return only
+    }
+
+    // MARK: - NSObject, NSSecureCoding
+
+    open override func isEqual(_ object: Any?) -> Bool {
+        guard super.isEqual(object), let other = object as? UNCalendarNotificationTrigger else { return false }
+        return other.dateComponents == dateComponents
+    }
+
+    open override var hash: Int { dateComponents.hashValue }
+
+    public required convenience init?(coder: NSCoder) {
+        let snapshot = coder.decodeSnapshot(NotificationTriggerSnapshot.self)
+        guard case .calendar(let components, let repeats)? = snapshot else { return nil }
+        self.init(dateComponents: components, repeats: repeats)
+    }
+}
