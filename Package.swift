@@ -25,7 +25,6 @@ let package = Package(
         .target(
             name: "UserNotifications",
             dependencies: ["FreedesktopNotifications"],
-            exclude: ["Engine"],
             swiftSettings: strict
         ),
         .target(
@@ -47,7 +46,11 @@ let package = Package(
         .testTarget(
             name: "UserNotificationsTests",
             dependencies: ["UserNotifications", "UserNotificationsTesting"],
-            exclude: ["Engine"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "HarnessTests",
+            dependencies: ["UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

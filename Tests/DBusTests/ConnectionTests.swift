@@ -85,7 +85,7 @@ struct ConnectionTests {
     @Test("a service whose program hangs at start-up fails at the call's deadline")
     func hangingActivation() async throws {
         let testBus = try await TestBus(withServiceDirectory: true)
-        try testBus.writeService(name: "org.example.Hangs", exec: "/bin/sleep 60")
+        try testBus.writeService(name: "org.example.Hangs", exec: "/bin/sleep 4")
         let client = try await DBusConnection.connect(to: testBus.bus)
         #expect(try await client.listActivatableNames().contains("org.example.Hangs"))
         let start = ContinuousClock.now

@@ -1,0 +1,64 @@
+# DesktopNotifications: build, test and demo on Debian 12.
+#
+#   make deps    install the Debian packages the build and the tests need (fast when present)
+#   make build   swift build
+#   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
+#   make demo    deps, then swift run WireDemo
+#   make versions  print the versions of the toolchain and the test tools
+#   make clean   remove the build directories
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+# libdbus-1-dev, libglib2.0-dev: headers for the build (libglib2.0-bin: gdbus).
+# dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
+# systemd: busctl, which `dunstctl history` runs.
+# dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
+# hyperfine, strace, valgrind: measurements.
+DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus-daemon dbus-bin systemd \
+	dunst xvfb libnotify-bin python3-dbusmock x11-utils hyperfine strace valgrind
+
+# Tests treat a missing tool as a failure, never as a reason to skip.
+export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
+
+TSAN_FILTER := DBusTests|FreedesktopNotificationsTests
+
+.PHONY: deps build test demo versions clean
+
+deps:
+	@command -v swift >/dev/null 2>&1 || { \
+		echo "make deps: 'swift' is not on PATH. Install a Swift 6 toolchain and put its usr/bin on PATH first." >&2; \
+		exit 1; }
+	@missing=""; \
+	for package in $(DEB_PACKAGES); do \
+		status=$$(dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null || true); \
+		[ "$$status" = "install ok installed" ] || missing="$$missing $$package"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "make deps: all Debian packages are installed"; exit 0; fi; \
+	echo "make deps: installing$$missing"; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; \
+	else echo "make deps: need root or sudo to install:$$missing" >&2; exit 1; fi; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
+
+build:
+	swift build
+
+test: deps
+	swift build --build-tests
+	swift test
+	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+
+demo: deps
+	swift run WireDemo
+
+versions:
+	@swift --version 2>&1
+	@dpkg-query -W -f='$${Package} $${Version}\n' $(DEB_PACKAGES) 2>&1 || true
+	@dunst -v 2>&1 || true
+	@notify-send --version 2>&1 || true
+	@/usr/bin/python3 -c 'import dbusmock; print("python-dbusmock", dbusmock.__version__)' 2>&1 || true
+
+clean:
+	rm -rf .build .build-tsan

@@ -1,0 +1,269 @@
+import Foundation
+import FreedesktopNotifications
+
+/// The center's machinery: pending requests and their scheduler, the delivered list, the
+/// mapping to the wire and back, and persistence. One actor, so every change is serial.
+actor NotificationEngine {
+    /// How the engine asks the app (the center's delegate, on the main actor).
+    struct Presenter: Sendable {
+        var willPresent: @Sendable (UNNotification) async -> UNNotificationPresentationOptions
+        var didReceive: @Sendable (UNNotificationResponse) async -> Void
+    }
+
+    /// A late `ActionInvoked` after its `NotificationClosed` still counts within this time.
+    static let closeGracePeriod: Duration = .milliseconds(250)
+
+    let identity: ApplicationIdentity
+    let client: NotificationsClient
+    let clock: any NotificationClock
+    private let presenter: Presenter
+    let store: StateFile<EngineState>?
+    var scheduler: PendingScheduler<String>!
+
+    var categories: [String: UNNotificationCategory] = [:]
+    var pending: [String: PendingEntry] = [:]
+    var delivered: [String: DeliveredEntry] = [:]
+    var closing: [ServerKey: DeliveredEntry] = [:]
+    var serverIndex: [ServerKey: String] = [:]
+    var authorizationStatus: UNAuthorizationStatus = .notDetermined
+    var authorizationOptions: UNAuthorizationOptions = []
+
+    var notifiesInFlight = 0
+    var heldEvents: [NotificationEvent] = []
+    var capabilityCache: (server: String, capabilities: Set<NotificationCapability>)?
+    private var responses: AsyncStream<UNNotificationResponse>.Continuation?
+    var saveScheduled = false
+    private var started = false
+
+    /// - Parameter stateDirectory: where state is kept, or `nil` to keep none.
+    init(identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock,
+         presenter: Presenter, stateDirectory: URL?) {
+        self.identity = identity
+        self.client = client
+        self.clock = clock
+        self.presenter = presenter
+        self.store = stateDirectory.map { StateFile(folder: $0, name: "notifications") }
+    }
+
+    /// Subscribes to the server's events, starts the response queue and restores state;
+    /// idempotent. Every public operation calls it first.
+    func start() async {
+        guard !started else { return }
+        started = true
+        scheduler = PendingScheduler(clock: clock) { [weak self] identifier, deadline in
+            Task { await self?.fire(identifier, due: deadline) }
+        }
+        let events = client.events()
+        Task { [weak self] in
+            for await event in events {
+                guard let self else { return }
+                await self.handle(event)
+            }
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: UNNotificationResponse.self)
+        responses = continuation
+        let presenter = self.presenter
+        Task {
+            for await response in stream { await presenter.didReceive(response) }
+        }
+        restore()
+    }
+
+    // MARK: - Adding
+
+    /// Takes a request in: validates it, then schedules it, or says it is due now.
+    ///
+    /// - Returns: `true` when the caller must deliver it now (``deliverNow(_:)``).
+    func accept(_ request: UNNotificationRequest) async throws -> Bool {
+        await start()
+        try Self.validate(request)
+        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+            try schedule(request, trigger: trigger)
+            return false
+        }
+        await cancelPending([request.identifier])
+        return true
+    }
+
+    /// Delivers a request accepted as due now.
+    func deliverNow(_ request: UNNotificationRequest) async throws {
+        try await deliver(request, date: clock.now)
+    }
+
+    static func validate(_ request: UNNotificationRequest) throws {
+        try request.trigger?.validate()
+        let content = request.content
+        let fields = [
+            ("identifier", request.identifier), ("title", content.title), ("subtitle", content.subtitle),
+            ("body", content.body), ("categoryIdentifier", content.categoryIdentifier),
+            ("threadIdentifier", content.threadIdentifier),
+        ]
+        for (field, text) in fields where text.utf8.contains(0) {
+            throw NotificationDeliveryError.invalidContent(field: field, reason: "contains a NUL character")
+        }
+        _ = try NotificationContentSnapshot(content)
+    }
+
+    private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
+        let anchor = clock.now
+        guard let next = trigger.nextFireDate(after: anchor, anchor: anchor, calendar: .current) else {
+            throw UNError(.notificationInvalidNoDate, description: "the trigger never fires after \(anchor)")
+        }
+        let anchored = (trigger as? UNTimeIntervalNotificationTrigger)
+            .map { UNNotificationRequest(identifier: request.identifier, content: request.content, trigger: $0.anchored(at: anchor)) }
+            ?? request
+        pending[request.identifier] = PendingEntry(request: anchored, anchor: anchor, nextFire: next)
+        scheduler.schedule(request.identifier, at: next)
+        scheduleSave()
+    }
+
+    private func fire(_ identifier: String, due: Date) async {
+        guard let entry = pending[identifier], entry.nextFire == due, let trigger = entry.request.trigger else { return }
+        if trigger.repeats,
+           let next = trigger.nextFireDate(after: max(due, clock.now), anchor: entry.anchor, calendar: .current) {
+            pending[identifier]?.nextFire = next
+            scheduler.schedule(identifier, at: next)
+        } else {
+            pending.removeValue(forKey: identifier)
+        }
+        scheduleSave()
+        try? await deliver(entry.request, date: due)
+    }
+
+    // MARK: - Delivering
+
+    /// Asks the delegate, then posts. Returns without posting when the options show nothing.
+    private func deliver(_ request: UNNotificationRequest, date: Date) async throws {
+        let notification = UNNotification(date: date, request: request)
+        let options = await presenter.willPresent(notification)
+        if options.contains(.badge), let badge = request.content.badge {
+            try? await client.setBadge(appID: identity.id, count: badge.intValue)
+        }
+        guard options.showsBanner || options.showsInList else { return }
+        let capabilities = try await serverCapabilities()
+        let category = categories[request.content.categoryIdentifier]
+        let replaces = delivered[request.identifier].flatMap { $0.key.server == client.serverOwner ? $0.key.id : nil } ?? 0
+        let bridge = NotificationBridge(identity: identity, capabilities: capabilities)
+        let arguments = bridge.notifyRequest(for: request, category: category, options: options, replacesID: replaces)
+        notifiesInFlight += 1
+        let posting: NotificationPosting
+        do {
+            posting = try await client.notify(arguments)
+        } catch {
+            notifiesInFlight -= 1
+            releaseHeldEvents()
+            throw NotificationDeliveryError(error)
+        }
+        notifiesInFlight -= 1
+        if let previous = delivered[request.identifier] { serverIndex.removeValue(forKey: previous.key) }
+        let key = ServerKey(server: posting.server, id: posting.id)
+        delivered[request.identifier] = DeliveredEntry(notification: notification, key: key)
+        serverIndex[key] = request.identifier
+        releaseHeldEvents()
+        scheduleSave()
+    }
+
+    private func serverCapabilities() async throws -> Set<NotificationCapability> {
+        if let cache = capabilityCache, cache.server == client.serverOwner { return cache.capabilities }
+        do {
+            let capabilities = Set(try await client.capabilities())
+            if let owner = client.serverOwner { capabilityCache = (owner, capabilities) }
+            return capabilities
+        } catch {
+            throw NotificationDeliveryError(error)
+        }
+    }
+
+    /// Current capabilities, or `nil` with no server.
+    func currentCapabilities() async -> Set<NotificationCapability>? {
+        await start()
+        return try? await serverCapabilities()
+    }
+
+    // MARK: - Lists
+
+    func pendingRequests() async -> [UNNotificationRequest] {
+        await start()
+        return pending.values.sorted { $0.nextFire < $1.nextFire }.map(\.request)
+    }
+
+    func cancelPending(_ identifiers: [String]) async {
+        await start()
+        for identifier in identifiers where pending.removeValue(forKey: identifier) != nil {
+            scheduler.cancel(identifier)
+        }
+        scheduleSave()
+    }
+
+    func cancelAllPending() async {
+        await start()
+        pending.removeAll()
+        scheduler.cancelAll()
+        scheduleSave()
+    }
+
+    func deliveredNotifications() async -> [UNNotification] {
+        await start()
+        return delivered.values.map(\.notification).sorted { $0.date < $1.date }
+    }
+
+    /// Withdraws notifications: they leave the list at once, and each live one gets a
+    /// `CloseNotification` (sent in the background; its `NotificationClosed` is ignored).
+    func removeDelivered(_ identifiers: [String]) async {
+        await start()
+        let owner = client.serverOwner
+        var ids: [UInt32] = []
+        for identifier in identifiers {
+            guard let entry = delivered.removeValue(forKey: identifier) else { continue }
+            serverIndex.removeValue(forKey: entry.key)
+            var closed = entry
+            closed.responded = true
+            closed.closedAt = clock.now
+            closing[entry.key] = closed
+            if entry.key.server == owner { ids.append(entry.key.id) }
+        }
+        scheduleSave()
+        guard !ids.isEmpty else { return }
+        let client = self.client
+        Task {
+            for id in ids { try? await client.closeNotification(id: id) }
+        }
+    }
+
+    func removeAllDelivered() async {
+        await removeDelivered(Array(delivered.keys))
+    }
+
+    func setCategories(_ categories: Set<UNNotificationCategory>) async {
+        await start()
+        self.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first }
+        scheduleSave()
+    }
+
+    func currentCategories() async -> Set<UNNotificationCategory> {
+        await start()
+        return Set(categories.values)
+    }
+
+    func setAuthorization(_ status: UNAuthorizationStatus, options: UNAuthorizationOptions) async {
+        await start()
+        authorizationStatus = status
+        authorizationOptions = options
+        scheduleSave()
+    }
+
+    func setBadge(_ count: Int) async throws {
+        await start()
+        do {
+            try await client.setBadge(appID: identity.id, count: count)
+        } catch {
+            throw NotificationDeliveryError(error)
+        }
+    }
+
+    // MARK: - Responses
+
+    func deliverResponse(_ response: UNNotificationResponse) {
+        responses?.yield(response)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import FreedesktopNotifications
+
+extension UNUserNotificationCenter {
+    /// Asks for permission to notify. On Linux nobody is asked: permission is granted when a
+    /// notification server runs on the session bus or the bus can start one, and denied
+    /// otherwise. The answer and `options` are remembered with the app's state.
+    public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
+        let engine = self.engine
+        return await lane.perform {
+            let granted = await engine.serverAvailable()
+            await engine.setAuthorization(granted ? .authorized : .denied, options: options)
+            return granted
+        }
+    }
+
+    /// The completion-handler form of ``requestAuthorization(options:)``.
+    public func requestAuthorization(
+        options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        let queue = callbackQueue
+        Task {
+            do {
+                let granted = try await requestAuthorization(options: options)
+                queue.async { completionHandler(granted, nil) }
+            } catch {
+                queue.async { completionHandler(false, error) }
+            }
+        }
+    }
+
+    /// The settings, from the server's capabilities and the remembered authorization:
+    /// sound is `.enabled` when the server plays sounds (`sound`), the notification list
+    /// when it keeps notifications (`persistence`); what no Linux desktop has (lock screen,
+    /// CarPlay, critical alerts, announcements, scheduled summaries, time-sensitive and
+    /// direct-message settings) is `.notSupported`.
+    public func notificationSettings() async -> UNNotificationSettings {
+        let engine = self.engine
+        return await lane.perform { await engine.settings() }
+    }
+
+    /// The completion-handler form of ``notificationSettings()``.
+    public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
+        complete(completionHandler) { [self] in await notificationSettings() }
+    }
+}
+
+extension NotificationEngine {
+    func serverAvailable() async -> Bool {
+        await start()
+        return (try? await client.isServerAvailable()) ?? false
+    }
+
+    func settings() async -> UNNotificationSettings {
+        let capabilities = await currentCapabilities() ?? []
+        let authorized = authorizationStatus == .authorized
+        func setting(_ on: Bool) -> UNNotificationSetting { authorized ? (on ? .enabled : .notSupported) : .disabled }
+        return UNNotificationSettings(
+            authorizationStatus: authorizationStatus,
+            soundSetting: setting(capabilities.contains(.sound)),
+            badgeSetting: setting(true),
+            alertSetting: setting(true),
+            notificationCenterSetting: setting(capabilities.contains(.persistence)),
+            lockScreenSetting: .notSupported,
+            carPlaySetting: .notSupported,
+            alertStyle: authorized ? .banner : .none,
+            showPreviewsSetting: .always,
+            criticalAlertSetting: .notSupported,
+            providesAppNotificationSettings: false,
+            announcementSetting: .notSupported,
+            timeSensitiveSetting: .notSupported,
+            scheduledDeliverySetting: .notSupported,
+            directMessagesSetting: .notSupported)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+extension UNUserNotificationCenter {
+    // MARK: - Adding
+
+    /// Schedules `request`, or (with no trigger) shows it now. A request whose identifier is
+    /// pending replaces it; one whose identifier is delivered updates it in place.
+    ///
+    /// - Throws: a trigger that can never fire (``NotificationTriggerError``, where Apple traps),
+    ///   ``UNError`` with `notificationInvalidNoDate`, ``NotificationDeliveryError`` for
+    ///   content that cannot be sent or a missing server, ``UserInfoStorageError`` for
+    ///   `userInfo` values that cannot be stored.
+    public func add(_ request: UNNotificationRequest) async throws {
+        let engine = self.engine
+        let dueNow = try await lane.performThrowing { try await engine.accept(request) }
+        if dueNow { try await engine.deliverNow(request) }
+    }
+
+    /// The completion-handler form of ``add(_:)``.
+    public func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        complete(completionHandler) { [self] in
+            do {
+                try await add(request)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    // MARK: - Pending
+
+    /// The requests waiting for their trigger, soonest first.
+    public func pendingNotificationRequests() async -> [UNNotificationRequest] {
+        let engine = self.engine
+        return await lane.perform { await engine.pendingRequests() }
+    }
+
+    /// The completion-handler form of ``pendingNotificationRequests()``.
+    public func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
+        complete(completionHandler) { [self] in await pendingNotificationRequests() }
+    }
+
+    /// Cancels the pending requests with these identifiers.
+    public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        let engine = self.engine
+        lane.submit { await engine.cancelPending(identifiers) }
+    }
+
+    /// Cancels every pending request.
+    public func removeAllPendingNotificationRequests() {
+        let engine = self.engine
+        lane.submit { await engine.cancelAllPending() }
+    }
+
+    // MARK: - Delivered
+
+    /// The notifications still shown by the server, oldest first.
+    public func deliveredNotifications() async -> [UNNotification] {
+        let engine = self.engine
+        return await lane.perform { await engine.deliveredNotifications() }
+    }
+
+    /// The completion-handler form of ``deliveredNotifications()``.
+    public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
+        complete(completionHandler) { [self] in await deliveredNotifications() }
+    }
+
+    /// Withdraws delivered notifications (`CloseNotification`); they leave the list at once.
+    public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
+        let engine = self.engine
+        lane.submit { await engine.removeDelivered(identifiers) }
+    }
+
+    /// Withdraws every delivered notification.
+    public func removeAllDeliveredNotifications() {
+        let engine = self.engine
+        lane.submit { await engine.removeAllDelivered() }
+    }
+
+    // MARK: - Categories
+
+    /// Registers the categories, replacing those registered before.
+    public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
+        let engine = self.engine
+        lane.submit { await engine.setCategories(categories) }
+    }
+
+    /// The registered categories.
+    public func notificationCategories() async -> Set<UNNotificationCategory> {
+        let engine = self.engine
+        return await lane.perform { await engine.currentCategories() }
+    }
+
+    /// The completion-handler form of ``notificationCategories()``.
+    public func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
+        complete(completionHandler) { [self] in await notificationCategories() }
+    }
+
+    // MARK: - Badge
+
+    /// Shows `newBadgeCount` on the app's launcher icon (0 hides it), through the Unity
+    /// launcher-entry signal that docks read.
+    public func setBadgeCount(_ newBadgeCount: Int) async throws {
+        guard newBadgeCount >= 0 else { throw UNError(.badgeInputInvalid, description: "a badge count cannot be negative") }
+        try await engine.setBadge(newBadgeCount)
+    }
+
+    /// The completion-handler form of ``setBadgeCount(_:)``.
+    public func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
+        complete(completionHandler) { [self] in
+            do {
+                try await setBadgeCount(newBadgeCount)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// Whether content extensions are supported: no desktop has them.
+    public var supportsContentExtensions: Bool { false }
+}

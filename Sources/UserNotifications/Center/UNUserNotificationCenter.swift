@@ -1,0 +1,138 @@
+import Foundation
+import FreedesktopNotifications
+import Synchronization
+
+/// The central object for managing notification-related activities for an app: it schedules,
+/// posts, updates and withdraws notifications, and tells its delegate what the person did.
+///
+/// On Linux it talks to the desktop's notification server (`org.freedesktop.Notifications`
+/// on the session bus): GNOME Shell, KDE Plasma, dunst, mako, xfce4-notifyd, or any other.
+///
+/// Threading: the `async` methods are the implementation; the completion-handler forms call
+/// them and run their handler on a private serial queue, never the main queue (a handler may
+/// run while the main thread waits for it). Delegate methods run on the main actor, so a
+/// program must let the main actor run: an `async` main, `dispatchMain()`, or
+/// `RunLoop.main.run()`.
+///
+/// Linux differences (the "Porting from Apple platforms" article lists them all):
+/// - ``delegate`` is held weakly, as on Apple platforms. A Linux program often has no app
+///   delegate to keep it alive: keep a strong reference yourself.
+/// - Without a delegate, notifications are shown (Apple shows nothing while the app is in
+///   the foreground, and a Linux app is always in the foreground while it runs).
+/// - Notifications are posted whatever the authorization status: desktops ask nobody.
+/// - Pending requests, the delivered list, categories and the authorization answer are kept
+///   in `$XDG_STATE_HOME/<app-id>/notifications.json` and restored at the next launch.
+public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+    /// The presentation options used when no delegate decides.
+    public static let defaultPresentationOptions: UNNotificationPresentationOptions = [.banner, .list, .sound, .badge]
+
+    private struct Settings: Sendable {
+        var identity: ApplicationIdentity?
+        var bus: NotificationBus = .session
+        var clock: any NotificationClock = SystemNotificationClock()
+        var persistent = true
+    }
+
+    private static let settings = Mutex(Settings())
+    private static let shared = Mutex<UNUserNotificationCenter?>(nil)
+
+    private let delegateBox = Mutex(DelegateReference())
+    let engine: NotificationEngine
+    /// Orders the operations.
+    let lane = OperationLane()
+    /// Where completion handlers run.
+    let callbackQueue = DispatchQueue(label: "UNUserNotificationCenter.callbacks")
+
+    /// The app's identity on the desktop. A Linux addition.
+    public let identity: ApplicationIdentity
+
+    /// The center of the current app.
+    public static func current() -> UNUserNotificationCenter {
+        shared.withLock { center in
+            if let center { return center }
+            let chosen = settings.withLock { $0 }
+            let created = UNUserNotificationCenter(
+                identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent)
+            center = created
+            return created
+        }
+    }
+
+    /// Sets how ``current()`` is made: the app's identity, the bus, the clock and whether
+    /// state is kept across launches. A Linux addition; call it before the first
+    /// ``current()``.
+    ///
+    /// - Returns: `false` when ``current()`` already exists (its settings do not change).
+    @discardableResult
+    public static func configure(
+        identity: ApplicationIdentity? = nil, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true
+    ) -> Bool {
+        shared.withLock { center in
+            guard center == nil else { return false }
+            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent) }
+            return true
+        }
+    }
+
+    /// A center of its own, on its own bus connection: a Linux addition for tests and tools.
+    /// Apps use ``current()``.
+    ///
+    /// - Parameter stateDirectory: where state is kept; by default
+    ///   ``ApplicationIdentity/stateDirectory``.
+    public init(
+        identity: ApplicationIdentity, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        stateDirectory: URL? = nil
+    ) {
+        self.identity = identity
+        let link = CenterLink()
+        let presenter = NotificationEngine.Presenter(
+            willPresent: { notification in await link.center?.askWillPresent(notification) ?? Self.defaultPresentationOptions },
+            didReceive: { response in await link.center?.tellDidReceive(response) })
+        engine = NotificationEngine(
+            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, presenter: presenter,
+            stateDirectory: persistent ? stateDirectory ?? identity.stateDirectory : nil)
+        super.init()
+        link.center = self
+    }
+
+    /// The delegate, held weakly (keep your own strong reference).
+    public var delegate: (any UNUserNotificationCenterDelegate)? {
+        get { delegateBox.withLock { $0.object } }
+        set { delegateBox.withLock { $0.object = newValue } }
+    }
+
+    @MainActor
+    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions {
+        guard let delegate else { return Self.defaultPresentationOptions }
+        return await delegate.userNotificationCenter(self, willPresent: notification)
+    }
+
+    @MainActor
+    private func tellDidReceive(_ response: UNNotificationResponse) async {
+        await delegate?.userNotificationCenter(self, didReceive: response)
+    }
+
+    /// Runs `work` and hands its outcome to `completion` on the callback queue.
+    func complete<Value: Sendable>(
+        _ completion: (@Sendable (Value) -> Void)?, _ work: @escaping @Sendable () async -> Value
+    ) {
+        let queue = callbackQueue
+        Task {
+            let value = await work()
+            guard let completion else { return }
+            queue.async { completion(value) }
+        }
+    }
+}
+
+/// The weak reference the center keeps to its delegate.
+struct DelegateReference: @unchecked Sendable {
+    weak var object: (any UNUserNotificationCenterDelegate)?
+}
+
+/// Lets the engine reach its center without keeping it alive.
+final class CenterLink: @unchecked Sendable {
+    weak var center: UNUserNotificationCenter?
+}

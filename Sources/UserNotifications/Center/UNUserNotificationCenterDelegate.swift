@@ -1,0 +1,103 @@
+import Foundation
+
+/// The object that decides how a notification is presented and learns what the person did
+/// with it.
+///
+/// Write either form of each method, the completion-handler form or the `async` form, or
+/// neither: every method has a default. The center calls the delegate on the main actor,
+/// and the protocol is main-actor isolated so that an app's delegate can touch its own state
+/// freely (Apple calls it on the main thread too).
+///
+/// Linux differences:
+/// - An app is always "in the foreground" while it runs on Linux, so
+///   ``userNotificationCenter(_:willPresent:withCompletionHandler:)`` is asked before every
+///   delivery. Without a delegate (or without that method), notifications are shown with
+///   `[.banner, .list, .sound, .badge]`, where Apple would show nothing for a foreground app.
+/// - `userNotificationCenter(_:openSettingsFor:)` is called never: no Linux desktop offers
+///   an in-app settings button.
+@MainActor
+public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
+    /// Asked before a notification is shown; answer with the presentation options
+    /// (`[]` means do not show it: it is then not posted and not in the delivered list).
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+
+    /// The `async` form of ``userNotificationCenter(_:willPresent:withCompletionHandler:)``.
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions
+
+    /// Told what the person did: clicked the notification (`UNNotificationDefaultActionIdentifier`),
+    /// chose an action, replied (a ``UNTextInputNotificationResponse``) or dismissed it
+    /// (`UNNotificationDismissActionIdentifier`, for categories with `.customDismissAction`).
+    /// Call the completion handler when done.
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping () -> Void)
+
+    /// The `async` form of ``userNotificationCenter(_:didReceive:withCompletionHandler:)``.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
+
+    /// Apple calls this from the Settings app; Linux desktops have no such button, so it is
+    /// never called.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?)
+}
+
+extension UNUserNotificationCenterDelegate {
+    /// Default: show the notification with `[.banner, .list, .sound, .badge]`.
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+    ) {
+        completionHandler(UNUserNotificationCenter.defaultPresentationOptions)
+    }
+
+    /// Default: asks the completion-handler form, so a delegate that wrote only that form works.
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            userNotificationCenter(center, willPresent: notification) { once.resume(returning: $0) }
+        }
+    }
+
+    /// Default: nothing to do.
+    public func userNotificationCenter(
+        _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+        withCompletionHandler completionHandler: @escaping () -> Void
+    ) {
+        completionHandler()
+    }
+
+    /// Default: calls the completion-handler form and waits for its handler.
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = ResumeOnce(continuation)
+            userNotificationCenter(center, didReceive: response) { once.resume(returning: ()) }
+        }
+    }
+
+    /// Default: nothing.
+    public func userNotificationCenter(_ center: UNUserNotificationCenter, openSettingsFor notification: UNNotification?) {}
+}
+
+/// Resumes a continuation at most once, whatever a completion handler does (Apple's
+/// handlers may be called once; ours tolerate a second call instead of trapping).
+final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Value, Never>?
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<Value, Never>) {
+        self.continuation = continuation
+    }
+
+    func resume(returning value: Value) {
+        lock.lock()
+        let pending = continuation
+        continuation = nil
+        lock.unlock()
+        pending?.resume(returning: value)
+    }
+}

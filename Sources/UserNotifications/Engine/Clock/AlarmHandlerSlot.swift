@@ -1,0 +1,31 @@
+import Synchronization
+
+/// Holds an alarm's handler until the alarm either rings or is cancelled, so that exactly one
+/// of the two wins and the handler runs at most once.
+final class AlarmHandlerSlot: Sendable {
+    typealias Handler = @Sendable (NotificationClockEvent) -> Void
+
+    private let handler: Mutex<Handler?>
+
+    init(_ handler: @escaping Handler) {
+        self.handler = Mutex(handler)
+    }
+
+    /// Whether the alarm has neither rung nor been cancelled.
+    var isWaiting: Bool {
+        handler.withLock { $0 != nil }
+    }
+
+    /// Takes the handler out; `nil` when the alarm already rang or was cancelled.
+    func take() -> Handler? {
+        handler.withLock { handler in
+            defer { handler = nil }
+            return handler
+        }
+    }
+
+    /// Calls the handler unless the alarm already rang or was cancelled.
+    func ring(_ event: NotificationClockEvent) {
+        take()?(event)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+
+/// One JSON file of the center's persistent state, `<folder>/<name>.json`, written so that a
+/// crash or a power loss never leaves it half-written, and read so that a damaged file is set
+/// aside instead of trusted.
+///
+/// The folder is `$XDG_STATE_HOME/<app-id>/`; the caller resolves it. Beside the file live
+/// `<name>.lock`, the lock that lets one writer at a time in, and, after a damaged file was
+/// found, `<name>.corrupt-<UTC timestamp>.json`, kept for a person to inspect.
+///
+/// ## One writer at a time
+///
+/// ``save(_:)`` and ``load()`` hold an exclusive `flock` on `<name>.lock` for as long as they
+/// take, so writers in any number of threads and processes take turns. A center instead calls
+/// ``claim()`` once at start-up: it takes the same lock and keeps it for the life of this
+/// object (for a center, the life of the process), which enforces one center per application.
+/// A second center's claim fails at once with ``StateStoreError/claimedElsewhere(lockPath:)``.
+/// Once a file is claimed, writers that have not claimed it wait for the claim to end, so
+/// every user of a claimed file should claim it.
+final class StateFile<Value: Codable & Sendable>: Sendable {
+    /// What ``load()`` found.
+    enum LoadResult: Sendable {
+        /// There is no file yet.
+        case fresh
+        /// The file held this value.
+        case loaded(Value)
+        /// The file could not be trusted; it was renamed to `movedTo`, and the state starts fresh.
+        case setAside(reason: StateFileSetAsideReason, movedTo: URL)
+    }
+
+    /// The folder that holds the file.
+    let folder: URL
+    /// The file's name without `.json`.
+    let name: String
+    /// The newest format this code writes and reads. Files of a newer one are set aside.
+    let formatVersion: Int
+
+    private let claimedLock = Mutex<StateFileLock?>(nil)
+
+    /// - Parameters:
+    ///   - folder: The folder for the file, created with mode 0700 at the first save.
+    ///   - name: The file's name without `.json`: not empty, no `/`, not starting with `.`.
+    ///   - formatVersion: The format version of `Value` that this code writes.
+    init(folder: URL, name: String, formatVersion: Int = 1) {
+        precondition(
+            !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0"),
+            "A state file name must be a plain file name, not '\(name)'"
+        )
+        self.folder = folder
+        self.name = name
+        self.formatVersion = formatVersion
+    }
+
+    /// The state file, `<folder>/<name>.json`.
+    var url: URL { folder.appendingPathComponent("\(name).json") }
+
+    /// The lock file, `<folder>/<name>.lock`.
+    var lockURL: URL { folder.appendingPathComponent("\(name).lock") }
+
+    // MARK: - Claiming
+
+    /// Takes the lock for the life of this object, so that no other center writes this state.
+    ///
+    /// Claiming again from the same object does nothing.
+    ///
+    /// - Throws: ``StateStoreError/claimedElsewhere(lockPath:)`` at once when another holder,
+    ///   in this process or another, has the lock.
+    func claim() throws {
+        try claimedLock.withLock { claimed in
+            guard claimed == nil else { return }
+            try StateFileSystem.createFolder(folder.path)
+            claimed = try StateFileLock.acquire(at: lockURL.path, waiting: false)
+        }
+    }
+
+    /// Runs `body` while holding the lock: the claimed one, or one taken for this call.
+    func withWriterLock<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
+        try claimedLock.withLock { claimed in
+            if claimed != nil { return try body() }
+            try StateFileSystem.createFolder(folder.path)
+            let lock = try StateFileLock.acquire(at: lockURL.path, waiting: true)
+            return try withExtendedLifetime(lock) { try body() }
+        }
+    }
+
+    // MARK: - Loading
+
+    /// Reads the state, at start-up.
+    ///
+    /// Removes temporary files that a crashed save left behind. A file that is empty, not
+    /// decodable (truncated, say), or from a newer format is renamed aside and reported; it is
+    /// never trusted.
+    func load() throws -> LoadResult {
+        guard try StateFileSystem.exists(folder.path) else { return .fresh }
+        return try withWriterLock {
+            try removeLeftoverTemporaries()
+            guard let data = try StateFileSystem.contents(of: url.path) else { return .fresh }
+            switch StateFileEnvelope<Value>.decode(data, understanding: formatVersion) {
+            case .success(let value):
+                return .loaded(value)
+            case .failure(let reason):
+                return .setAside(reason: reason, movedTo: try setAside())
+            }
+        }
+    }
+
+    /// Moves the unusable file to `<name>.corrupt-<UTC timestamp>.json`, never over another.
+    private func setAside() throws -> URL {
+        let timestamp = Date().formatted(
+            Date.ISO8601FormatStyle(
+                dateSeparator: .omitted,
+                dateTimeSeparator: .standard,
+                timeSeparator: .omitted,
+                includingFractionalSeconds: true
+            )
+        )
+        var destination = folder.appendingPathComponent("\(name).corrupt-\(timestamp).json")
+        var attempt = 1
+        while try StateFileSystem.exists(destination.path) {
+            attempt += 1
+            destination = folder.appendingPathComponent("\(name).corrupt-\(timestamp)-\(attempt).json")
+        }
+        try StateFileSystem.rename(url.path, to: destination.path, operation: .setAside)
+        try StateFileSystem.syncFolder(folder.path)
+        return destination
+    }
+
+    private func removeLeftoverTemporaries() throws {
+        let leftovers = try StateFileSystem.names(inFolder: folder.path).filter { $0.hasPrefix(temporaryPrefix) }
+        guard !leftovers.isEmpty else { return }
+        for leftover in leftovers {
+            try StateFileSystem.remove(folder.appendingPathComponent(leftover).path)
+        }
+        try StateFileSystem.syncFolder(folder.path)
+    }
+
+    // MARK: - Saving
+
+    /// Replaces the state with `value`, crash-safely: see ``StateFileWrite``.
+    func save(_ value: Value) throws {
+        let data = try encode(value)
+        try withWriterLock {
+            try makeWrite(of: data).perform()
+        }
+    }
+
+    /// The file's bytes for `value`.
+    func encode(_ value: Value) throws -> Data {
+        do {
+            return try StateFileEnvelope.encode(value, formatVersion: formatVersion, savedAt: Date())
+        } catch {
+            throw StateStoreError.encodingFailed(path: url.path, reason: String(describing: error))
+        }
+    }
+
+    /// A save of `data`, not yet started; the caller holds the writer lock.
+    func makeWrite(of data: Data) -> StateFileWrite {
+        StateFileWrite(
+            data: data,
+            targetPath: url.path,
+            folderPath: folder.path,
+            temporaryPath: folder.appendingPathComponent("\(temporaryPrefix)\(UUID().uuidString)").path
+        )
+    }
+
+    /// Temporary files are hidden, named `.<name>.json.tmp-<UUID>`.
+    private var temporaryPrefix: String { ".\(name).json.tmp-" }
+}
+
+extension StateFile.LoadResult: Equatable where Value: Equatable {}
