@@ -3,7 +3,7 @@
 #   make deps    install the Debian packages the build and the tests need (fast when present)
 #   make build   swift build
 #   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
-#   make demo    deps, then swift run WireDemo
+#   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -51,7 +51,7 @@ test: deps
 	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
 
 demo: deps
-	swift run WireDemo
+	swift run SaySomething
 
 versions:
 	@swift --version 2>&1

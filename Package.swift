@@ -32,10 +32,16 @@ let package = Package(
             dependencies: ["DBus", "FreedesktopNotifications"],
             swiftSettings: strict
         ),
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["DBus", "FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
+            path: "examples/Shared",
+            swiftSettings: strict
+        ),
         .executableTarget(
-            name: "WireDemo",
-            dependencies: ["DBus"],
-            path: "examples/WireDemo",
+            name: "SaySomething",
+            dependencies: ["UserNotifications", "ExampleSupport"],
+            path: "examples/SaySomething",
             swiftSettings: strict
         ),
         .testTarget(
@@ -55,7 +61,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FreedesktopNotificationsTests",
-            dependencies: ["DBus"],
+            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
     ],

@@ -143,3 +143,27 @@ struct ConnectionTests {
         #expect(throws: DBusError.invalidObjectPath("relative/path")) { try DBusObjectPath("relative/path") }
     }
 }
+
+@Suite("Many connections at once")
+struct ConnectionStormTests {
+    @Test("400 connections authenticating at once all get their Hello answered")
+    func storm() async throws {
+        let testBus = try await TestBus()
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<400 {
+                group.addTask {
+                    do {
+                        let connection = try await DBusConnection.connect(to: testBus.bus, timeout: .seconds(10))
+                        return connection.uniqueName.hasPrefix(":") ? nil : "no unique name"
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            var failures: [String] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+        #expect(failures.isEmpty)
+    }
+}

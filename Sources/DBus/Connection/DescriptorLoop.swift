@@ -25,7 +25,7 @@ final class DescriptorLoop: Sendable {
     static let shared = DescriptorLoop()
 
     private let epoll: Int32
-    private let registrations = Mutex<[UInt64: Registration]>([:])
+    private let registrations = Locked<[UInt64: Registration]>([:])
     private let nextID = Atomic<UInt64>(1)
 
     private init() {

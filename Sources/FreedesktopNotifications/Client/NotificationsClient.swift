@@ -1,5 +1,4 @@
 public import DBus
-import Synchronization
 
 /// A client of the freedesktop notification service.
 ///
@@ -23,7 +22,7 @@ public final class NotificationsClient: Sendable {
         let subscription: DBusSignalHandle
     }
 
-    private struct State: ~Copyable {
+    private struct State {
         var link: Link?
         var connecting: Task<Link, any Error>?
         var owner: String?
@@ -37,7 +36,7 @@ public final class NotificationsClient: Sendable {
     public let callTimeout: Duration
     /// The client-side caps checked before sending.
     public let limits: NotificationLimits
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates a client; it connects on first use.
     public init(bus: DBusBus = .session, callTimeout: Duration = .seconds(5), limits: NotificationLimits = NotificationLimits()) {

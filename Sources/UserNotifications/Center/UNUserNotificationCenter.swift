@@ -1,6 +1,6 @@
+import DBus
 import Foundation
 import FreedesktopNotifications
-import Synchronization
 
 /// The central object for managing notification-related activities for an app: it schedules,
 /// posts, updates and withdraws notifications, and tells its delegate what the person did.
@@ -33,10 +33,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var persistent = true
     }
 
-    private static let settings = Mutex(Settings())
-    private static let shared = Mutex<UNUserNotificationCenter?>(nil)
+    private static let settings = Locked(Settings())
+    private static let shared = Locked<UNUserNotificationCenter?>(nil)
 
-    private let delegateBox = Mutex(DelegateReference())
+    private let delegateBox = Locked(DelegateReference())
     let engine: NotificationEngine
     /// Orders the operations.
     let lane = OperationLane()

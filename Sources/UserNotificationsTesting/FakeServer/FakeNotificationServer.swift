@@ -1,6 +1,5 @@
 public import DBus
 public import FreedesktopNotifications
-import Synchronization
 
 /// A scriptable notification server for tests, built on ``NotificationServer``: it records
 /// every call, plays a ``ServerPersonality``, and emits any signal on demand.
@@ -43,13 +42,13 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
 
     /// The personality being played.
     public let personality: ServerPersonality
-    private let scriptBox: Mutex<Script>
-    private let state = Mutex(State())
-    private let serverBox = Mutex<NotificationServer?>(nil)
+    private let scriptBox: Locked<Script>
+    private let state = Locked(State())
+    private let serverBox = Locked<NotificationServer?>(nil)
 
     private init(personality: ServerPersonality, script: Script) {
         self.personality = personality
-        self.scriptBox = Mutex(script)
+        self.scriptBox = Locked(script)
     }
 
     /// Connects to `bus`, takes `org.freedesktop.Notifications` (replacing an owner that
@@ -104,7 +103,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         timeout: Duration = .seconds(5), until predicate: @escaping @Sendable ([Call]) -> Bool
     ) async -> [Call] {
         let timer = Task {
-            try? await Task.sleep(for: timeout)
+            do { try await Task.sleep(for: timeout) } catch { return }
             self.releaseWaiters(force: true)
         }
         defer { timer.cancel() }

@@ -1,3 +1,4 @@
+import DBus
 public import Foundation
 
 /// A program started by the test harness, tracked and stopped by its process ID.

@@ -1,4 +1,4 @@
-import Synchronization
+import DBus
 
 /// Records the elements of an async sequence as they come, so a test can wait for the
 /// next one with a deadline and then check that nothing else arrived.
@@ -10,8 +10,8 @@ public final class EventRecorder<Element: Sendable>: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let state = Locked(State())
+    private let task = Locked<Task<Void, Never>?>(nil)
 
     /// Starts consuming `sequence`.
     public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {

@@ -108,7 +108,7 @@ struct CenterMappingTests {
             calls.contains { if case .closeNotification(let closed, _) = $0 { closed == id } else { false } }
         }
         #expect(calls.contains { if case .closeNotification(let closed, _) = $0 { closed == id } else { false } })
-        #expect(fixture.server.liveIDs.isEmpty)
+        #expect(await eventually { fixture.server.liveIDs.isEmpty })
     }
 
     @Test("willPresent answering [] posts nothing and lists nothing")

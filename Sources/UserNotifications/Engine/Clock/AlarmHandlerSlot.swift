@@ -1,14 +1,14 @@
-import Synchronization
+import DBus
 
 /// Holds an alarm's handler until the alarm either rings or is cancelled, so that exactly one
 /// of the two wins and the handler runs at most once.
 final class AlarmHandlerSlot: Sendable {
     typealias Handler = @Sendable (NotificationClockEvent) -> Void
 
-    private let handler: Mutex<Handler?>
+    private let handler: Locked<Handler?>
 
     init(_ handler: @escaping Handler) {
-        self.handler = Mutex(handler)
+        self.handler = Locked(handler)
     }
 
     /// Whether the alarm has neither rung nor been cancelled.

@@ -1,6 +1,6 @@
+import DBus
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A ``NotificationClock`` whose time moves only when a test moves it.
 ///
@@ -35,13 +35,13 @@ public final class TestNotificationClock: NotificationClock {
         var advancesUnderWay = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a clock that reads `now` until a test moves it.
     ///
     /// - Parameter now: The starting time; by default the real time when the clock is made.
     public init(now: Date = Date()) {
-        state = Mutex(State(now: now))
+        state = Locked(State(now: now))
     }
 
     /// The virtual current time.
@@ -63,6 +63,7 @@ public final class TestNotificationClock: NotificationClock {
     ) -> any NotificationClockAlarm {
         let slot = AlarmHandlerSlot(handler)
         let ringsNow = state.withLock { state in
+            state.alarms.removeAll { !$0.slot.isWaiting }
             state.alarms.append(Alarm(id: state.nextAlarmID, deadline: deadline, slot: slot))
             state.nextAlarmID += 1
             return deadline <= state.now && state.advancesUnderWay == 0

@@ -1,5 +1,5 @@
+import DBus
 import Foundation
-import Synchronization
 
 /// Calls a handler when pending requests fall due, with exactly one clock alarm set: the one
 /// for the earliest deadline.
@@ -36,7 +36,7 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
 
     private let clock: any NotificationClock
     private let handler: Handler
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameters:
     ///   - clock: The wall clock to wait on.
@@ -61,7 +61,10 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     }
 
     /// Schedules `key` to fire at `deadline`, replacing its earlier deadline if it had one.
-    /// A deadline that has already passed fires before this returns.
+    ///
+    /// A deadline that has already passed fires at once: before this returns, or, when called
+    /// while the handler is being called (from the handler itself, or on another thread), right
+    /// after the handler calls under way.
     func schedule(_ key: Key, at deadline: Date) {
         update { $0.heap.insert(key, at: deadline) }
     }

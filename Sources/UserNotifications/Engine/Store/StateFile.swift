@@ -1,5 +1,5 @@
+import DBus
 import Foundation
-import Synchronization
 
 /// One JSON file of the center's persistent state, `<folder>/<name>.json`, written so that a
 /// crash or a power loss never leaves it half-written, and read so that a damaged file is set
@@ -36,7 +36,7 @@ final class StateFile<Value: Codable & Sendable>: Sendable {
     /// The newest format this code writes and reads. Files of a newer one are set aside.
     let formatVersion: Int
 
-    private let claimedLock = Mutex<StateFileLock?>(nil)
+    private let claimedLock = Locked<StateFileLock?>(nil)
 
     /// - Parameters:
     ///   - folder: The folder for the file, created with mode 0700 at the first save.

@@ -247,6 +247,44 @@ struct PendingSchedulerTests {
         #expect(log.deadlines == log.deadlines.sorted())
     }
 
+    @Test func aHandlerSchedulingAPassedDeadlineGetsItRightAfterwards() {
+        let log = FiringLog<String>()
+        let reference = WeakSchedulerReference()
+        let scheduler = PendingScheduler<String>(clock: clock) { key, deadline in
+            log.record(key, deadline)
+            if key == "first" { reference.scheduler?.schedule("overdue", at: deadline.addingTimeInterval(-60)) }
+        }
+        reference.scheduler = scheduler
+        scheduler.schedule("first", at: at(10))
+        scheduler.schedule("second", at: at(10))
+
+        clock.advance(by: 10)
+
+        #expect(log.keys == ["first", "second", "overdue"])
+    }
+
+    @Test func handlerCallsNeverOverlapEvenWhenManyThreadsFindEntriesDue() {
+        let running = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let calls = Atomic<Int>(0)
+        let scheduler = PendingScheduler<Int>(clock: clock) { _, _ in
+            if running.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            calls.add(1, ordering: .relaxed)
+            running.subtract(1, ordering: .sequentiallyConsistent)
+        }
+
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<500 {
+                scheduler.schedule(thread * 1_000 + index, at: at(-1))
+            }
+        }
+
+        #expect(calls.load(ordering: .relaxed) == 4_000)
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+    }
+
     // MARK: - Scale
 
     @Test func aHundredThousandEntriesFireInDeadlineOrder() {
