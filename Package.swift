@@ -44,6 +44,12 @@ let package = Package(
             path: "examples/SaySomething",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "notify-bench",
+            dependencies: ["FreedesktopNotifications", "UserNotifications"],
+            path: "Benchmarks/NotifyBench",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "UserNotificationsTesting"],

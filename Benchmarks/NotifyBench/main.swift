@@ -1,0 +1,240 @@
+// notify-bench: the release-mode benchmark harness. It takes the bus from
+// DBUS_SESSION_BUS_ADDRESS (run it beside the peers with ../shared/bench/bench.sh, or alone
+// with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
+// line per row, in the format of ../shared/bench/README.md, with the median of the samples.
+//
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k] [-n N] [--samples K]
+import Foundation
+import FreedesktopNotifications
+import UserNotifications
+
+struct Options {
+    var rows = ["client-seq", "un-seq", "un-pipe", "un-action", "sched-100k"]
+    var count = 5000
+    var samples = 5
+
+    init(_ arguments: [String]) throws {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--rows": rows = (iterator.next() ?? "").split(separator: ",").map(String.init)
+            case "-n": count = Int(iterator.next() ?? "") ?? count
+            case "--samples": samples = Int(iterator.next() ?? "") ?? samples
+            default: throw BenchError("unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K]")
+            }
+        }
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One measured sample: wall and CPU time for `count` operations.
+struct Sample {
+    var seconds: Double
+    var cpuSeconds: Double
+}
+
+func cpuTime() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func peakRSSMegabytes() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+@MainActor
+func measure(_ work: () async throws -> Void) async rethrows -> Sample {
+    let cpu = cpuTime()
+    let start = ContinuousClock.now
+    try await work()
+    let elapsed = ContinuousClock.now - start
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return Sample(seconds: seconds, cpuSeconds: cpuTime() - cpu)
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func report(_ label: String, count: Int, samples: [Sample], extra: String = "") {
+    let wall = median(samples.map(\.seconds))
+    let cpu = median(samples.map(\.cpuSeconds))
+    let line = String(
+        format: "RESULT label=%@ n=%d secs=%.6f us_per_op=%.3f cpu_us_per_op=%.3f samples=%d",
+        label, count, wall, wall / Double(count) * 1e6, cpu / Double(count) * 1e6, samples.count)
+    print(line + (extra.isEmpty ? "" : " " + extra))
+    fflush(nil)
+}
+
+func content(_ title: String, category: String = "") -> UNMutableNotificationContent {
+    let content = UNMutableNotificationContent()
+    content.title = title
+    content.body = "body text"
+    content.categoryIdentifier = category
+    return content
+}
+
+/// The delegate: shows everything, and hands each response to whoever waits for it.
+@MainActor
+final class BenchDelegate: NSObject, UNUserNotificationCenterDelegate {
+    var waiting: CheckedContinuation<Void, Never>?
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions {
+        [.banner, .list]
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        waiting?.resume()
+        waiting = nil
+    }
+
+    /// Waits for the next response; throws after 5 s (the server must invoke an action for
+    /// each Notify with actions: `NULL_SERVER_INVOKE_ACTION=1` for the null server).
+    func nextResponse() async throws {
+        let timeout = Task { @MainActor in
+            try await Task.sleep(for: .seconds(5))
+            self.waiting?.resume()
+            self.waiting = nil
+            self.timedOut = true
+        }
+        await withCheckedContinuation { waiting = $0 }
+        timeout.cancel()
+        if timedOut { throw BenchError("no response within 5 s: does the server invoke actions?") }
+    }
+
+    private var timedOut = false
+}
+
+@MainActor
+func run() async throws {
+    let options = try Options(CommandLine.arguments)
+    let identity = ApplicationIdentity(id: "org.desktopnotifications.Bench", displayName: "bench")
+    let n = options.count
+
+    for row in options.rows {
+        switch row {
+        case "client-seq":
+            let client = NotificationsClient()
+            _ = try await client.notify(NotifyRequest(appName: "bench", summary: "warm-up"))
+            var samples: [Sample] = []
+            for _ in 0..<options.samples {
+                samples.append(try await measure {
+                    for _ in 0..<n { _ = try await client.notify(NotifyRequest(appName: "bench", summary: "bench", body: "body text")) }
+                })
+            }
+            report(row, count: n, samples: samples)
+
+        case "un-seq":
+            let center = UNUserNotificationCenter(identity: identity, persistent: false)
+            let delegate = BenchDelegate()
+            center.delegate = delegate
+            try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+            var samples: [Sample] = []
+            for sample in 0..<options.samples {
+                samples.append(try await measure {
+                    for index in 0..<n {
+                        try await center.add(UNNotificationRequest(identifier: "s\(sample)-\(index)", content: content("bench"), trigger: nil))
+                    }
+                })
+            }
+            report(row, count: n, samples: samples)
+
+        case "un-pipe":
+            let center = UNUserNotificationCenter(identity: identity, persistent: false)
+            let delegate = BenchDelegate()
+            center.delegate = delegate
+            try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+            let concurrent = 10_000
+            var samples: [Sample] = []
+            for sample in 0..<options.samples {
+                samples.append(try await measure {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for index in 0..<concurrent {
+                            group.addTask {
+                                try await center.add(UNNotificationRequest(identifier: "p\(sample)-\(index)", content: content("bench"), trigger: nil))
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                })
+            }
+            report(row, count: concurrent, samples: samples)
+
+        case "un-action":
+            let center = UNUserNotificationCenter(identity: identity, persistent: false)
+            let delegate = BenchDelegate()
+            center.delegate = delegate
+            let ok = UNNotificationAction(identifier: "ok", title: "OK", options: [])
+            center.setNotificationCategories([UNNotificationCategory(identifier: "act", actions: [ok], intentIdentifiers: [], options: [])])
+            let rounds = max(n / 4, 1)
+            var samples: [Sample] = []
+            for sample in 0..<options.samples {
+                samples.append(try await measure {
+                    for index in 0..<rounds {
+                        async let response: Void = delegate.nextResponse()
+                        try await center.add(UNNotificationRequest(identifier: "a\(sample)-\(index)", content: content("act", category: "act"), trigger: nil))
+                        try await response
+                    }
+                })
+            }
+            report(row, count: rounds, samples: samples)
+
+        case "sched-100k":
+            let total = 100_000
+            var samples: [Sample] = []
+            for sample in 0..<options.samples {
+                let center = UNUserNotificationCenter(identity: identity, persistent: false)
+                samples.append(try await measure {
+                    for index in 0..<total {
+                        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
+                        try await center.add(UNNotificationRequest(identifier: "k\(sample)-\(index)", content: content("later"), trigger: trigger))
+                    }
+                })
+                center.removeAllPendingNotificationRequests()
+            }
+            let lateness = try await firingLateness(identity: identity)
+            report(row, count: total, samples: samples, extra: String(format: "rss_mb=%.1f late_us_p50=%.0f", peakRSSMegabytes(), lateness))
+
+        default:
+            throw BenchError("unknown row \(row)")
+        }
+    }
+}
+
+/// Schedules 50 requests 0.5 to 1.5 s ahead and returns the median delay between each
+/// trigger date and the moment the delegate was asked about it, in microseconds.
+@MainActor
+func firingLateness(identity: ApplicationIdentity) async throws -> Double {
+    final class Probe: NSObject, UNUserNotificationCenterDelegate {
+        var delays: [Double] = []
+        func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async -> UNNotificationPresentationOptions {
+            delays.append(Date().timeIntervalSince(notification.date) * 1e6)
+            return []
+        }
+    }
+    let center = UNUserNotificationCenter(identity: identity, persistent: false)
+    let probe = Probe()
+    center.delegate = probe
+    for index in 0..<50 {
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 0.5 + Double(index) / 50, repeats: false)
+        try await center.add(UNNotificationRequest(identifier: "late-\(index)", content: content("late"), trigger: trigger))
+    }
+    let deadline = ContinuousClock.now + .seconds(5)
+    while probe.delays.count < 50, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+    return median(probe.delays)
+}
+
+do {
+    try await run()
+} catch {
+    FileHandle.standardError.write(Data("notify-bench: \(error)\n".utf8))
+    exit(1)
+}
