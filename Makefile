@@ -21,7 +21,7 @@ DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus-daemon dbus-bin
 # Tests treat a missing tool as a failure, never as a reason to skip.
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
-TSAN_FILTER := DBusTests|FreedesktopNotificationsTests
+TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 
 .PHONY: deps build test demo versions clean
 

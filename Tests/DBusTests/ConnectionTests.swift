@@ -87,6 +87,7 @@ struct ConnectionTests {
         let testBus = try await TestBus(withServiceDirectory: true)
         try testBus.writeService(name: "org.example.Hangs", exec: "/bin/sleep 4")
         let client = try await DBusConnection.connect(to: testBus.bus)
+        _ = try await client.callBus("ReloadConfig")
         #expect(try await client.listActivatableNames().contains("org.example.Hangs"))
         let start = ContinuousClock.now
         await #expect(throws: DBusError.timedOut(member: "Echo", after: .milliseconds(500))) {
