@@ -45,6 +45,18 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "Reminders",
+            dependencies: ["UserNotifications", "ExampleSupport"],
+            path: "examples/Reminders",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "UpdateAndWithdraw",
+            dependencies: ["UserNotifications", "ExampleSupport"],
+            path: "examples/UpdateAndWithdraw",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "notify-bench",
             dependencies: ["FreedesktopNotifications", "UserNotifications"],
             path: "Benchmarks/NotifyBench",
