@@ -3,7 +3,9 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k] [-n N] [--samples K]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle] [-n N] [--samples K]
+//
+// The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
 import Foundation
 import FreedesktopNotifications
 import UserNotifications
@@ -202,6 +204,15 @@ func run() async throws {
             }
             let lateness = try await firingLateness(identity: identity)
             report(row, count: total, samples: samples, extra: String(format: "rss_mb=%.1f late_us_p50=%.0f", peakRSSMegabytes(), lateness))
+
+        case "idle":
+            // Connected and subscribed, nothing pending: for `strace -f -c` over the quiet part.
+            let center = UNUserNotificationCenter(identity: identity, persistent: false)
+            _ = await center.notificationSettings()
+            print("IDLE pid=\(getpid()) seconds=10")
+            fflush(nil)
+            // A blocking sleep: Task.sleep itself ticks a 1 s dispatch timer on Linux.
+            sleep(10)
 
         default:
             throw BenchError("unknown row \(row)")
