@@ -48,7 +48,7 @@ build:
 test: deps
 	swift build --build-tests
 	swift test
-	swift test --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_FILTER)'
+	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)'
 
 demo: deps
 	swift run SaySomething

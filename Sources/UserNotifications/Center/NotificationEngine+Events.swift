@@ -87,11 +87,19 @@ extension NotificationEngine {
         serverIndex.removeValue(forKey: key)
         delivered.removeValue(forKey: identifier)
         let category = categories[entry.notification.request.content.categoryIdentifier]
-        entry.closedAt = clock.now
         entry.dismissPending = reason == .dismissed && !entry.responded
             && category?.options.contains(.customDismissAction) == true
-        closing[key] = entry
+        retire(entry)
         scheduleSave()
+    }
+
+    /// Keeps a closed notification for the grace period, so that a late action still counts
+    /// and later signals for its id are absorbed, then lets it go.
+    func retire(_ entry: DeliveredEntry) {
+        var entry = entry
+        entry.closedAt = clock.now
+        closing[entry.key] = entry
+        let key = entry.key
         Task {
             try? await Task.sleep(for: Self.closeGracePeriod)
             self.finishClosing(key)

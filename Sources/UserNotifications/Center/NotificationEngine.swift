@@ -218,8 +218,7 @@ actor NotificationEngine {
             serverIndex.removeValue(forKey: entry.key)
             var closed = entry
             closed.responded = true
-            closed.closedAt = clock.now
-            closing[entry.key] = closed
+            retire(closed)
             if entry.key.server == owner { ids.append(entry.key.id) }
         }
         scheduleSave()
