@@ -48,7 +48,7 @@ extension ConnectionCore {
         let outcome = Locked<Result<DBusMessage, DBusError>?>(nil)
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                perform { [self] in
+                performNow { [self] in
                     startCall(bytes, member: member, timeout: timeout, token: token) { result in
                         outcome.withLock { $0 = result }
                         continuation.resume()
@@ -68,7 +68,6 @@ extension ConnectionCore {
     /// Completes the call that `reply` answers; `false` when no call of ours waits for it.
     func completeCall(with reply: DBusMessage) -> Bool {
         guard let serial = reply.replySerial, let call = pendingCalls.removeValue(forKey: serial) else { return false }
-        if pendingCalls.isEmpty { disarmDeadlineTimer() }
         if reply.kind == .error {
             call.complete(.failure(.remote(name: reply.errorName ?? "", message: reply.errorText)))
         } else {
@@ -78,6 +77,12 @@ extension ConnectionCore {
     }
 
     // MARK: - One timer for all deadlines
+    //
+    // The timer stays armed at the earliest deadline it was given, even when that call has
+    // already been answered: moving a dispatch timer wakes libdispatch's manager thread, so
+    // it moves only for an earlier deadline. When it fires it expires what is due and moves
+    // to the next pending deadline, or, with nothing pending, stops: an idle connection has
+    // no timer.
 
     private func armDeadlineTimer(at deadline: DispatchTime) {
         let timer: any DispatchSourceTimer
@@ -112,7 +117,7 @@ extension ConnectionCore {
                 earliest = call.deadline
             }
         }
-        if let earliest { armDeadlineTimer(at: earliest) } else { disarmDeadlineTimer() }
+        if let earliest { armDeadlineTimer(at: earliest) } else { armedDeadline = nil }
         for call in expired { call.complete(.failure(.timedOut(member: call.member, after: call.timeout))) }
     }
 }

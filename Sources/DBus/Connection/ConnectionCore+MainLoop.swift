@@ -86,7 +86,7 @@ extension ConnectionCore {
             if condition != 0 { dbus_watch_handle(watch, condition) }
         }
         if let current = descriptors[fd], current === descriptor { rearm(descriptor) }
-        scheduleDispatch()
+        dispatchNow()
     }
 }
 

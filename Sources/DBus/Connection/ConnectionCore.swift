@@ -39,6 +39,12 @@ final class ConnectionCore: @unchecked Sendable {
         if isOnQueue { work() } else { queue.async(execute: work) }
     }
 
+    /// Runs `work` on the queue and returns when it has run. On an idle queue it runs on the
+    /// calling thread, with no thread switch: the fast path of a call.
+    func performNow(_ work: () -> Void) {
+        if isOnQueue { work() } else { queue.sync(execute: work) }
+    }
+
     var isOpen: Bool { openFlag.isOpen }
 
     func allocateSerial() -> UInt32 {
@@ -68,15 +74,19 @@ final class ConnectionCore: @unchecked Sendable {
         }
     }
 
-    /// Asks libdbus to dispatch what it has read, once, after the current work item.
+    /// Asks libdbus to dispatch what it has read, once, after the current work item (libdbus
+    /// calls this from inside its own functions, where dispatching is not allowed).
     func scheduleDispatch() {
         guard !dispatchScheduled else { return }
         dispatchScheduled = true
-        queue.async { [self] in
-            dispatchScheduled = false
-            guard let raw else { return }
-            while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
-        }
+        queue.async { [self] in dispatchNow() }
+    }
+
+    /// Dispatches what libdbus has read; on the queue, outside any libdbus call.
+    func dispatchNow() {
+        dispatchScheduled = false
+        guard let raw else { return }
+        while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 
     /// Closes the connection and lets go of libdbus; idempotent.

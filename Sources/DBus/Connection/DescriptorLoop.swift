@@ -8,7 +8,8 @@ import Dispatch
 import Synchronization
 
 /// One thread for the whole process that waits in `epoll_wait` on every connection's socket
-/// and hands readiness to the connection's queue.
+/// and hands readiness to the connection's queue (synchronously, so that it runs on this
+/// thread when the queue is idle).
 ///
 /// libdbus expects level-triggered watches. Registrations here are level-triggered and
 /// one-shot: a descriptor reports once, then stays quiet until its connection has handled
@@ -83,7 +84,9 @@ final class DescriptorLoop: Sendable {
                 let id = events[index].data.u64
                 let mask = events[index].events
                 guard let registration = registrations.withLock({ $0[id] }) else { continue }
-                registration.queue.async { registration.handler(mask) }
+                // Synchronously: on an idle connection queue the report is handled on this
+                // thread, so a reply reaches its waiter without another thread switch.
+                registration.queue.sync { registration.handler(mask) }
             }
         }
     }
