@@ -76,6 +76,7 @@ func report(_ label: String, count: Int, samples: [Sample], extra: String = "") 
     fflush(nil)
 }
 
+@Sendable
 func content(_ title: String, category: String = "") -> UNMutableNotificationContent {
     let content = UNMutableNotificationContent()
     content.title = title
@@ -142,9 +143,13 @@ func run() async throws {
             var samples: [Sample] = []
             for sample in 0..<options.samples {
                 samples.append(try await measure {
-                    for index in 0..<n {
-                        try await center.add(UNNotificationRequest(identifier: "s\(sample)-\(index)", content: content("bench"), trigger: nil))
-                    }
+                    // Off the main actor, as a tool or a server calls it; the delegate still
+                    // runs on the main actor.
+                    try await Task.detached {
+                        for index in 0..<n {
+                            try await center.add(UNNotificationRequest(identifier: "s\(sample)-\(index)", content: content("bench"), trigger: nil))
+                        }
+                    }.value
                 })
             }
             report(row, count: n, samples: samples)
@@ -195,10 +200,12 @@ func run() async throws {
             for sample in 0..<options.samples {
                 let center = UNUserNotificationCenter(identity: identity, persistent: false)
                 samples.append(try await measure {
-                    for index in 0..<total {
-                        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
-                        try await center.add(UNNotificationRequest(identifier: "k\(sample)-\(index)", content: content("later"), trigger: trigger))
-                    }
+                    try await Task.detached {
+                        for index in 0..<total {
+                            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
+                            try await center.add(UNNotificationRequest(identifier: "k\(sample)-\(index)", content: content("later"), trigger: trigger))
+                        }
+                    }.value
                 })
                 center.removeAllPendingNotificationRequests()
             }

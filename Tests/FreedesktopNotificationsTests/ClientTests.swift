@@ -122,7 +122,9 @@ struct ClientTests {
         } catch let error {
             guard case .noServer = error else { Issue.record("expected noServer, got \(error)"); return }
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // noServer (not a timeout) shows the bus answered at once; the bound is loose because
+        // the whole suite runs in parallel on two cores.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(try await client.isServerAvailable() == false)
     }
 

@@ -101,7 +101,7 @@ actor NotificationEngine {
         for (field, text) in fields where text.utf8.contains(0) {
             throw NotificationDeliveryError.invalidContent(field: field, reason: "contains a NUL character")
         }
-        _ = try NotificationContentSnapshot(content)
+        if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
     }
 
     private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {

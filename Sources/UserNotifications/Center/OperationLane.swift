@@ -1,45 +1,72 @@
+import DBus
+
 /// Runs the center's operations one after another, in the order they were called, so that
 /// `removePendingNotificationRequests` followed by `pendingNotificationRequests` sees the
-/// removal, as on Apple platforms. Each operation is short: network round trips happen
-/// outside the lane.
+/// removal, as on Apple platforms.
+///
+/// Each call takes a ticket at once, on the caller's thread, and runs when every earlier
+/// ticket is done. A call whose turn has come runs on the caller's own task, with no hop
+/// through a queue. Operations are short: network round trips happen outside the lane.
 final class OperationLane: Sendable {
-    typealias Operation = @Sendable () async -> Void
-    private let continuation: AsyncStream<Operation>.Continuation
+    private struct State {
+        var nextTicket: UInt64 = 0
+        var turn: UInt64 = 0
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+    }
 
-    init() {
-        let (operations, continuation) = AsyncStream.makeStream(of: Operation.self)
-        self.continuation = continuation
-        Task {
-            for await operation in operations { await operation() }
+    private let state = Locked(State())
+
+    private func takeTicket() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextTicket += 1 }
+            return state.nextTicket
         }
     }
 
-    deinit {
-        continuation.finish()
-    }
-
-    /// Queues `operation` without waiting.
-    func submit(_ operation: @escaping Operation) {
-        continuation.yield(operation)
-    }
-
-    /// Queues `operation` and waits for its result.
-    func perform<Value: Sendable>(_ operation: @escaping @Sendable () async -> Value) async -> Value {
+    private func waitForTurn(_ ticket: UInt64) async {
+        guard state.withLock({ $0.turn != ticket }) else { return }
         await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: await operation()) }
+            let ready = state.withLock { state in
+                if state.turn == ticket { return true }
+                state.waiters[ticket] = continuation
+                return false
+            }
+            if ready { continuation.resume() }
         }
     }
 
-    /// Queues a throwing `operation` and waits for its outcome.
-    func performThrowing<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            submit {
-                do {
-                    continuation.resume(returning: try await operation())
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+    private func endTurn() {
+        let next = state.withLock { state in
+            state.turn += 1
+            return state.waiters.removeValue(forKey: state.turn)
         }
+        next?.resume()
+    }
+
+    /// Queues `operation` without waiting for it.
+    func submit(_ operation: @escaping @Sendable () async -> Void) {
+        let ticket = takeTicket()
+        Task {
+            await waitForTurn(ticket)
+            await operation()
+            endTurn()
+        }
+    }
+
+    /// Runs `operation` in its turn and returns its result.
+    func perform<Value: Sendable>(_ operation: @Sendable () async -> Value) async -> Value {
+        let ticket = takeTicket()
+        await waitForTurn(ticket)
+        let value = await operation()
+        endTurn()
+        return value
+    }
+
+    /// Runs a throwing `operation` in its turn.
+    func performThrowing<Value: Sendable>(_ operation: @Sendable () async throws -> Value) async throws -> Value {
+        let ticket = takeTicket()
+        await waitForTurn(ticket)
+        defer { endTurn() }
+        return try await operation()
     }
 }
