@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import FreedesktopNotifications
 @testable import UserNotifications
@@ -166,4 +167,83 @@ struct CenterMappingTests {
         let cancel = UNNotificationAction(identifier: "action.cancel", title: "Cancel", options: [.destructive])
         return UNNotificationCategory(identifier: "saySomething", actions: [input, goodbye, cancel], intentIdentifiers: [], options: [.customDismissAction])
     }()
+}
+
+@Suite("Center: the remaining rows of mapping.md")
+struct CenterMoreMappingTests {
+    @Test("a badge in the content reaches the launcher entry when the options include .badge")
+    func badge() async throws {
+        let fixture = try await CenterFixture()
+        await MainActor.run { fixture.delegate.options = [.banner, .list, .badge] }
+        let dock = try await DBusConnection.connect(to: fixture.testBus.bus)
+        let seen = EventRecorder(try await dock.subscribe(to: [DBusMatchRule(interface: LauncherEntry.interface)]).events)
+        let content = UNMutableNotificationContent()
+        content.title = "mail"
+        content.badge = 7
+        try await fixture.center.add(UNNotificationRequest(identifier: "mail", content: content, trigger: nil))
+        guard case .signal(let signal) = await seen.next() else { Issue.record("no badge signal"); return }
+        #expect(signal.body.first == .string("application://org.example.CenterTests.desktop"))
+        #expect(signal.body.last?.variantDictionaryValue?["count"] == .int64(7))
+        try await fixture.center.setBadgeCount(0)
+        guard case .signal(let cleared) = await seen.next() else { Issue.record("no clearing signal"); return }
+        #expect(cleared.body.last?.variantDictionaryValue?["count-visible"] == .boolean(false))
+    }
+
+    @Test("a named sound that is a readable absolute file is sent as sound-file; other names as sound-name")
+    func namedSounds() async throws {
+        let fixture = try await CenterFixture()
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ding-\(UUID().uuidString).oga")
+        try Data([1, 2, 3]).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (identifier, name) in [("file", file.path), ("theme", "bell")] {
+            let content = UNMutableNotificationContent()
+            content.title = identifier
+            content.sound = UNNotificationSound(named: UNNotificationSoundName(rawValue: name))
+            try await fixture.center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+        }
+        let sent = fixture.server.notifications.map(\.request.hints)
+        #expect(sent[0].soundFile == file.path && sent[0].soundName == nil)
+        #expect(sent[1].soundName == "bell" && sent[1].soundFile == nil)
+    }
+
+    @Test("the first image attachment is sent as image-path, a file:// URI")
+    func imageAttachment() async throws {
+        let fixture = try await CenterFixture()
+        let png = FileManager.default.temporaryDirectory.appendingPathComponent("pic-\(UUID().uuidString).png")
+        let header: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]
+        try Data(header + [UInt8](repeating: 0, count: 64)).write(to: png)
+        defer { try? FileManager.default.removeItem(at: png) }
+        let content = UNMutableNotificationContent()
+        content.title = "photo"
+        content.attachments = [try UNNotificationAttachment(identifier: "pic", url: png, options: nil)]
+        try await fixture.center.add(UNNotificationRequest(identifier: "photo", content: content, trigger: nil))
+        #expect(fixture.server.notifications.first?.request.hints.imagePath == png.absoluteString)
+    }
+
+    @Test("an expired notification stays delivered while the server keeps a history")
+    func expiredWithPersistence() async throws {
+        let fixture = try await CenterFixture(personality: .kde)
+        let id = try await fixture.post("kept")
+        fixture.server.close(id: id, reason: .expired)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["kept"])
+
+        let dunst = try await CenterFixture(personality: .dunst)
+        let other = try await dunst.post("gone")
+        dunst.server.close(id: other, reason: .expired)
+        #expect(await eventually { await dunst.center.deliveredNotifications().isEmpty })
+    }
+
+    @Test("settings follow the server's capabilities and the remembered answer")
+    func settings() async throws {
+        let fixture = try await CenterFixture(personality: .gnome)
+        #expect(await fixture.center.notificationSettings().authorizationStatus == .notDetermined)
+        #expect(try await fixture.center.requestAuthorization(options: [.alert, .sound]))
+        let settings = await fixture.center.notificationSettings()
+        #expect(settings.authorizationStatus == .authorized)
+        #expect(settings.soundSetting == .enabled)
+        #expect(settings.notificationCenterSetting == .enabled)
+        #expect(settings.lockScreenSetting == .notSupported)
+        #expect(settings.criticalAlertSetting == .notSupported)
+    }
 }
