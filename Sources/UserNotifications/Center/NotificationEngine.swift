@@ -29,6 +29,11 @@ actor NotificationEngine {
     var authorizationOptions: UNAuthorizationOptions = []
 
     var notifiesInFlight = 0
+    /// Identifiers whose delivery is under way, and who waits for each.
+    var deliveringIdentifiers: Set<String> = []
+    var deliveryWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Identifiers withdrawn while their delivery was under way.
+    var withdrawOnArrival: Set<String> = []
     var heldEvents: [NotificationEvent] = []
     var capabilityCache: (server: String, capabilities: Set<NotificationCapability>)?
     private var responses: AsyncStream<UNNotificationResponse>.Continuation?
@@ -133,7 +138,20 @@ actor NotificationEngine {
     // MARK: - Delivering
 
     /// Asks the delegate, then posts. Returns without posting when the options show nothing.
+    ///
+    /// Deliveries of one identifier happen one at a time, so an update always knows the id to
+    /// replace; a withdrawal that comes while a delivery is on the wire closes it when it lands.
     private func deliver(_ request: UNNotificationRequest, date: Date) async throws {
+        let identifier = request.identifier
+        while deliveringIdentifiers.contains(identifier) {
+            await withCheckedContinuation { deliveryWaiters[identifier, default: []].append($0) }
+        }
+        deliveringIdentifiers.insert(identifier)
+        withdrawOnArrival.remove(identifier)
+        defer {
+            deliveringIdentifiers.remove(identifier)
+            for waiter in deliveryWaiters.removeValue(forKey: identifier) ?? [] { waiter.resume() }
+        }
         let notification = UNNotification(date: date, request: request)
         let options = await presenter.willPresent(notification)
         if options.contains(.badge), let badge = request.content.badge {
@@ -151,6 +169,7 @@ actor NotificationEngine {
             posting = try await client.notify(arguments)
         } catch {
             notifiesInFlight -= 1
+            withdrawOnArrival.remove(identifier)
             releaseHeldEvents()
             throw NotificationDeliveryError(error)
         }
@@ -161,6 +180,7 @@ actor NotificationEngine {
         serverIndex[key] = request.identifier
         releaseHeldEvents()
         scheduleSave()
+        if withdrawOnArrival.remove(identifier) != nil { await removeDelivered([identifier]) }
     }
 
     private func serverCapabilities() async throws -> Set<NotificationCapability> {
@@ -214,6 +234,7 @@ actor NotificationEngine {
         let owner = client.serverOwner
         var ids: [UInt32] = []
         for identifier in identifiers {
+            if deliveringIdentifiers.contains(identifier) { withdrawOnArrival.insert(identifier) }
             guard let entry = delivered.removeValue(forKey: identifier) else { continue }
             serverIndex.removeValue(forKey: entry.key)
             var closed = entry

@@ -88,7 +88,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         self.identity = identity
         let link = CenterLink()
         let presenter = NotificationEngine.Presenter(
-            willPresent: { notification in await link.center?.askWillPresent(notification) ?? Self.defaultPresentationOptions },
+            willPresent: { notification in await link.center?.presentationOptions(for: notification) ?? Self.defaultPresentationOptions },
             didReceive: { response in await link.center?.tellDidReceive(response) })
         engine = NotificationEngine(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, presenter: presenter,
@@ -101,6 +101,26 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public var delegate: (any UNUserNotificationCenterDelegate)? {
         get { delegateBox.withLock { $0.object } }
         set { delegateBox.withLock { $0.object = newValue } }
+    }
+
+    /// How long the delegate has to answer `willPresent`; after that the notification is not
+    /// shown, as Apple documents for a handler that is not called in a timely manner.
+    public static let presentationDeadline: Duration = .seconds(5)
+
+    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
+    private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            let deadline = Task {
+                do { try await Task.sleep(for: Self.presentationDeadline) } catch { return }
+                once.resume(returning: [])
+            }
+            Task { @MainActor in
+                let options = await askWillPresent(notification)
+                deadline.cancel()
+                once.resume(returning: options)
+            }
+        }
     }
 
     @MainActor

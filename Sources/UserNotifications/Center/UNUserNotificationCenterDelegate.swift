@@ -19,6 +19,8 @@ import Foundation
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     /// Asked before a notification is shown; answer with the presentation options
     /// (`[]` means do not show it: it is then not posted and not in the delivered list).
+    /// Without an answer within ``UNUserNotificationCenter/presentationDeadline`` (5 s) the
+    /// notification is not shown.
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
         withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)

@@ -24,6 +24,8 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         public var closeBeforeAction = false
         /// Emit `ActionInvoked(id, key)` before answering Notify (as python-dbusmock can).
         public var actionBeforeReply: String?
+        /// Answer Notify only after this long (a slow server).
+        public var replyDelay: Duration?
         /// Creates an empty script.
         public init() {}
     }
@@ -169,12 +171,26 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         if let key = script.actionBeforeReply {
             signal(to: sender) { try $0.emitActionInvoked(id: assigned, actionKey: key, to: $1) }
         }
-        record { state in
-            state.live[assigned] = Live(request: request, sender: sender)
-            state.calls[callIndex] = .notify(request, sender: sender, id: assigned)
+        guard let delay = script.replyDelay else {
+            return answer(request, sender: sender, id: assigned, callIndex: callIndex, reply: reply)
         }
-        reply.succeed(assigned)
-        if personality.closesRightAway { close(id: assigned, reason: .undefined) }
+        let assignedID = assigned
+        let index = callIndex
+        Task {
+            try? await Task.sleep(for: delay)
+            self.answer(request, sender: sender, id: assignedID, callIndex: index, reply: reply)
+        }
+    }
+
+    private func answer(
+        _ request: NotifyRequest, sender: String, id: UInt32, callIndex: Int, reply: NotificationServerReply<UInt32>
+    ) {
+        record { state in
+            state.live[id] = Live(request: request, sender: sender)
+            state.calls[callIndex] = .notify(request, sender: sender, id: id)
+        }
+        reply.succeed(id)
+        if personality.closesRightAway { close(id: id, reason: .undefined) }
     }
 
     public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {

@@ -165,3 +165,68 @@ final class CompletionDelegate: NSObject, UNUserNotificationCenterDelegate {
         completionHandler()
     }
 }
+
+@Suite("Center: deliveries that overlap")
+struct CenterOverlapTests {
+    func content(_ body: String) -> UNMutableNotificationContent {
+        let content = UNMutableNotificationContent()
+        content.title = "score"
+        content.body = body
+        return content
+    }
+
+    @Test("an update sent while the first delivery is on the wire replaces it")
+    func updateDuringDelivery() async throws {
+        var script = FakeNotificationServer.Script()
+        script.replyDelay = .milliseconds(300)
+        let fixture = try await CenterFixture(script: script)
+        async let first: Void = fixture.center.add(UNNotificationRequest(identifier: "s", content: content("1:0"), trigger: nil))
+        try await Task.sleep(for: .milliseconds(50))
+        try await fixture.center.add(UNNotificationRequest(identifier: "s", content: content("2:0"), trigger: nil))
+        try await first
+        let calls = fixture.server.notifications
+        #expect(calls.count == 2)
+        #expect(calls[1].request.replacesID == calls[0].id)
+        #expect(fixture.server.liveIDs.count == 1)
+        #expect(await fixture.center.deliveredNotifications().map(\.request.content.body) == ["2:0"])
+    }
+
+    @Test("a withdrawal while the delivery is on the wire closes it when it lands")
+    func withdrawDuringDelivery() async throws {
+        var script = FakeNotificationServer.Script()
+        script.replyDelay = .milliseconds(300)
+        let fixture = try await CenterFixture(script: script)
+        async let delivery: Void = fixture.center.add(UNNotificationRequest(identifier: "w", content: content("x"), trigger: nil))
+        try await Task.sleep(for: .milliseconds(50))
+        fixture.center.removeDeliveredNotifications(withIdentifiers: ["w"])
+        try await delivery
+        #expect(await eventually { fixture.server.liveIDs.isEmpty })
+        #expect(await fixture.center.deliveredNotifications().isEmpty)
+    }
+
+    @Test("a delegate that never answers willPresent does not hang add; nothing is shown")
+    @MainActor
+    func silentDelegate() async throws {
+        let fixture = try await CenterFixture()
+        let delegate = SilentDelegate()
+        fixture.center.delegate = delegate
+        let start = ContinuousClock.now
+        try await fixture.center.add(UNNotificationRequest(identifier: "q", content: content("x"), trigger: nil))
+        #expect(ContinuousClock.now - start >= UNUserNotificationCenter.presentationDeadline)
+        #expect(fixture.server.notifications.isEmpty)
+        #expect(await fixture.center.deliveredNotifications().isEmpty)
+    }
+}
+
+/// Keeps willPresent's completion handler and never calls it.
+@MainActor
+final class SilentDelegate: NSObject, UNUserNotificationCenterDelegate {
+    var kept: [(UNNotificationPresentationOptions) -> Void] = []
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+    ) {
+        kept.append(completionHandler)
+    }
+}
