@@ -37,6 +37,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private static let shared = Locked<UNUserNotificationCenter?>(nil)
 
     private let delegateBox = Locked(DelegateReference())
+    let serviceExtensionSlot = Locked<ServiceExtensionRegistration?>(nil)
     let engine: NotificationEngine
     /// Orders the operations.
     let lane = OperationLane()

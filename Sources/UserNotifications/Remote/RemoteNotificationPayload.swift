@@ -145,8 +145,9 @@ public struct RemoteNotificationPayload: @unchecked Sendable {
 extension UNUserNotificationCenter {
     /// Shows a remote notification payload as Apple's push service would: the request's
     /// trigger is a ``UNPushNotificationTrigger``, and a payload with the same
-    /// `collapseIdentifier` (APNs's `apns-collapse-id`) updates the one shown before. A silent
-    /// payload (`content-available` only) shows nothing. A Linux addition.
+    /// `collapseIdentifier` (APNs's `apns-collapse-id`) updates the one shown before. A
+    /// mutable payload goes through the registered service extension first. A silent payload
+    /// (`content-available` only) shows nothing. A Linux addition.
     ///
     /// - Returns: the request that was added, or `nil` for a silent payload.
     @discardableResult
@@ -154,8 +155,12 @@ extension UNUserNotificationCenter {
         _ payload: RemoteNotificationPayload, collapseIdentifier: String? = nil
     ) async throws -> UNNotificationRequest? {
         guard !payload.isSilent else { return nil }
-        let request = UNNotificationRequest(
-            identifier: collapseIdentifier ?? UUID().uuidString, content: payload.content, trigger: UNPushNotificationTrigger())
+        let identifier = collapseIdentifier ?? UUID().uuidString
+        var request = UNNotificationRequest(identifier: identifier, content: payload.content, trigger: UNPushNotificationTrigger())
+        if payload.isMutable {
+            let content = await serviceExtensionContent(for: request)
+            request = UNNotificationRequest(identifier: identifier, content: content, trigger: UNPushNotificationTrigger())
+        }
         try await add(request)
         return request
     }

@@ -1,0 +1,29 @@
+import Foundation
+
+/// The object that may change a remote notification's content before it is shown: for a
+/// payload with `mutable-content: 1`, ``didReceive(_:withContentHandler:)`` gets the request
+/// and hands back the content to show (decrypted, with a downloaded attachment, ...).
+///
+/// Linux differences: Apple runs a service extension in a process of its own; on Linux it is
+/// an object the app registers with
+/// ``UNUserNotificationCenter/setServiceExtension(_:deadline:)``, called on the main actor.
+/// The deadline is 30 s by default, as on Apple platforms; when it passes,
+/// ``serviceExtensionTimeWillExpire()`` runs and, if the handler is still not called, the
+/// original content is shown. Only the first call of the handler counts.
+@MainActor
+open class UNNotificationServiceExtension: NSObject {
+    /// Creates an extension.
+    public override nonisolated init() {
+        super.init()
+    }
+
+    /// Called with the request of a mutable remote notification. Call `contentHandler` with
+    /// the content to show, once. The default shows the content unchanged.
+    open func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        contentHandler(request.content)
+    }
+
+    /// Called when the deadline passes before the handler was called: the last moment to call
+    /// it with the best content at hand.
+    open func serviceExtensionTimeWillExpire() {}
+}
