@@ -75,7 +75,7 @@ extension NotificationEngine {
             response = UNNotificationResponse(
                 notification: notification, actionIdentifier: actionKey ?? "", activationToken: entry.activationToken)
         }
-        deliverResponse(response)
+        route(response)
     }
 
     private func closed(_ key: ServerKey, reason: NotificationCloseReason, event: NotificationEvent) {

@@ -8,6 +8,12 @@ actor NotificationEngine {
     struct Presenter: Sendable {
         var willPresent: @Sendable (UNNotification) async -> UNNotificationPresentationOptions
         var didReceive: @Sendable (UNNotificationResponse) async -> Void
+        /// A notification was posted (for the content extension of its category).
+        var shown: @Sendable (UNNotification) async -> Void
+        /// The content extension's answer for a response; `nil` without one.
+        var intercept: @Sendable (UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption?
+        /// Whether a category has a content extension.
+        var hasContentExtension: @Sendable (String) -> Bool
     }
 
     /// A late `ActionInvoked` after its `NotificationClosed` still counts within this time.
@@ -162,7 +168,9 @@ actor NotificationEngine {
         let category = categories[request.content.categoryIdentifier]
         let replaces = delivered[request.identifier].flatMap { $0.key.server == client.serverOwner ? $0.key.id : nil } ?? 0
         let bridge = NotificationBridge(identity: identity, capabilities: capabilities)
-        let arguments = bridge.notifyRequest(for: request, category: category, options: options, replacesID: replaces)
+        var arguments = bridge.notifyRequest(for: request, category: category, options: options, replacesID: replaces)
+        let intercepted = presenter.hasContentExtension(request.content.categoryIdentifier)
+        if intercepted { arguments.hints.resident = true }
         notifiesInFlight += 1
         let posting: NotificationPosting
         do {
@@ -180,6 +188,7 @@ actor NotificationEngine {
         serverIndex[key] = request.identifier
         releaseHeldEvents()
         scheduleSave()
+        if intercepted { await presenter.shown(notification) }
         if withdrawOnArrival.remove(identifier) != nil { await removeDelivered([identifier]) }
     }
 
@@ -285,5 +294,31 @@ actor NotificationEngine {
 
     func deliverResponse(_ response: UNNotificationResponse) {
         responses?.yield(response)
+    }
+
+    /// Hands a response to the content extension of its category first (when there is one),
+    /// then acts on its answer: keep showing, close, or close and tell the delegate.
+    func route(_ response: UNNotificationResponse) {
+        let category = response.notification.request.content.categoryIdentifier
+        guard presenter.hasContentExtension(category) else { return deliverResponse(response) }
+        let presenter = self.presenter
+        Task {
+            let option = await presenter.intercept(response) ?? .dismissAndForwardAction
+            await self.apply(option, to: response)
+        }
+    }
+
+    private func apply(_ option: UNNotificationContentExtensionResponseOption, to response: UNNotificationResponse) async {
+        let identifier = response.notification.request.identifier
+        switch option {
+        case .doNotDismiss:
+            // Resident notifications stay on screen; a later action counts again.
+            delivered[identifier]?.responded = false
+        case .dismiss:
+            await removeDelivered([identifier])
+        case .dismissAndForwardAction:
+            await removeDelivered([identifier])
+            deliverResponse(response)
+        }
     }
 }

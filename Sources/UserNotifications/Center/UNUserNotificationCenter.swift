@@ -38,6 +38,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     private let delegateBox = Locked(DelegateReference())
     let serviceExtensionSlot = Locked<ServiceExtensionRegistration?>(nil)
+    let contentExtensions = Locked<[String: ContentExtensionReference]>([:])
     let engine: NotificationEngine
     /// Orders the operations.
     let lane = OperationLane()
@@ -90,7 +91,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         let link = CenterLink()
         let presenter = NotificationEngine.Presenter(
             willPresent: { notification in await link.center?.presentationOptions(for: notification) ?? Self.defaultPresentationOptions },
-            didReceive: { response in await link.center?.tellDidReceive(response) })
+            didReceive: { response in await link.center?.tellDidReceive(response) },
+            shown: { notification in await link.center?.tellContentExtension(shown: notification) },
+            intercept: { response in await link.center?.askContentExtension(response) },
+            hasContentExtension: { category in link.center?.contentExtension(for: category) != nil })
         engine = NotificationEngine(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, presenter: presenter,
             stateDirectory: persistent ? stateDirectory ?? identity.stateDirectory : nil)
