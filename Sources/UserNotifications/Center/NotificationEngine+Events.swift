@@ -110,6 +110,7 @@ extension NotificationEngine {
     /// this id are ignored.
     private func finishClosing(_ key: ServerKey) {
         guard let entry = closing.removeValue(forKey: key) else { return }
+        releaseAttachments(of: entry.notification.request)
         guard entry.dismissPending, !entry.responded else { return }
         deliverResponse(UNNotificationResponse(
             notification: entry.notification, actionIdentifier: UNNotificationDismissActionIdentifier,
@@ -118,11 +119,14 @@ extension NotificationEngine {
 
     /// The server instance is gone: its ids mean nothing any more.
     func dropServer(_ server: String) {
+        var dropped: [UNNotificationRequest] = []
         for (identifier, entry) in delivered where entry.key.server == server {
             delivered.removeValue(forKey: identifier)
             serverIndex.removeValue(forKey: entry.key)
+            dropped.append(entry.notification.request)
         }
         closing = closing.filter { $0.key.server != server }
+        for request in dropped { releaseAttachments(of: request) }
         if capabilityCache?.server == server { capabilityCache = nil }
         scheduleSave()
     }

@@ -9,7 +9,9 @@ extension NotificationEngine {
         let state: EngineState
         switch (try? store.load()) ?? .fresh {
         case .loaded(let saved): state = saved
-        case .fresh, .setAside: return
+        case .fresh, .setAside:
+            pruneAttachments()
+            return
         }
         for snapshot in state.categories {
             let category = snapshot.makeCategory()
@@ -31,6 +33,15 @@ extension NotificationEngine {
             delivered[notification.request.identifier] = DeliveredEntry(notification: notification, key: key)
             serverIndex[key] = notification.request.identifier
         }
+        pruneAttachments()
+    }
+
+    /// Removes stored attachment files that no restored request uses.
+    private func pruneAttachments() {
+        guard let attachmentStore else { return }
+        let requests = pending.values.map(\.request) + delivered.values.map(\.notification.request)
+        let kept = Set(requests.flatMap { $0.content.attachments.compactMap(attachmentStore.folder(of:)) })
+        attachmentStore.prune(keeping: kept)
     }
 
     /// Saves soon, off the caller's path: changes made in one burst are written once. Every

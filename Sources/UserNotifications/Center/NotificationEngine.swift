@@ -24,6 +24,7 @@ actor NotificationEngine {
     let clock: any NotificationClock
     private let presenter: Presenter
     let store: StateFile<EngineState>?
+    let attachmentStore: AttachmentStore?
     var scheduler: PendingScheduler<String>!
 
     var categories: [String: UNNotificationCategory] = [:]
@@ -54,6 +55,7 @@ actor NotificationEngine {
         self.clock = clock
         self.presenter = presenter
         self.store = stateDirectory.map { StateFile(folder: $0, name: "notifications") }
+        self.attachmentStore = stateDirectory.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
     }
 
     /// Subscribes to the server's events, starts the response queue and restores state;
@@ -82,18 +84,46 @@ actor NotificationEngine {
 
     // MARK: - Adding
 
-    /// Takes a request in: validates it, then schedules it, or says it is due now.
+    /// Takes a request in: validates it, copies its attachments into the store, then
+    /// schedules it, or says it is due now.
     ///
-    /// - Returns: `true` when the caller must deliver it now (``deliverNow(_:)``).
-    func accept(_ request: UNNotificationRequest) async throws -> Bool {
+    /// - Returns: the request to deliver now (``deliverNow(_:)``), or `nil` when scheduled.
+    func accept(_ request: UNNotificationRequest) async throws -> UNNotificationRequest? {
         await start()
         try Self.validate(request)
+        let request = try storingAttachments(of: request)
         if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
             try schedule(request, trigger: trigger)
-            return false
+            return nil
         }
         await cancelPending([request.identifier])
-        return true
+        return request
+    }
+
+    /// The request with its attachments copied into the store (unchanged without a store).
+    private func storingAttachments(of request: UNNotificationRequest) throws -> UNNotificationRequest {
+        guard let attachmentStore, !request.content.attachments.isEmpty else { return request }
+        let stored = try attachmentStore.store(request.content.attachments)
+        let content = request.content.mutableCopy() as! UNMutableNotificationContent
+        content.attachments = stored.attachments
+        return UNNotificationRequest(identifier: request.identifier, content: content, trigger: request.trigger)
+    }
+
+    /// Removes the stored files of `request` unless a pending, delivered or closing
+    /// notification still uses them.
+    func releaseAttachments(of request: UNNotificationRequest) {
+        guard let attachmentStore else { return }
+        let folders = Set(request.content.attachments.compactMap(attachmentStore.folder(of:)))
+        guard !folders.isEmpty else { return }
+        var inUse = Set<URL>()
+        let requests = pending.values.map(\.request) + delivered.values.map(\.notification.request)
+            + closing.values.map(\.notification.request)
+        for other in requests {
+            for attachment in other.content.attachments {
+                if let folder = attachmentStore.folder(of: attachment), folders.contains(folder) { inUse.insert(folder) }
+            }
+        }
+        for folder in folders.subtracting(inUse) { attachmentStore.release(folder) }
     }
 
     /// Delivers a request accepted as due now.
@@ -123,8 +153,10 @@ actor NotificationEngine {
         let anchored = (trigger as? UNTimeIntervalNotificationTrigger)
             .map { UNNotificationRequest(identifier: request.identifier, content: request.content, trigger: $0.anchored(at: anchor)) }
             ?? request
+        let replaced = pending[request.identifier]?.request
         pending[request.identifier] = PendingEntry(request: anchored, anchor: anchor, nextFire: next)
         scheduler.schedule(request.identifier, at: next)
+        if let replaced { releaseAttachments(of: replaced) }
         scheduleSave()
     }
 
@@ -138,7 +170,11 @@ actor NotificationEngine {
             pending.removeValue(forKey: identifier)
         }
         scheduleSave()
-        try? await deliver(entry.request, date: due)
+        do {
+            try await deliver(entry.request, date: due)
+        } catch {
+            releaseAttachments(of: entry.request)
+        }
     }
 
     // MARK: - Delivering
@@ -182,9 +218,11 @@ actor NotificationEngine {
             throw NotificationDeliveryError(error)
         }
         notifiesInFlight -= 1
-        if let previous = delivered[request.identifier] { serverIndex.removeValue(forKey: previous.key) }
+        let previous = delivered[request.identifier]
+        if let previous { serverIndex.removeValue(forKey: previous.key) }
         let key = ServerKey(server: posting.server, id: posting.id)
         delivered[request.identifier] = DeliveredEntry(notification: notification, key: key)
+        if let previous { releaseAttachments(of: previous.notification.request) }
         serverIndex[key] = request.identifier
         releaseHeldEvents()
         scheduleSave()
@@ -218,15 +256,19 @@ actor NotificationEngine {
 
     func cancelPending(_ identifiers: [String]) async {
         await start()
-        for identifier in identifiers where pending.removeValue(forKey: identifier) != nil {
+        for identifier in identifiers {
+            guard let removed = pending.removeValue(forKey: identifier) else { continue }
             scheduler.cancel(identifier)
+            releaseAttachments(of: removed.request)
         }
         scheduleSave()
     }
 
     func cancelAllPending() async {
         await start()
+        let removed = pending.values.map(\.request)
         pending.removeAll()
+        for request in removed { releaseAttachments(of: request) }
         scheduler.cancelAll()
         scheduleSave()
     }

@@ -12,8 +12,8 @@ extension UNUserNotificationCenter {
     ///   `userInfo` values that cannot be stored.
     public func add(_ request: UNNotificationRequest) async throws {
         let engine = self.engine
-        let dueNow = try await lane.performThrowing { try await engine.accept(request) }
-        if dueNow { try await engine.deliverNow(request) }
+        let dueNow = try await lane.performThrowing { try await engine.accept(request).map(RequestBox.init) }
+        if let dueNow { try await engine.deliverNow(dueNow.request) }
     }
 
     /// The completion-handler form of ``add(_:)``.
@@ -120,4 +120,9 @@ extension UNUserNotificationCenter {
 
     /// Whether content extensions are supported: no desktop has them.
     public var supportsContentExtensions: Bool { false }
+}
+
+/// Carries a request out of the engine (requests are immutable).
+struct RequestBox: @unchecked Sendable {
+    let request: UNNotificationRequest
 }

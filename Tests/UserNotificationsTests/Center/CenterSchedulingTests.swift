@@ -99,9 +99,11 @@ struct CenterSchedulingTests {
         let fixture = try await CenterFixture(persistent: true)
         fixture.center.setNotificationCategories([CenterMappingTests.saySomething])
         try await fixture.center.add(request("kept", UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)))
-        try await Task.sleep(for: .milliseconds(150))
         let saved = fixture.stateHome.appendingPathComponent("notifications.json")
-        #expect(FileManager.default.fileExists(atPath: saved.path))
+        #expect(await eventually {
+            let text = (try? String(contentsOf: saved, encoding: .utf8)) ?? ""
+            return text.contains("kept") && text.contains("saySomething")
+        })
 
         let clock = TestNotificationClock(now: fixture.clock.now.addingTimeInterval(1000))
         let relaunched = CenterFixture.makeCenter(bus: fixture.testBus, clock: clock, persistent: true, stateHome: fixture.stateHome)

@@ -1,0 +1,83 @@
+import Foundation
+
+/// Where accepted attachment files live while their notification is pending or shown:
+/// `<state folder>/attachments/<one folder per request>/`. Files are copied in (the caller's
+/// file stays where it was) and removed when their notification leaves both lists.
+struct AttachmentStore: Sendable {
+    let root: URL
+    /// The most the store may hold, in bytes (default 100 MB).
+    let quota: Int
+
+    init(root: URL, quota: Int = 100 * 1024 * 1024) {
+        self.root = root
+        self.quota = quota
+    }
+
+    /// Copies the files of `attachments` into a new folder and returns the attachments that
+    /// point at the copies, with the folder to release later.
+    ///
+    /// - Throws: ``UNError`` `attachmentMoveIntoDataStoreFailed` when a copy fails or the store
+    ///   would go over its quota; `attachmentNotInDataStore` when a file vanished since the
+    ///   attachment was made.
+    func store(_ attachments: [UNNotificationAttachment]) throws -> (attachments: [UNNotificationAttachment], folder: URL) {
+        let files = FileManager.default
+        var incoming = 0
+        for attachment in attachments {
+            guard let size = try? attachment.url.resourceValues(forKeys: [.fileSizeKey]).fileSize else {
+                throw UNError(.attachmentNotInDataStore, description: "\(attachment.url.path) is no longer there")
+            }
+            incoming += size
+        }
+        let used = usedBytes()
+        guard used + incoming <= quota else {
+            throw UNError(
+                .attachmentMoveIntoDataStoreFailed,
+                description: "the attachment store holds \(used) bytes; \(incoming) more would pass its quota of \(quota)")
+        }
+        let folder = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
+        do {
+            try files.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let stored = try attachments.enumerated().map { index, attachment in
+                let copy = folder.appendingPathComponent("\(index)-\(attachment.url.lastPathComponent)")
+                try files.copyItem(at: attachment.url, to: copy)
+                return UNNotificationAttachment(
+                    identifier: attachment.identifier, url: copy, type: attachment.type,
+                    isThumbnailHidden: attachment.isThumbnailHidden)
+            }
+            return (stored, folder)
+        } catch {
+            try? files.removeItem(at: folder)
+            throw UNError(.attachmentMoveIntoDataStoreFailed, description: "could not copy into \(folder.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Removes a folder made by ``store(_:)``.
+    func release(_ folder: URL) {
+        guard folder.deletingLastPathComponent().standardizedFileURL == root.standardizedFileURL else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Removes every folder not in `keeping` (after a restart, what no restored request uses).
+    func prune(keeping: Set<URL>) {
+        let kept = Set(keeping.map(\.standardizedFileURL))
+        let folders = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
+        for folder in folders where !kept.contains(folder.standardizedFileURL) {
+            try? FileManager.default.removeItem(at: folder)
+        }
+    }
+
+    /// The folder a stored attachment lives in, or `nil` for a file outside the store.
+    func folder(of attachment: UNNotificationAttachment) -> URL? {
+        let folder = attachment.url.deletingLastPathComponent().standardizedFileURL
+        return folder.deletingLastPathComponent() == root.standardizedFileURL ? folder : nil
+    }
+
+    private func usedBytes() -> Int {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        var total = 0
+        for case let file as URL in walker {
+            total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        return total
+    }
+}
