@@ -13,6 +13,10 @@ let package = Package(
         .library(name: "FreedesktopNotifications", targets: ["FreedesktopNotifications"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "UserNotificationsTesting", targets: ["UserNotificationsTesting"]),
+        .executable(name: "notify", targets: ["notify"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,6 +61,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "notify",
+            dependencies: [
+                "DBus", "FreedesktopNotifications", "UserNotifications",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "notify-bench",
             dependencies: ["FreedesktopNotifications", "UserNotifications"],
             path: "Benchmarks/NotifyBench",
@@ -70,6 +82,16 @@ let package = Package(
         .testTarget(
             name: "UserNotificationsTests",
             dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SeedSamplesTests",
+            dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NotifyCommandTests",
+            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

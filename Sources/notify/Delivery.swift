@@ -1,0 +1,266 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+
+/// Shows one notification and, when asked, waits for what the person does with it.
+///
+/// The order of calls follows notify-send: capabilities (only when actions or a reply are
+/// asked), `Notify`, then the wait. The client's signal subscription is in place before
+/// `Notify`, so an answer that comes before the reply is not lost. The wait ends on the
+/// first of: an action, a reply, a close, Control-C (which closes the notification), the
+/// `--timeout`, or the server going away.
+struct Delivery: Sendable {
+    /// What to show and how to wait, from the command line.
+    struct Plan: Sendable {
+        var request: NotifyRequest
+        var actions: [NotificationAction]
+        var replyPlaceholder: String?
+        var wait: Bool
+        var printID: Bool
+        var json: Bool
+        var timeout: Duration?
+    }
+
+    /// How a wait ended.
+    enum Ending: String, Sendable {
+        case action, reply, closed, interrupted, timeout
+        case serverGone = "server-gone"
+    }
+
+    /// What the JSON output reports.
+    struct Outcome: Sendable {
+        var id: UInt32?
+        var server: String?
+        var terminal = false
+        var action: String?
+        var reply: String?
+        var activationToken: String?
+        var closeReason: NotificationCloseReason?
+        var ending: Ending?
+    }
+
+    let plan: Plan
+
+    /// Delivers through `bus`; with `fallback`, shows the notification in the terminal when
+    /// there is no bus or no server. Returns the exit status.
+    func run(bus: DBusBus, fallback: Bool) async -> Int32 {
+        let signals = SignalWatcher([SIGINT])
+        defer { signals.cancel() }
+        let client = NotificationsClient(bus: bus, callTimeout: .seconds(5))
+        do {
+            return try await deliver(with: client, signals: signals, rendered: nil)
+        } catch let error where fallback && Self.meansNoServer(error) {
+            await client.disconnect()
+            return await deliverInTerminal(signals: signals)
+        } catch {
+            await client.disconnect()
+            Terminal.error("\(error)\n")
+            return 1
+        }
+    }
+
+    /// No session bus, no bus daemon listening, or nobody serving the name.
+    static func meansNoServer(_ error: NotificationsError) -> Bool {
+        switch error {
+        case .noServer: true
+        case .bus(.noBusAddress), .bus(.connectionFailed): true
+        default: false
+        }
+    }
+
+    /// The terminal fallback: a private bus with ``TerminalPresenter`` serving on it, written
+    /// to standard error (standard output stays for what scripts read), answered from
+    /// standard input.
+    private func deliverInTerminal(signals: SignalWatcher) async -> Int32 {
+        let bus: PrivateBus
+        do {
+            bus = try PrivateBus()
+        } catch {
+            Terminal.error("No notification server, and none can be started in this terminal: \(error)\n")
+            return 1
+        }
+        defer { bus.stop() }
+        let shown = ShownLog()
+        let presenter = TerminalPresenter { text in
+            Terminal.error(text)
+            shown.record()
+        }
+        do {
+            let connection = try await DBusConnection.connect(to: .address(bus.address))
+            let server = try await presenter.start(on: connection)
+            let client = NotificationsClient(bus: .address(bus.address), callTimeout: .seconds(5))
+            let code = try await deliver(with: client, signals: signals, rendered: shown)
+            await client.disconnect()
+            await server.stop()
+            await connection.close()
+            return code
+        } catch {
+            Terminal.error("\(error)\n")
+            return 1
+        }
+    }
+
+    private func deliver(with client: NotificationsClient, signals: SignalWatcher, rendered: ShownLog?) async throws(NotificationsError) -> Int32 {
+        var request = plan.request
+        var failed = false
+        var outcome = Outcome(terminal: rendered != nil)
+        let events = client.events()
+        if !plan.actions.isEmpty || plan.replyPlaceholder != nil {
+            let capabilities = try await client.capabilities()
+            if !plan.actions.isEmpty {
+                if capabilities.contains(.actions) {
+                    request.actions += plan.actions
+                } else {
+                    Terminal.error("Actions are not supported by this notifications server. Displaying non-interactively.\n")
+                    failed = true
+                }
+            }
+            if let placeholder = plan.replyPlaceholder {
+                if capabilities.contains(.inlineReply) {
+                    request.actions.append(NotificationAction(key: NotificationAction.inlineReplyKey, label: "Reply"))
+                    request.hints.replyPlaceholderText = placeholder
+                } else {
+                    Terminal.error("Inline replies are not supported by this notifications server. Displaying without a reply field.\n")
+                    failed = true
+                }
+            }
+        }
+        let waits = plan.wait || !request.actions.isEmpty
+        let posting = try await client.notify(request)
+        outcome.id = posting.id
+        outcome.server = posting.server
+        if let rendered { await rendered.waitForFirst(timeout: .seconds(2)) }
+        if plan.printID && !plan.json { Terminal.out("\(posting.id)\n") }
+        if waits {
+            await wait(for: posting, request: request, events: events, signals: signals, client: client, outcome: &outcome)
+        }
+        await client.disconnect()
+        if plan.json { Terminal.out(Self.json(outcome) + "\n") }
+        if outcome.ending == .serverGone { return 1 }
+        return failed ? 1 : 0
+    }
+
+    private enum Input: Sendable {
+        case event(NotificationEvent)
+        case signal
+        case timeout
+        case eventsEnded
+    }
+
+    private func wait(
+        for posting: NotificationPosting, request: NotifyRequest, events: AsyncStream<NotificationEvent>,
+        signals: SignalWatcher, client: NotificationsClient, outcome: inout Outcome
+    ) async {
+        let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
+        let tasks = [
+            Task {
+                for await event in events { feed.yield(.event(event)) }
+                feed.yield(.eventsEnded)
+            },
+            Task {
+                for await _ in signals.signals { feed.yield(.signal) }
+            },
+            Task { [timeout = plan.timeout] in
+                guard let timeout else { return }
+                do { try await Task.sleep(for: timeout) } catch { return }
+                feed.yield(.timeout)
+            },
+        ]
+        defer { tasks.forEach { $0.cancel() } }
+        let keys = Set(request.actions.map(\.key))
+        var closeIt = false
+        loop: for await input in inputs {
+            switch input {
+            case .event(.activationToken(posting.id, let token, posting.server)):
+                outcome.activationToken = token
+            case .event(.actionInvoked(posting.id, let key, posting.server)) where keys.contains(key) && key != NotificationAction.inlineReplyKey:
+                outcome.action = key
+                outcome.ending = .action
+                if !plan.json { Terminal.out("\(key)\n") }
+                closeIt = true
+                break loop
+            case .event(.replied(posting.id, let text, posting.server)):
+                outcome.reply = text
+                outcome.ending = .reply
+                if !plan.json { Terminal.out("\(text)\n") }
+                closeIt = true
+                break loop
+            case .event(.closed(posting.id, let reason, posting.server)):
+                outcome.closeReason = reason
+                outcome.ending = .closed
+                break loop
+            case .event(.serverChanged(posting.server, _)), .event(.disconnected), .eventsEnded:
+                Terminal.error("The notification server went away while waiting.\n")
+                outcome.ending = .serverGone
+                break loop
+            case .signal:
+                Terminal.error("Wait cancelled, closing notification\n")
+                outcome.ending = .interrupted
+                closeIt = true
+                break loop
+            case .timeout:
+                Terminal.error("Wait timeout expired, closing notification\n")
+                outcome.ending = .timeout
+                closeIt = true
+                break loop
+            case .event:
+                continue
+            }
+        }
+        if closeIt {
+            do {
+                try await client.closeNotification(id: posting.id)
+            } catch {
+                Terminal.error("Could not close notification \(posting.id): \(error)\n")
+            }
+        }
+    }
+
+    // MARK: - JSON
+
+    static func json(_ outcome: Outcome) -> String {
+        func quoted(_ text: String?) -> String {
+            guard let text else { return "null" }
+            let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+            let array = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
+            return String(array.dropFirst().dropLast())
+        }
+        let reason: String? = outcome.closeReason.map { reason in
+            switch reason {
+            case .expired: "expired"
+            case .dismissed: "dismissed"
+            case .closedByCall: "closed"
+            case .undefined: "undefined"
+            case .other(let value): "\(value)"
+            }
+        }
+        let fields = [
+            ("id", outcome.id.map { "\($0)" } ?? "null"),
+            ("server", quoted(outcome.server)),
+            ("terminal", outcome.terminal ? "true" : "false"),
+            ("action", quoted(outcome.action)),
+            ("reply", quoted(outcome.reply)),
+            ("activationToken", quoted(outcome.activationToken)),
+            ("closeReason", quoted(reason)),
+            ("waitEnded", quoted(outcome.ending?.rawValue)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+}
+
+/// Counts what the terminal presenter has printed, so `notify` does not exit before the
+/// notification is on the screen (the presenter prints just after replying to `Notify`).
+final class ShownLog: Sendable {
+    private let count = Locked(0)
+
+    /// Called by the presenter's output.
+    func record() { count.withLock { $0 += 1 } }
+
+    /// Waits until something was printed, polling every 5 ms, at most `timeout`.
+    func waitForFirst(timeout: Duration) async {
+        let deadline = ContinuousClock.now + timeout
+        while count.withLock({ $0 }) == 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}

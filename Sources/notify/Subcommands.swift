@@ -1,0 +1,134 @@
+import ArgumentParser
+import DBus
+import Foundation
+import FreedesktopNotifications
+
+extension NotifyCommand {
+    /// `notify info`: who serves notifications on the session bus and what it can do.
+    struct Info: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "notify info",
+            abstract: "Show the notification server's name, vendor, version, spec version and capabilities.",
+            helpNames: [.customShort("?"), .long])
+
+        @Flag(help: "Print one JSON object instead of lines.")
+        var json = false
+
+        mutating func run() async throws {
+            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+            do {
+                let info = try await client.serverInformation()
+                let capabilities = try await client.capabilities().map(\.rawValue)
+                await client.disconnect()
+                if json {
+                    let object: [String: Any] = [
+                        "name": info.name, "vendor": info.vendor, "version": info.version,
+                        "specVersion": info.specVersion, "capabilities": capabilities,
+                    ]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                    Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+                } else {
+                    Terminal.out("""
+                        name: \(info.name)
+                        vendor: \(info.vendor)
+                        version: \(info.version)
+                        spec version: \(info.specVersion)
+                        capabilities: \(capabilities.joined(separator: " "))
+
+                        """)
+                }
+            } catch {
+                await client.disconnect()
+                Terminal.error("\(error)\n")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// `notify close ID`: CloseNotification for an id that `notify -p` printed.
+    struct Close: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "notify close",
+            abstract: "Close a notification by the id that notify -p (or notify-send -p) printed.",
+            helpNames: [.customShort("?"), .long])
+
+        @Argument(help: ArgumentHelp("The notification's id.", valueName: "ID"))
+        var id: UInt32
+
+        mutating func run() async throws {
+            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+            do {
+                try await client.closeNotification(id: id)
+                await client.disconnect()
+            } catch {
+                await client.disconnect()
+                Terminal.error("\(error)\n")
+                throw ExitCode(1)
+            }
+        }
+    }
+
+    /// `notify server`: a notification server that prints each notification, for sessions
+    /// without a desktop.
+    struct Server: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "notify server",
+            abstract: "Serve notifications in this terminal, for sessions without a desktop.",
+            discussion: """
+                Owns org.freedesktop.Notifications on the session bus (taking it over from a \
+                server that allows it) and prints every notification any program sends, \
+                notify-send included. A line typed answers the newest notification: a number \
+                chooses an action, "> text" replies, an empty line dismisses it. When standard \
+                input ends, notifications expire as soon as they are shown. Control-C stops.
+
+                With --private, a bus of its own is started and its address printed as \
+                DBUS_SESSION_BUS_ADDRESS=... on the first line, for clients to use.
+                """,
+            helpNames: [.customShort("?"), .long])
+
+        @Flag(help: "Start a private bus and print its address instead of using the session bus.")
+        var `private` = false
+
+        mutating func run() async throws {
+            let signals = SignalWatcher([SIGINT, SIGTERM])
+            defer { signals.cancel() }
+            var privateBus: PrivateBus?
+            defer { privateBus?.stop() }
+            let bus: DBusBus
+            if `private` {
+                do {
+                    privateBus = try PrivateBus()
+                } catch {
+                    Terminal.error("\(error)\n")
+                    throw ExitCode(1)
+                }
+                bus = .address(privateBus!.address)
+                Terminal.out("DBUS_SESSION_BUS_ADDRESS=\(privateBus!.address)\n")
+            } else {
+                bus = .session
+            }
+            let connection: DBusConnection
+            let server: NotificationServer
+            do {
+                connection = try await DBusConnection.connect(to: bus)
+                server = try await TerminalPresenter { text in Terminal.out(text) }.start(on: connection)
+            } catch {
+                Terminal.error("notify server: \(error)\n")
+                throw ExitCode(1)
+            }
+            Terminal.error("notify server: serving org.freedesktop.Notifications as \(connection.uniqueName); Control-C stops.\n")
+            let (ends, end) = AsyncStream.makeStream(of: Void.self)
+            connection.onDisconnect { end.yield() }
+            let watcher = Task {
+                for await _ in signals.signals { end.yield(); return }
+            }
+            for await _ in ends { break }
+            watcher.cancel()
+            if connection.isConnected {
+                await server.stop()
+                await connection.close()
+            }
+            Terminal.error("notify server: stopped.\n")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+
+/// Unbuffered writes to standard output and standard error, so that what `notify` prints
+/// reaches a pipe at once (a script may read the id while `notify` still waits).
+enum Terminal {
+    /// Writes `text` to standard output.
+    static func out(_ text: String) { write(1, text) }
+    /// Writes `text` to standard error.
+    static func error(_ text: String) { write(2, text) }
+
+    private static func write(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}
+
+/// Turns `SIGINT` and `SIGTERM` into an async stream through Dispatch signal sources, so a
+/// wait can end on Control-C without a handler running in signal context.
+///
+/// While a watcher lives, the signals it watches are ignored by the process's default
+/// action (the sources still see them); ``cancel()`` restores the defaults.
+final class SignalWatcher: @unchecked Sendable {
+    // @unchecked: the sources are created in init and only cancelled afterwards; Dispatch
+    // sources are thread-safe but not marked Sendable in corelibs-libdispatch.
+    private let sources: [any DispatchSourceSignal]
+    private let watched: [Int32]
+    /// The signal numbers, in the order they arrive.
+    let signals: AsyncStream<Int32>
+
+    /// Starts watching `signals`.
+    init(_ signals: [Int32]) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        self.signals = stream
+        watched = signals
+        sources = signals.map { number in
+            Glibc.signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { continuation.yield(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    /// Stops watching; the signals get their default actions back.
+    func cancel() {
+        for source in sources { source.cancel() }
+        for number in watched { Glibc.signal(number, SIG_DFL) }
+    }
+}
+
+/// A private `dbus-daemon` this process starts: the terminal fallback's bus when there is no
+/// session bus (or no notification server on it), and `notify server --private`'s bus.
+///
+/// The daemon runs in a process group of its own, so the Control-C meant for `notify` does
+/// not kill the bus under it, and it is stopped by its PID.
+final class PrivateBus: Sendable {
+    /// Why the bus could not start.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The address, as for `DBUS_SESSION_BUS_ADDRESS`.
+    let address: String
+    private let pid: pid_t
+    private let directory: String
+
+    /// Starts `dbus-daemon` with a minimal session configuration in a new temporary directory.
+    init() throws(Failure) {
+        guard let daemon = Self.locate("dbus-daemon") else {
+            throw Failure(description: "dbus-daemon is not installed (Debian package dbus-daemon)")
+        }
+        var template = Array("\(NSTemporaryDirectory())/notify-bus-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw Failure(description: "cannot make a temporary directory: \(String(cString: strerror(errno)))")
+        }
+        directory = String(cString: made)
+        let configuration = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory)/bus</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+
+            """
+        let configurationPath = "\(directory)/bus.conf"
+        do {
+            try configuration.write(toFile: configurationPath, atomically: true, encoding: .utf8)
+        } catch {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Failure(description: "cannot write \(configurationPath): \(error)")
+        }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Failure(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // Dispatch's threads block signals, and a spawned child inherits the spawning
+        // thread's mask: start the daemon with none blocked, so SIGTERM stops it.
+        var noMask = sigset_t()
+        sigemptyset(&noMask)
+        posix_spawnattr_setsigmask(&attributes, &noMask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let arguments = [daemon, "--config-file=\(configurationPath)", "--nofork", "--nopidfile", "--print-address=1"]
+        let cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var child: pid_t = 0
+        let spawned = posix_spawn(&child, daemon, &actions, &attributes, cArguments, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Failure(description: "cannot start \(daemon): \(String(cString: strerror(spawned)))")
+        }
+        pid = child
+        // The daemon prints its address and a newline once it listens; EOF means it died.
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while line.last != 10 {
+            let count = read(fds[0], &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { break }
+            line.append(byte)
+        }
+        close(fds[0])
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.contains(":") else {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Failure(description: "dbus-daemon did not print an address")
+        }
+        address = text
+    }
+
+    /// Stops the daemon (by its PID) and removes its directory.
+    func stop() {
+        kill(pid, SIGTERM)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static func locate(_ program: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin"]
+        return folders.map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+
+// Swift's CommandLine.arguments repairs invalid UTF-8 silently (and libdbus would abort on
+// it), so the raw bytes are checked first, as notify-send's later versions do.
+for index in 1..<Int(CommandLine.argc) {
+    guard let argument = CommandLine.unsafeArgv[index] else { continue }
+    if String(validatingCString: argument) == nil {
+        Terminal.error("Invalid UTF-8 provided for parameter: argument \(index)\n")
+        exit(1)
+    }
+}
+
+/// Runs an async command (opening the existential, so that its async `run` is the one called).
+func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) async throws {
+    try await command.run()
+}
+
+// The subcommands are dispatched by their first word here: swift-argument-parser would read
+// a word after options as the summary, since the root command takes positional arguments.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let subcommands: [String: any ParsableCommand.Type] = [
+    "info": NotifyCommand.Info.self, "close": NotifyCommand.Close.self, "server": NotifyCommand.Server.self,
+]
+let chosen: any ParsableCommand.Type = arguments.first.flatMap { subcommands[$0] } ?? NotifyCommand.self
+do {
+    var command = try chosen == NotifyCommand.self ? chosen.parseAsRoot(arguments) : chosen.parseAsRoot(Array(arguments.dropFirst()))
+    if var asynchronous = command as? any AsyncParsableCommand {
+        try await runAsynchronously(&asynchronous)
+    } else {
+        try command.run()
+    }
+} catch {
+    // notify-send exits 1 on every usage error; swift-argument-parser would use 64.
+    if chosen.exitCode(for: error) == .validationFailure {
+        Terminal.error(chosen.fullMessage(for: error) + "\n")
+        exit(1)
+    }
+    chosen.exit(withError: error)
+}

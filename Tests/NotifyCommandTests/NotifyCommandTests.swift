@@ -1,0 +1,345 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+import Testing
+import UserNotificationsTesting
+
+/// End-to-end tests of the built `notify` binary, run as a child process against
+/// ``FakeNotificationServer`` on a private ``TestBus``, side by side with libnotify's
+/// `notify-send` 0.8.1 where the two should agree.
+@Suite("notify command")
+struct NotifyCommandTests {
+    // MARK: - Helpers
+
+    /// The `notify` executable: built next to the test bundle (`swift build --build-tests`
+    /// puts every product in the same folder).
+    static func executable() throws -> URL {
+        var folders: [URL] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
+        }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        folders.append(Bundle.main.bundleURL)
+        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for folder in folders {
+            let candidate = folder.appendingPathComponent("notify")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw HarnessError.configurationNotFound(searched: folders.map { $0.appendingPathComponent("notify").path })
+    }
+
+    static func start(_ arguments: [String], bus: TestBus) throws -> ChildProcess {
+        try ChildProcess(executable: executable(), arguments: arguments, environment: bus.environment)
+    }
+
+    static func run(_ arguments: [String], bus: TestBus) async throws -> CommandResult {
+        try await start(arguments, bus: bus).result(timeout: .seconds(15))
+    }
+
+    /// A request with the parts that differ by design made equal: `sender-pid` (each tool
+    /// sends its own PID, checked separately) and the default app name ("notify-send" vs
+    /// "notify") when `-a` is not given.
+    static func normalized(_ request: NotifyRequest) -> NotifyRequest {
+        var copy = request
+        try? copy.hints.setVendorHint("sender-pid", nil)
+        if copy.appName == "notify-send" || copy.appName == "notify" { copy.appName = "<default>" }
+        return copy
+    }
+
+    /// Runs notify-send, then notify, with `arguments` on one fake server; returns both
+    /// recorded requests.
+    static func bothRequests(_ arguments: [String], personality: ServerPersonality = .kde)
+        async throws -> (notifySend: NotifyRequest, notify: NotifyRequest, results: [CommandResult])
+    {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: personality)
+        let reference = try NotifySend(bus: bus).start(arguments)
+        let referenceResult = try await reference.result(timeout: .seconds(15))
+        let ours = try start(arguments, bus: bus)
+        let oursResult = try await ours.result(timeout: .seconds(15))
+        let recorded = server.notifications
+        try #require(recorded.count == 2, "notify-send: \(referenceResult.standardError) notify: \(oursResult.standardError)")
+        #expect(recorded[0].request.hints[raw: "sender-pid"] == .int64(Int64(reference.pid)))
+        #expect(recorded[1].request.hints[raw: "sender-pid"] == .int64(Int64(ours.pid)))
+        await server.stop()
+        await bus.stop()
+        return (recorded[0].request, recorded[1].request, [referenceResult, oursResult])
+    }
+
+    // MARK: - notify-send parity
+
+    static let parityCases: [[String]] = [
+        ["Summary"],
+        ["Summary", "Body"],
+        ["-u", "low", "Summary", "Body"],
+        ["--urgency=critical", "Summary"],
+        ["-t", "1500", "Summary"],
+        ["--expire-time=0", "Summary"],
+        ["-a", "App", "Summary"],
+        ["-i", "dialog-information", "Summary"],
+        ["--icon=/usr/share/pixmaps/x.png", "Summary"],
+        ["-c", "im.received,email.arrived", "Summary"],
+        ["-e", "Summary"],
+        ["-r", "7", "Summary"],
+        ["-h", "boolean:t:true", "-h", "BOOLEAN:f:0", "-h", "boolean:n:12", "Summary"],
+        ["-h", "int:x:5", "-h", "int:y:12abc", "-h", "int:value:4294967297", "Summary"],
+        ["-h", "double:d:1.5", "-h", "byte:b:7", "-h", "byte:z:abc", "Summary"],
+        ["-h", "string:s:a:b:c", "-h", "string:image-path:/tmp/i.png", "Summary"],
+        ["-h", "variant:v:<int64 3>", "-h", "variant:a:[1, 2]", "-h", "variant:u:uint32 9", "Summary"],
+        ["-h", "variant:s:'quoted'", "-h", "variant:d:{'k': <1>}", "-h", "variant:t:(1, 'x', true)", "Summary"],
+        ["-h", "byte:urgency:2", "-h", "boolean:transient:false", "-e", "Summary"],
+        ["Summary", "tab\\there\\nnew line \\101 \\\\ \\q"],
+        ["-p", "Summary"],
+    ]
+
+    @Test("every notify-send option gives the same Notify arguments as notify-send", arguments: parityCases)
+    func parity(arguments: [String]) async throws {
+        let (reference, ours, results) = try await Self.bothRequests(arguments)
+        #expect(results[0].status == .exited(0), "\(results[0].standardError)")
+        #expect(results[1].status == .exited(0), "\(results[1].standardError)")
+        #expect(Self.normalized(ours) == Self.normalized(reference))
+        if arguments.contains("-a") { #expect(ours.appName == reference.appName) }
+        if arguments.contains("-p") {
+            // Each prints the id it was given: 1 for notify-send, 2 for notify.
+            #expect(results[0].standardOutput == "1\n")
+            #expect(results[1].standardOutput == "2\n")
+        } else {
+            #expect(results[1].standardOutput.isEmpty)
+        }
+    }
+
+    @Test("-A: both send the same actions; notify prints the key the server invokes and closes the notification")
+    func actions() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .gnome)
+        let arguments = ["-A", "yes=Yes", "-A", " Maybe later ", "-A", "no = No", "Question"]
+        let reference = try NotifySend(bus: bus).start(arguments)
+        let referenceID = try #require(await server.waitForNotify(count: 1, timeout: .seconds(10)))
+        server.invokeAction(id: referenceID, key: "1")
+        let referenceResult = try await reference.result(timeout: .seconds(10))
+
+        let ours = try Self.start(arguments, bus: bus)
+        let id = try #require(await server.waitForNotify(count: 2, timeout: .seconds(10)), "\(ours.standardError)")
+        #expect(ours.isRunning)
+        server.invokeAction(id: id, key: "no")
+        let result = try await ours.result(timeout: .seconds(10))
+
+        let posted = server.notifications
+        #expect(posted[1].request.actions == [
+            NotificationAction(key: "yes", label: "Yes"), NotificationAction(key: "1", label: "Maybe later"),
+            NotificationAction(key: "no", label: "No"),
+        ])
+        #expect(Self.normalized(posted[1].request) == Self.normalized(posted[0].request))
+        #expect(referenceResult.standardOutput == "1\n")
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardOutput == "no\n")
+        #expect(server.calls.contains(.closeNotification(id: id, sender: posted[1].sender)))
+        await server.stop()
+        await bus.stop()
+    }
+
+    // MARK: - Exit codes
+
+    @Test("a bad hint exits 1 with notify-send's message and sends nothing", arguments: [
+        ("int:x:abc", "Value \"abc\" of hint \"x\" could not be parsed as type \"int\"."),
+        ("byte:x:300", "Value \"300\" of hint \"x\" could not be parsed as type \"byte\"."),
+        ("foo:x:1", "Invalid hint type \"foo\". Valid types are int, double, string and byte."),
+        ("nocolons", "Invalid hint syntax specified. Use TYPE:NAME:VALUE."),
+        ("variant:x:<<", "Value \"<<\" of hint \"x\" could not be parsed as type \"variant\"."),
+    ])
+    func badHint(hint: String, message: String) async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let reference = try await NotifySend(bus: bus).run(["-h", hint, "Summary"])
+        let result = try await Self.run(["-h", hint, "Summary"], bus: bus)
+        #expect(reference.status == .exited(1))
+        #expect(result.status == .exited(1))
+        #expect(result.standardError == message + "\n")
+        #expect(reference.standardError == message + "\n")
+        #expect(server.notifications.isEmpty)
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("-A on a server without the actions capability: shown without actions, exit 1, like notify-send")
+    func actionsWithoutCapability() async throws {
+        let bus = try await TestBus()
+        var personality = ServerPersonality.mako
+        personality.capabilities = ["body"]
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: personality)
+        let reference = try await NotifySend(bus: bus).run(["-A", "ok=OK", "Summary"])
+        let result = try await Self.run(["-A", "ok=OK", "Summary"], bus: bus)
+        #expect(reference.status == .exited(1))
+        #expect(result.status == .exited(1))
+        #expect(result.standardError == reference.standardError)
+        let posted = server.notifications
+        #expect(posted.count == 2)
+        #expect(posted.last?.request.actions == [])
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("invalid UTF-8 in an argument is an error (exit 1), not a crash")
+    func invalidUTF8() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let notify = try Self.executable().path
+        for script in [#"exec "$0" "$(printf 'bad \377')""#, #"exec "$0" ok "$(printf '\377')""#, #"exec "$0" -a "$(printf '\300')" ok"#] {
+            let shell = try ChildProcess(executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script, notify], environment: bus.environment)
+            let result = try await shell.result(timeout: .seconds(10))
+            #expect(result.status == .exited(1), "\(script): \(result.status)")
+            #expect(result.standardError.contains("Invalid UTF-8"))
+        }
+        let escaped = try await Self.run(["ok", "\\377"], bus: bus)
+        #expect(escaped.status == .exited(1))
+        #expect(escaped.standardError.contains("Invalid UTF-8 provided for parameter: Body"))
+        #expect(server.notifications.isEmpty)
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("usage errors exit 1 as notify-send's do; -v prints the version")
+    func usage() async throws {
+        let bus = try await TestBus()
+        let none = try await Self.run([], bus: bus)
+        #expect(none.status == .exited(1))
+        #expect(none.standardError == "No summary specified.\n")
+        let three = try await Self.run(["a", "b", "c"], bus: bus)
+        #expect(three.status == .exited(1))
+        #expect(three.standardError == "Invalid number of options.\n")
+        let urgency = try await Self.run(["-u", "bogus", "a"], bus: bus)
+        #expect(urgency.status == .exited(1))
+        #expect(urgency.standardError == "Unknown urgency bogus specified. Known urgency levels: low, normal, critical.\n")
+        let version = try await Self.run(["-v"], bus: bus)
+        #expect(version.status == .exited(0))
+        #expect(version.standardOutput.hasPrefix("notify "))
+        let help = try await Self.run(["-?"], bus: bus)
+        #expect(help.status == .exited(0))
+        #expect(help.standardOutput.contains("--expire-time"))
+        await bus.stop()
+    }
+
+    // MARK: - Waiting
+
+    @Test("SIGINT while waiting closes the notification and exits 0")
+    func interrupt() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .gnome)
+        let waiting = try Self.start(["-w", "Wait for me"], bus: bus)
+        let id = try #require(await server.waitForNotify(timeout: .seconds(10)), "\(waiting.standardError)")
+        let sender = try #require(server.notifications.first?.sender)
+        #expect(waiting.isRunning)
+        #expect(waiting.interrupt())
+        let result = try await waiting.result(timeout: .seconds(10))
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardError.contains("Wait cancelled"))
+        #expect(server.calls.contains(.closeNotification(id: id, sender: sender)))
+        #expect(server.liveIDs.isEmpty)
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("--wait ends when the server closes it; --timeout ends a wait the server never ends")
+    func waitEnds() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+        let waiting = try Self.start(["-w", "--json", "Closed by the server"], bus: bus)
+        let id = try #require(await server.waitForNotify(timeout: .seconds(10)))
+        server.close(id: id, reason: .expired)
+        let closed = try await waiting.result(timeout: .seconds(10))
+        #expect(closed.status == .exited(0))
+        #expect(closed.standardOutput.contains(#""closeReason":"expired""#))
+        #expect(closed.standardOutput.contains(#""waitEnded":"closed""#))
+
+        let started = ContinuousClock.now
+        let timed = try await Self.run(["-w", "--timeout", "0.5", "Never closed"], bus: bus)
+        #expect(timed.status == .exited(0))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(timed.standardError.contains("Wait timeout expired"))
+        let second = try #require(server.notifications.last)
+        #expect(server.calls.contains(.closeNotification(id: try #require(second.id), sender: second.sender)))
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("--json after an action carries id, action and activation token; --reply prints the reply")
+    func json() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .kde)
+        let acting = try Self.start(["--json", "-A", "open=Open", "Act"], bus: bus)
+        let id = try #require(await server.waitForNotify(timeout: .seconds(10)))
+        server.invokeAction(id: id, key: "open", activationToken: "token-42")
+        let acted = try await acting.result(timeout: .seconds(10))
+        #expect(acted.status == .exited(0))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(acted.standardOutput.utf8)) as? [String: Any])
+        #expect(object["id"] as? Int == Int(id))
+        #expect(object["action"] as? String == "open")
+        #expect(object["activationToken"] as? String == "token-42")
+        #expect(object["waitEnded"] as? String == "action")
+        #expect(object["terminal"] as? Bool == false)
+
+        let replying = try Self.start(["--reply", "Say something", "Chat"], bus: bus)
+        let replyID = try #require(await server.waitForNotify(count: 2, timeout: .seconds(10)))
+        let posted = try #require(server.notifications.last?.request)
+        #expect(posted.actions.contains(NotificationAction(key: "inline-reply", label: "Reply")))
+        #expect(posted.hints.replyPlaceholderText == "Say something")
+        server.reply(id: replyID, text: "hello there")
+        let replied = try await replying.result(timeout: .seconds(10))
+        #expect(replied.status == .exited(0))
+        #expect(replied.standardOutput == "hello there\n")
+        await server.stop()
+        await bus.stop()
+    }
+
+    // MARK: - Fallback, subcommands, server
+
+    @Test("no session bus: the notification is printed in the terminal and notify exits 0; --no-fallback fails")
+    func fallback() async throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/notify-tests/bus"
+        let shown = try ChildProcess(executable: Self.executable(), arguments: ["-a", "Fallback", "Hello", "from\\nthe terminal"], environment: environment)
+        let result = try await shown.result(timeout: .seconds(15))
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardError.contains("Fallback"))
+        #expect(result.standardError.contains("│ Hello"))
+        #expect(result.standardError.contains("│ from\n│ the terminal"))
+
+        let strict = try ChildProcess(executable: Self.executable(), arguments: ["--no-fallback", "Hello"], environment: environment)
+        let failed = try await strict.result(timeout: .seconds(15))
+        #expect(failed.status == .exited(1))
+        #expect(!failed.standardError.contains("│ Hello"))
+    }
+
+    @Test("notify info and notify close talk to the server")
+    func infoAndClose() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+        let info = try await Self.run(["info"], bus: bus)
+        #expect(info.status == .exited(0))
+        #expect(info.standardOutput.contains("name: dunst\nvendor: knopwob\nversion: 1.9.0\nspec version: 1.2\n"))
+        #expect(info.standardOutput.contains("capabilities: actions body"))
+        let shown = try await Self.run(["-p", "Close me"], bus: bus)
+        let id = try #require(UInt32(shown.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(server.liveIDs.contains(id))
+        let closed = try await Self.run(["close", "\(id)"], bus: bus)
+        #expect(closed.status == .exited(0))
+        #expect(!server.liveIDs.contains(id))
+        await server.stop()
+        await bus.stop()
+    }
+
+    @Test("notify server serves notify-send, and stops on SIGINT")
+    func server() async throws {
+        let bus = try await TestBus()
+        let serving = try Self.start(["server"], bus: bus)
+        try await bus.waitForName(NotificationsInterface.busName, ownedBy: serving)
+        let sent = try await NotifySend(bus: bus).run(["-a", "CI", "-p", "Build finished", "All green"])
+        #expect(sent.status == .exited(0), "\(sent.standardError)")
+        #expect(sent.standardOutput == "1\n")
+        #expect(await serving.waitForOutput(containing: "All green", timeout: .seconds(10)))
+        #expect(serving.standardOutput.contains("┌─ CI (1)\n│ Build finished\n│ All green\n"))
+        #expect(serving.interrupt())
+        #expect(await serving.waitForExit(timeout: .seconds(10)) == .exited(0))
+        await bus.stop()
+    }
+}
