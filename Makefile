@@ -4,6 +4,7 @@
 #   make build   swift build
 #   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
+#   make bench   release build, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -23,7 +24,7 @@ export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 
-.PHONY: deps build test demo versions clean
+.PHONY: deps build test demo bench versions clean
 
 deps:
 	@command -v swift >/dev/null 2>&1 || { \
@@ -52,6 +53,29 @@ test: deps
 
 demo: deps
 	swift run SaySomething
+
+# The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
+BENCH_DIR ?= ../shared/bench
+BENCH_OUT ?= .build/bench-results
+BENCH_ROUNDS ?= 3
+BENCH_N ?= 5000
+BENCH_PROCS ?= 100
+BENCH_BIN := $(CURDIR)/.build/release
+
+bench: deps
+	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
+	swift build -c release --product notify-bench
+	swift build -c release --product notify
+	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
+	BENCH_EXTRA_RATE="$$(printf '%s\n' \
+		'$(BENCH_BIN)/notify-bench --rows client-seq -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows un-seq -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1')" \
+	BENCH_EXTRA_CLI='$(BENCH_BIN)/notify bench "body text"' \
+		$(BENCH_DIR)/bench.sh -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
+	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
+	python3 Benchmarks/ratios.py $(BENCH_OUT)
 
 versions:
 	@swift --version 2>&1

@@ -24,6 +24,7 @@ final class ConnectionCore: @unchecked Sendable {
     var descriptors: [Int32: DescriptorWatches] = [:]
 
     private var dispatchScheduled = false
+    private var isDispatching = false
 
     init(raw: OpaquePointer, label: String) {
         self.raw = raw
@@ -85,13 +86,21 @@ final class ConnectionCore: @unchecked Sendable {
     /// Dispatches what libdbus has read; on the queue, outside any libdbus call.
     func dispatchNow() {
         dispatchScheduled = false
-        guard let raw else { return }
+        guard let raw, !isDispatching else { return }
+        isDispatching = true
+        defer { isDispatching = false }
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 
-    /// Closes the connection and lets go of libdbus; idempotent.
+    /// Closes the connection and lets go of libdbus; idempotent. From inside a dispatch (a
+    /// handler dropped the last reference to the connection) it waits for the dispatch to end:
+    /// libdbus must not lose the connection under its own feet.
     func shutdown() {
         guard let raw else { return }
+        if isDispatching {
+            queue.async { [self] in shutdown() }
+            return
+        }
         if isOpen {
             dbus_connection_close(raw)
             handleDisconnect()

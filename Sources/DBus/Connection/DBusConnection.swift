@@ -24,8 +24,9 @@ public final class DBusConnection: Sendable {
     }
 
     deinit {
+        // Never inline: the last reference may go inside a handler the connection is running.
         let core = self.core
-        core.perform { core.shutdown() }
+        core.queue.async { core.shutdown() }
     }
 
     /// Connects to `bus`, authenticates and registers with the bus.

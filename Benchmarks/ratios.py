@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""ratios.py OUTDIR - the benchmark targets of the project, as ratios from one bench.sh run.
+
+Reads OUTDIR/raw.tsv (bench.sh's rows, our rows among them) and OUTDIR/sched.txt (the
+sched-100k RESULT line) and prints each ratio beside its target. Medians over rounds.
+"""
+import math
+import re
+import statistics
+import sys
+
+
+def medians(path):
+    rows = {}
+    for line in open(path):
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) == 7:
+            rows.setdefault(fields[1], []).append(float(fields[3]))
+    return {label: statistics.median(values) for label, values in rows.items()}
+
+
+def main(outdir):
+    m = medians(outdir + "/raw.tsv")
+    checks = [
+        ("un-seq / libnotify-seq", "un-seq", "libnotify-seq", 0.75),
+        ("un-seq / libdbus-seq", "un-seq", "libdbus-seq", 1.25),
+        ("un-pipe / libdbus-pipe", "un-pipe", "libdbus-pipe", 1.5),
+        ("un-action / libdbus-action", "un-action", "libdbus-action", 1.3),
+        ("notify / notify-send (per process)", "hf:notify", "hf:notify-send", 0.8),
+    ]
+    print("%-36s %10s %10s %8s %8s  %s" % ("ratio", "ours us", "peer us", "ratio", "target", "met"))
+    for name, ours, peer, target in checks:
+        a, b = m.get(ours, math.nan), m.get(peer, math.nan)
+        ratio = a / b if b else math.nan
+        print("%-36s %10.1f %10.1f %8.2f %8.2f  %s" % (name, a, b, ratio, target, "yes" if ratio <= target else "no"))
+    try:
+        line = open(outdir + "/sched.txt").read()
+        secs = float(re.search(r"secs=([0-9.]+)", line).group(1))
+        rss = float(re.search(r"rss_mb=([0-9.]+)", line).group(1))
+        late = re.search(r"late_us_p50=([0-9.]+)", line).group(1)
+        print("%-36s %10.3f s (target < 1 s: %s), peak %.1f MB (target < 200 MB: %s), firing %s us late (median)"
+              % ("sched-100k", secs, "yes" if secs < 1 else "no", rss, "yes" if rss < 200 else "no", late))
+    except (OSError, AttributeError):
+        print("sched-100k: no result in %s/sched.txt" % outdir)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])
