@@ -14,7 +14,8 @@ public import DBus
 /// ``DBusError/disconnected``, event streams get ``NotificationEvent/disconnected``, and the
 /// next call connects again.
 ///
-/// Every call has a deadline (`callTimeout`, 5 s by default), so a missing or hanging server
+/// Every call to the server has a deadline (`callTimeout`, 5 s by default; calls to the bus
+/// daemon itself get at least 5 s), so a missing or hanging server
 /// costs at most that long, never libdbus's 25 s.
 public final class NotificationsClient: Sendable {
     private struct Link: Sendable {
@@ -29,6 +30,9 @@ public final class NotificationsClient: Sendable {
         var consumers: [UInt64: AsyncStream<NotificationEvent>.Continuation] = [:]
         var nextConsumer: UInt64 = 0
     }
+
+    /// The deadline of calls to the bus daemon (connecting, subscribing).
+    static let busTimeout: Duration = .seconds(5)
 
     /// The bus this client uses.
     public let bus: DBusBus
@@ -130,7 +134,9 @@ public final class NotificationsClient: Sendable {
 
     private func establish() async throws -> Link {
         defer { state.withLock { $0.connecting = nil } }
-        let connection = try await DBusConnection.connect(to: bus, timeout: callTimeout)
+        // Talking to the bus daemon itself gets at least 5 s, whatever the deadline chosen for
+        // the notification server: a short server deadline must not fail the connection.
+        let connection = try await DBusConnection.connect(to: bus, timeout: max(callTimeout, Self.busTimeout))
         let rule = DBusMatchRule(interface: NotificationsInterface.name, path: NotificationsInterface.path)
         let subscription = try await connection.subscribe(to: [rule], senderMustOwn: NotificationsInterface.busName) {
             [weak self] event in self?.receive(event)
