@@ -70,7 +70,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["FreedesktopNotifications", "UserNotifications"],
+            dependencies: ["FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
             path: "Benchmarks/NotifyBench",
             swiftSettings: strict
         ),

@@ -3,17 +3,22 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle] [-n N] [--samples K]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle] [-n N] [--samples K] [--fake-server]
+//
+// --fake-server serves org.freedesktop.Notifications from this process with the test
+// suite's FakeNotificationServer (taking the name from whoever has it) before the rows run.
 //
 // The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
 import Foundation
 import FreedesktopNotifications
 import UserNotifications
+import UserNotificationsTesting
 
 struct Options {
     var rows = ["client-seq", "un-seq", "un-pipe", "un-action", "sched-100k"]
     var count = 5000
     var samples = 5
+    var fakeServer = false
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -22,6 +27,7 @@ struct Options {
             case "--rows": rows = (iterator.next() ?? "").split(separator: ",").map(String.init)
             case "-n": count = Int(iterator.next() ?? "") ?? count
             case "--samples": samples = Int(iterator.next() ?? "") ?? samples
+            case "--fake-server": fakeServer = true
             default: throw BenchError("unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K]")
             }
         }
@@ -119,6 +125,8 @@ final class BenchDelegate: NSObject, UNUserNotificationCenterDelegate {
 @MainActor
 func run() async throws {
     let options = try Options(CommandLine.arguments)
+    let fake = options.fakeServer ? try await FakeNotificationServer.start(on: .session, personality: .kde) : nil
+    defer { _ = fake }
     let identity = ApplicationIdentity(id: "org.desktopnotifications.Bench", displayName: "bench")
     let n = options.count
 
