@@ -126,8 +126,10 @@ actor NotificationEngine {
         for folder in folders.subtracting(inUse) { attachmentStore.release(folder) }
     }
 
-    /// Delivers a request accepted as due now.
+    /// Delivers a request accepted as due now. Its stored attachments go when it was not
+    /// shown (the delegate said `[]`, or the server failed).
     func deliverNow(_ request: UNNotificationRequest) async throws {
+        defer { releaseAttachments(of: request) }
         try await deliver(request, date: clock.now)
     }
 
@@ -170,11 +172,9 @@ actor NotificationEngine {
             pending.removeValue(forKey: identifier)
         }
         scheduleSave()
-        do {
-            try await deliver(entry.request, date: due)
-        } catch {
-            releaseAttachments(of: entry.request)
-        }
+        // A delivery that fails here has nobody to report to; the request is not retried.
+        try? await deliver(entry.request, date: due)
+        releaseAttachments(of: entry.request)
     }
 
     // MARK: - Delivering

@@ -98,3 +98,21 @@ struct AttachmentStoreTests {
         #expect((try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? true)
     }
 }
+
+@Suite("Attachment store: requests that are not shown")
+struct AttachmentStoreNotShownTests {
+    @Test("when the delegate shows nothing, the stored copy goes at once")
+    func notPresented() async throws {
+        let fixture = try await CenterFixture(persistent: true)
+        await MainActor.run { fixture.delegate.options = [] }
+        let image = try AttachmentStoreTests.png()
+        defer { try? FileManager.default.removeItem(at: image) }
+        let content = UNMutableNotificationContent()
+        content.title = "hidden"
+        content.attachments = [try UNNotificationAttachment(identifier: "img", url: image, options: nil)]
+        try await fixture.center.add(UNNotificationRequest(identifier: "hidden", content: content, trigger: nil))
+        let root = fixture.stateHome.appendingPathComponent("attachments")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        #expect(left.isEmpty)
+    }
+}
