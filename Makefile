@@ -11,12 +11,13 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-# libdbus-1-dev, libglib2.0-dev: headers for the build (libglib2.0-bin: gdbus).
+# libdbus-1-dev, libglib2.0-dev: headers for the build (libglib2.0-bin: gdbus, gsettings).
+# gsettings-desktop-schemas: GNOME's per-app notification switch, read through GSettings.
 # dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
 # hyperfine, strace, valgrind: measurements.
-DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin dbus-daemon dbus-bin systemd \
+DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock x11-utils hyperfine strace valgrind
 
 # Tests treat a missing tool as a failure, never as a reason to skip.

@@ -4,7 +4,8 @@ import FreedesktopNotifications
 extension UNUserNotificationCenter {
     /// Asks for permission to notify. On Linux nobody is asked: permission is granted when a
     /// notification server runs on the session bus or the bus can start one, and denied
-    /// otherwise. The answer and `options` are remembered with the app's state.
+    /// otherwise, or when the person turned the app's notifications off in GNOME's settings.
+    /// The answer and `options` are remembered with the app's state.
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
         let engine = self.engine
         return await lane.perform {
@@ -48,6 +49,7 @@ extension UNUserNotificationCenter {
 extension NotificationEngine {
     func serverAvailable() async -> Bool {
         await start()
+        guard !GnomeNotificationSwitch.isTurnedOff(appID: identity.id) else { return false }
         return (try? await client.isServerAvailable()) ?? false
     }
 
