@@ -1,3 +1,4 @@
+import Foundation
 import DBus
 import FreedesktopNotifications
 import Testing
@@ -196,5 +197,27 @@ struct ClientTests {
         guard case .signal(let signal) = await seen.next() else { Issue.record("no badge signal"); return }
         #expect(signal.body.first == .string("application://org.example.App.desktop"))
         #expect(signal.body.last?.variantDictionaryValue?["count"] == .int64(5))
+    }
+}
+
+@Suite("NotificationsClient across a bus restart")
+struct ClientReconnectTests {
+    @Test("after the bus dies, the next call connects to the new bus at the same address (field note 7)")
+    func reconnects() async throws {
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("bus-\(UUID().uuidString.prefix(8))").path
+        let first = try await TestBus(socketPath: socket)
+        _ = try await FakeNotificationServer.start(on: first.bus)
+        let client = NotificationsClient(bus: .address("unix:path=\(socket)"))
+        let events = EventRecorder(client.events())
+        #expect(try await client.notify(NotifyRequest(summary: "before")).id == 1)
+        await first.kill()
+        #expect(await events.next() == .disconnected)
+        try? FileManager.default.removeItem(atPath: socket)
+        let second = try await TestBus(socketPath: socket)
+        let server = try await FakeNotificationServer.start(on: second.bus)
+        let posted = try await client.notify(NotifyRequest(summary: "after"))
+        #expect(posted.server == server.uniqueName)
+        #expect(server.notifications.map(\.request.summary) == ["after"])
+        await second.stop()
     }
 }

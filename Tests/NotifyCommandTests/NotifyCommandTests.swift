@@ -342,4 +342,221 @@ struct NotifyCommandTests {
         #expect(await serving.waitForExit(timeout: .seconds(10)) == .exited(0))
         await bus.stop()
     }
+
+    // MARK: - --image, --sound
+
+    /// A new empty folder under the temporary folder.
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `notify` with `arguments` from a shell started in `folder` (relative paths, stdin).
+    static func run(in folder: URL, _ arguments: [String], stdin: URL? = nil, environment: [String: String]) async throws -> CommandResult {
+        let redirect = stdin.map { " < '\($0.path)'" } ?? ""
+        let shell = try ChildProcess(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            arguments: ["-c", "cd \"$1\" && shift && exec \"$0\" \"$@\"\(redirect)", try executable().path, folder.path] + arguments,
+            environment: environment)
+        return try await shell.result(timeout: .seconds(15))
+    }
+
+    @Test("--image sends a file:// URI of the absolute path; --sound sends sound-file or sound-name; a missing image exits 1")
+    func imageAndSound() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: folder.appendingPathComponent("my pic.png"))
+        let soundFile = folder.appendingPathComponent("bell.oga")
+        try Data([1, 2, 3]).write(to: soundFile)
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+
+        let relative = try await Self.run(in: folder, ["--image", "my pic.png", "--sound", soundFile.path, "Picture"], environment: bus.environment)
+        #expect(relative.status == .exited(0), "\(relative.standardError)")
+        let absolute = try await Self.run(["--image", folder.appendingPathComponent("./my pic.png").path, "--sound", "message-new-instant", "Named"], bus: bus)
+        #expect(absolute.status == .exited(0), "\(absolute.standardError)")
+        let overridden = try await Self.run(["--image", folder.appendingPathComponent("my pic.png").path, "-h", "string:image-path:icon-name", "Hint wins"], bus: bus)
+        #expect(overridden.status == .exited(0), "\(overridden.standardError)")
+        let posted = server.notifications.map(\.request)
+        try #require(posted.count == 3)
+        let uri = "file://\(folder.path)/my%20pic.png"
+        #expect(posted[0].hints.imagePath == uri)
+        #expect(posted[0].hints.soundFile == soundFile.path)
+        #expect(posted[0].hints.soundName == nil)
+        #expect(posted[1].hints.imagePath == uri)
+        #expect(posted[1].hints.soundName == "message-new-instant")
+        #expect(posted[1].hints.soundFile == nil)
+        #expect(posted[2].hints.imagePath == "icon-name")
+
+        let missing = try await Self.run(in: folder, ["--image", "nothing.png", "Missing"], environment: bus.environment)
+        #expect(missing.status == .exited(1))
+        #expect(missing.standardError == "--image: no such file: nothing.png\n")
+        let directory = try await Self.run(["--image", folder.path, "Folder"], bus: bus)
+        #expect(directory.status == .exited(1))
+        #expect(directory.standardError.contains("is a folder"))
+        #expect(server.notifications.count == 3)
+        await server.stop()
+        await bus.stop()
+    }
+
+    // MARK: - --id, close, list
+
+    @Test("--id replaces while the same server serves; notify list and notify close know the names; a new server starts afresh")
+    func identifiers() async throws {
+        let state = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let bus = try await TestBus()
+        var environment = bus.environment
+        environment["XDG_STATE_HOME"] = state.path
+        func run(_ arguments: [String]) async throws -> CommandResult {
+            try await ChildProcess(executable: Self.executable(), arguments: arguments, environment: environment).result(timeout: .seconds(15))
+        }
+        let first = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+
+        let building = try await run(["--id", "build", "-p", "Building"])
+        #expect(building.status == .exited(0), "\(building.standardError)")
+        let buildID = try #require(UInt32(building.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let other = try await run(["--id", "other", "--json", "Other\tone"])
+        #expect(other.status == .exited(0), "\(other.standardError)")
+        #expect(other.standardOutput.contains(#""identifier":"other""#))
+        let finished = try await run(["--id", "build", "-p", "Build finished"])
+        #expect(finished.status == .exited(0), "\(finished.standardError)")
+        #expect(finished.standardOutput == "\(buildID)\n")
+        let posted = first.notifications.map(\.request)
+        try #require(posted.count == 3)
+        #expect(posted[0].replacesID == 0)
+        #expect(posted[1].replacesID == 0)
+        #expect(posted[2].replacesID == buildID)
+        let otherID = try #require(first.notifications[1].id)
+
+        let listed = try await run(["list"])
+        #expect(listed.status == .exited(0), "\(listed.standardError)")
+        #expect(listed.standardOutput == "build\t\(buildID)\tBuild finished\nother\t\(otherID)\tOther one\n")
+
+        let closed = try await run(["close", "build"])
+        #expect(closed.status == .exited(0), "\(closed.standardError)")
+        #expect(first.calls.contains { call in
+            if case .closeNotification(id: buildID, _) = call { true } else { false }
+        })
+        #expect(!first.liveIDs.contains(buildID))
+        let afterClose = try await run(["list"])
+        #expect(afterClose.standardOutput == "other\t\(otherID)\tOther one\n")
+        let unknown = try await run(["close", "build"])
+        #expect(unknown.status == .exited(1))
+        #expect(unknown.standardError.contains("No notification is known as \"build\""))
+
+        let numeric = try await run(["--id", "42", "Numbers are ids"])
+        #expect(numeric.status == .exited(1))
+        #expect(numeric.standardError.contains("--id needs a name"))
+        #expect(first.notifications.count == 3)
+
+        // A wait that ends forgets the name: the notification is gone.
+        let waiting = try ChildProcess(executable: Self.executable(), arguments: ["--id", "waiter", "-w", "Waiting"], environment: environment)
+        let waitedID = try #require(await first.waitForNotify(count: 4, timeout: .seconds(10)), "\(waiting.standardError)")
+        first.close(id: waitedID, reason: .dismissed)
+        #expect(try await waiting.result(timeout: .seconds(10)).status == .exited(0))
+        #expect(try await run(["list"]).standardOutput == "other\t\(otherID)\tOther one\n")
+
+        // Another server instance: the remembered ids are not its ids.
+        await first.stop()
+        let second = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+        let stale = try await run(["--id", "other", "Other again"])
+        #expect(stale.status == .exited(0), "\(stale.standardError)")
+        #expect(second.notifications.first?.request.replacesID == 0)
+        #expect(try await run(["list"]).standardOutput == "other\t\(try #require(second.notifications.first?.id))\tOther again\n")
+        let saved = try String(contentsOf: state.appendingPathComponent("notify/ids.json"), encoding: .utf8)
+        #expect(saved.contains(second.uniqueName))
+        await second.stop()
+        let third = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+        let gone = try await run(["close", "other"])
+        #expect(gone.status == .exited(1))
+        #expect(gone.standardError.contains("has gone"))
+        #expect(third.calls.isEmpty)
+        let empty = try await run(["list"])
+        #expect(empty.status == .exited(0))
+        #expect(empty.standardOutput.isEmpty)
+        await third.stop()
+        await bus.stop()
+    }
+
+    // MARK: - push
+
+    @Test("notify push shows an APNs payload through the center (file or stdin); a malformed payload exits 1 with the parser's message")
+    func push() async throws {
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let payload = folder.appendingPathComponent("payload.json")
+        try Data(#"{"aps": {"alert": {"title": "Build", "subtitle": "main", "body": "All green"}, "thread-id": "ci", "category": "build"}, "run": 42}"#.utf8)
+            .write(to: payload)
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .dunst)
+        var environment = bus.environment
+        environment["XDG_STATE_HOME"] = folder.path
+
+        let pushed = try await ChildProcess(executable: Self.executable(), arguments: ["push", "-a", "CI", "--collapse-id", "build-main", payload.path], environment: environment)
+            .result(timeout: .seconds(15))
+        #expect(pushed.status == .exited(0), "\(pushed.standardError)")
+        #expect(pushed.standardOutput.isEmpty)
+        let fromStdin = try await Self.run(in: folder, ["push", "-"], stdin: payload, environment: environment)
+        #expect(fromStdin.status == .exited(0), "\(fromStdin.standardError)")
+        let posted = server.notifications.map(\.request)
+        try #require(posted.count == 2)
+        #expect(posted[0].appName == "CI")
+        #expect(posted[0].summary == "Build")
+        #expect(posted[0].body == "main\nAll green")
+        #expect(posted[1].appName == "notify")
+        #expect(posted[1].summary == "Build")
+
+        let silent = folder.appendingPathComponent("silent.json")
+        try Data(#"{"aps": {"content-available": 1}}"#.utf8).write(to: silent)
+        let quiet = try await ChildProcess(executable: Self.executable(), arguments: ["push", silent.path], environment: environment).result(timeout: .seconds(15))
+        #expect(quiet.status == .exited(0), "\(quiet.standardError)")
+        #expect(quiet.standardError.contains("nothing to show"))
+
+        for (text, message) in [
+            (#"{"aps": {"alert": "x", "badge": "three"}}"#, #""badge" must be a number"#),
+            (#"{"alert": "no aps"}"#, #"the payload has no "aps" dictionary"#),
+            ("not json", "the payload is not a JSON object"),
+        ] {
+            let bad = folder.appendingPathComponent("bad.json")
+            try Data(text.utf8).write(to: bad)
+            let result = try await ChildProcess(executable: Self.executable(), arguments: ["push", bad.path], environment: environment).result(timeout: .seconds(15))
+            #expect(result.status == .exited(1), "\(text)")
+            #expect(result.standardError.contains(message), "\(result.standardError)")
+        }
+        let missing = try await Self.run(["push", folder.appendingPathComponent("none.json").path], bus: bus)
+        #expect(missing.status == .exited(1))
+        #expect(missing.standardError.hasPrefix("Cannot read the payload"))
+        #expect(server.notifications.count == 2)
+        await server.stop()
+        await bus.stop()
+    }
+
+    // MARK: - Completion scripts
+
+    @Test("--generate-completion-script gives bash, zsh and fish scripts covering the options and every subcommand")
+    func completionScripts() async throws {
+        let bus = try await TestBus()
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try await Self.run(["--generate-completion-script", shell], bus: bus)
+            #expect(script.status == .exited(0), "\(shell): \(script.standardError)")
+            for word in ["expire-time", "image", "sound", "collapse-id", "push", "list", "close", "server", "info"] {
+                #expect(script.standardOutput.contains(word), "\(shell) script lacks \(word)")
+            }
+        }
+        let bash = try await Self.run(["--generate-completion-script=bash"], bus: bus)
+        let folder = try Self.scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("notify.bash")
+        try Data(bash.standardOutput.utf8).write(to: file)
+        let loaded = try await ChildProcess(executable: URL(fileURLWithPath: "/bin/bash"), arguments: ["-c", "source \"$0\" && complete -p notify", file.path])
+            .result(timeout: .seconds(10))
+        #expect(loaded.status == .exited(0), "\(loaded.standardError)")
+        #expect(loaded.standardOutput.contains("notify"))
+        // Run normally, subcommands keep their "notify WORD" usage line.
+        let help = try await Self.run(["push", "--help"], bus: bus)
+        #expect(help.standardOutput.contains("USAGE: notify push"))
+        await bus.stop()
+    }
 }

@@ -45,6 +45,8 @@ public final class TestBus: Sendable {
     ///     ``writeService(name:exec:)`` adds services that the bus can activate.
     ///   - limits: `<limit>` values that override those of `dbus/session.conf`, for
     ///     example `["max_message_size": 4096]` for size tests.
+    ///   - socketPath: Also listen at this Unix socket path, so that a test can kill the bus
+    ///     and start another at the same address (`unix:path=<socketPath>`).
     ///   - baseConfiguration: The configuration to include; by default `dbus/session.conf`
     ///     of this checkout (see ``locateSessionConfiguration()``).
     ///   - startTimeout: How long to wait for the daemon to print its address.
@@ -53,6 +55,7 @@ public final class TestBus: Sendable {
     public init(
         withServiceDirectory: Bool = false,
         limits: [String: Int] = [:],
+        socketPath: String? = nil,
         baseConfiguration: URL? = nil,
         startTimeout: Duration = .seconds(10)
     ) async throws {
@@ -65,7 +68,9 @@ public final class TestBus: Sendable {
                 try FileManager.default.createDirectory(at: services, withIntermediateDirectories: false)
             }
             let configuration = directory.appendingPathComponent("bus.conf")
-            try Self.configuration(including: base, serviceDirectory: services, limits: limits)
+            try Self.configuration(
+                including: base, serviceDirectory: services, limits: limits,
+                extraListen: socketPath.map { "unix:path=\($0)" })
                 .write(to: configuration, atomically: true, encoding: .utf8)
             let process = try ChildProcess(
                 executable: daemon,
@@ -102,7 +107,9 @@ public final class TestBus: Sendable {
     }
 
     /// The generated configuration: `base` included, then the service directory and limits.
-    public static func configuration(including base: URL, serviceDirectory: URL?, limits: [String: Int]) -> String {
+    public static func configuration(
+        including base: URL, serviceDirectory: URL?, limits: [String: Int], extraListen: String? = nil
+    ) -> String {
         var lines = [
             #"<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN""#,
             #" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">"#,
@@ -110,6 +117,9 @@ public final class TestBus: Sendable {
             "<busconfig>",
             "  <include>\(xmlEscaped(base.path))</include>",
         ]
+        if let extraListen {
+            lines.append("  <listen>\(xmlEscaped(extraListen))</listen>")
+        }
         if let serviceDirectory {
             lines.append("  <servicedir>\(xmlEscaped(serviceDirectory.path))</servicedir>")
         }

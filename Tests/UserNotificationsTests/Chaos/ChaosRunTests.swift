@@ -26,15 +26,14 @@ struct ChaosRunTests {
     func chaos() async throws {
         let total = Int(ProcessInfo.processInfo.environment["CHAOS_NOTIFICATIONS"] ?? "") ?? 300
         var random = Generator(state: 0xC0FFEE)
-        let testBus = try await TestBus()
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-\(UUID().uuidString.prefix(8))").path
+        var testBus = try await TestBus(socketPath: socket)
         var server = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
         let center = UNUserNotificationCenter(
-            identity: CenterFixture.identity, bus: .address(testBus.address), persistent: false)
+            identity: CenterFixture.identity, bus: .address("unix:path=\(socket)"), persistent: false)
         let delegate = await RecordingDelegate()
         center.delegate = delegate
-        let rogue = try await DBusConnection.connect(to: testBus.bus)
-        let me = try await DBusConnection.connect(to: testBus.bus)
-        _ = me
+        var rogue = try await DBusConnection.connect(to: testBus.bus)
 
         var expected: [String: Int] = [:]
         var faults: [String: Int] = [:]
@@ -61,6 +60,18 @@ struct ChaosRunTests {
                 break
             }
             server.script = script
+            if Int.random(in: 0..<75, using: &random) == 0 {
+                // The bus daemon dies and another starts at the same address: the center sees
+                // the disconnect, forgets what it had shown, and connects again on its next add.
+                await testBus.kill()
+                #expect(await eventually { await center.deliveredNotifications().isEmpty })
+                try? FileManager.default.removeItem(atPath: socket)
+                testBus = try await TestBus(socketPath: socket)
+                server = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
+                rogue = try await DBusConnection.connect(to: testBus.bus)
+                fault("bus killed and restarted")
+                continue
+            }
             switch Int.random(in: 0..<12, using: &random) {
             case 0...5:
                 server.invokeAction(id: id, key: "default")
