@@ -19,6 +19,8 @@ struct Delivery: Sendable {
         var printID: Bool
         var json: Bool
         var timeout: Duration?
+        /// `--id`: the name remembered in ``IdentifierStore``.
+        var identifier: String?
     }
 
     /// How a wait ended.
@@ -30,6 +32,7 @@ struct Delivery: Sendable {
     /// What the JSON output reports.
     struct Outcome: Sendable {
         var id: UInt32?
+        var identifier: String?
         var server: String?
         var terminal = false
         var action: String?
@@ -103,8 +106,22 @@ struct Delivery: Sendable {
     private func deliver(with client: NotificationsClient, signals: SignalWatcher, rendered: ShownLog?) async throws(NotificationsError) -> Int32 {
         var request = plan.request
         var failed = false
-        var outcome = Outcome(terminal: rendered != nil)
+        var outcome = Outcome(identifier: plan.identifier, terminal: rendered != nil)
         let events = client.events()
+        // --id on a real server: replace what that name showed, if the server that showed it
+        // still serves (ids are only meaningful to the instance that gave them).
+        let remembers = plan.identifier != nil && rendered == nil
+        if let identifier = plan.identifier, remembers, request.replacesID == 0 {
+            try await client.connect()
+            do {
+                if let known = try IdentifierStore.entries()[identifier], known.server == client.serverOwner {
+                    request.replacesID = known.id
+                }
+            } catch {
+                Terminal.error("\(error)\n")
+                failed = true
+            }
+        }
         if !plan.actions.isEmpty || plan.replyPlaceholder != nil {
             let capabilities = try await client.capabilities()
             if !plan.actions.isEmpty {
@@ -131,8 +148,23 @@ struct Delivery: Sendable {
         outcome.server = posting.server
         if let rendered { await rendered.waitForFirst(timeout: .seconds(2)) }
         if plan.printID && !plan.json { Terminal.out("\(posting.id)\n") }
+        let remembered = RememberedNotification(server: posting.server, id: posting.id, summary: request.summary)
+        if let identifier = plan.identifier, remembers {
+            do {
+                try IdentifierStore.update { $0[identifier] = remembered }
+            } catch {
+                Terminal.error("Could not remember --id \(identifier): \(error)\n")
+                failed = true
+            }
+        }
         if waits {
             await wait(for: posting, request: request, events: events, signals: signals, client: client, outcome: &outcome)
+            // However the wait ended, the notification is gone: forget its name.
+            if let identifier = plan.identifier, remembers {
+                _ = try? IdentifierStore.update { entries in
+                    if entries[identifier] == remembered { entries[identifier] = nil }
+                }
+            }
         }
         await client.disconnect()
         if plan.json { Terminal.out(Self.json(outcome) + "\n") }
@@ -236,6 +268,7 @@ struct Delivery: Sendable {
         }
         let fields = [
             ("id", outcome.id.map { "\($0)" } ?? "null"),
+            ("identifier", quoted(outcome.identifier)),
             ("server", quoted(outcome.server)),
             ("terminal", outcome.terminal ? "true" : "false"),
             ("action", quoted(outcome.action)),

@@ -27,12 +27,15 @@ struct NotifyCommand: AsyncParsableCommand {
             not be shown, or when actions or a reply were asked of a server that cannot do them.
 
             Subcommands:
-              notify info [--json]        the server's name, vendor, version and capabilities
-              notify close ID             close a notification by its id
+              notify info [--json]        the server: name, vendor, version, capabilities
+              notify close ID|IDENTIFIER  close a notification by its id or its --id name
+              notify list                 the notifications shown with --id, still known
+              notify push PAYLOAD.json    show an APNs-style payload (-: standard input)
               notify server [--private]   serve notifications in this terminal (no desktop)
-            Each takes --help. To send a notification whose summary is one of these words, \
+            Each takes --help (or: notify help SUBCOMMAND). To send a notification whose summary is one of these words, \
             put "--" before it: notify -- info
             """,
+        subcommands: describingCommandTree ? [Info.self, Close.self, List.self, Push.self, Server.self] : [],
         helpNames: [.customShort("?"), .long]
     )
 
@@ -86,7 +89,21 @@ struct NotifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop waiting after this many seconds, closing the notification.", valueName: "SECONDS"))
     var timeout: Double?
 
-    @Flag(help: "Print one JSON object: id, server, action, reply, activation token, close reason, how the wait ended.")
+    @Option(help: ArgumentHelp("An image file to show with the text (sent as the image-path hint).", valueName: "PATH"))
+    var image: String?
+
+    @Option(help: ArgumentHelp("A sound to play: a name from the sound theme, such as message-new-instant, or the absolute path of a sound file.",
+                               valueName: "NAME|PATH"))
+    var sound: String?
+
+    @Option(name: .customLong("id"),
+            help: ArgumentHelp("""
+                A name for this notification. A later notify --id with the same name replaces \
+                it while it is still shown, and notify close NAME closes it.
+                """, valueName: "IDENTIFIER"))
+    var identifier: String?
+
+    @Flag(help: "Print one JSON object: id, identifier, server, action, reply, activation token, close reason, how the wait ended.")
     var json = false
 
     @Flag(name: .customLong("no-fallback"), help: "Fail like notify-send when there is no bus or no server, instead of using the terminal.")
@@ -129,6 +146,9 @@ struct NotifyCommand: AsyncParsableCommand {
         if let timeout, !(timeout > 0 && timeout.isFinite) {
             return try fail("--timeout needs a number of seconds above 0, not \(timeout).")
         }
+        if let identifier, !IdentifierStore.isValidName(identifier) {
+            return try fail("--id needs a name that is not empty and not a number (numbers are ids), not \"\(identifier)\".")
+        }
         var request = NotifyRequest(
             appName: appName ?? "notify", replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: icon ?? "",
             summary: summary, body: body, expiry: NotificationExpiry(rawValue: expireTime ?? -1))
@@ -137,6 +157,16 @@ struct NotifyCommand: AsyncParsableCommand {
         if transient { request.hints.transient = true }
         // libnotify names the sending process; servers use it to find the application.
         try? request.hints.setVendorHint("sender-pid", .int64(Int64(getpid())))
+        // --image and --sound come before -h, so that an explicit hint wins.
+        if let image { request.hints.imagePath = try imageURI(image) }
+        if let sound {
+            var isFolder: ObjCBool = false
+            if sound.hasPrefix("/") && FileManager.default.fileExists(atPath: sound, isDirectory: &isFolder) && !isFolder.boolValue {
+                request.hints.soundFile = sound
+            } else {
+                request.hints.soundName = sound
+            }
+        }
         for argument in hint {
             do {
                 let (name, value) = try HintParser.parse(argument)
@@ -159,7 +189,21 @@ struct NotifyCommand: AsyncParsableCommand {
         }
         return Delivery.Plan(
             request: request, actions: actions, replyPlaceholder: reply, wait: wait, printID: printID,
-            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) })
+            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) }, identifier: identifier)
+    }
+
+    /// `--image PATH` as a `file://` URI: the path made absolute (the server runs elsewhere),
+    /// and checked to be a readable file.
+    private func imageURI(_ path: String) throws -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isFolder) else {
+            return try fail("--image: no such file: \(path)")
+        }
+        guard !isFolder.boolValue else { return try fail("--image: \(path) is a folder, not an image file") }
+        guard access(absolute.path, R_OK) == 0 else { return try fail("--image: cannot read \(path): permission denied") }
+        return absolute.absoluteString
     }
 
     private func fail<T>(_ message: String) throws -> T {

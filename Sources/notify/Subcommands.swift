@@ -7,7 +7,7 @@ extension NotifyCommand {
     /// `notify info`: who serves notifications on the session bus and what it can do.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "notify info",
+            commandName: subcommandName("info"),
             abstract: "Show the notification server's name, vendor, version, spec version and capabilities.",
             helpNames: [.customShort("?"), .long])
 
@@ -45,25 +45,115 @@ extension NotifyCommand {
         }
     }
 
-    /// `notify close ID`: CloseNotification for an id that `notify -p` printed.
+    /// `notify close ID|IDENTIFIER`: CloseNotification for an id that `notify -p` printed, or
+    /// for the notification last shown with `--id IDENTIFIER`.
     struct Close: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "notify close",
-            abstract: "Close a notification by the id that notify -p (or notify-send -p) printed.",
+            commandName: subcommandName("close"),
+            abstract: "Close a notification by the id that notify -p (or notify-send -p) printed, or by its --id name.",
+            discussion: """
+                A number is an id. Anything else is a name given with notify --id; it closes \
+                the notification only while the server that showed it still serves, and is \
+                forgotten afterwards.
+                """,
             helpNames: [.customShort("?"), .long])
 
-        @Argument(help: ArgumentHelp("The notification's id.", valueName: "ID"))
-        var id: UInt32
+        @Argument(help: ArgumentHelp("The notification's id, or the name it was given with --id.", valueName: "ID|IDENTIFIER"))
+        var target: String
 
         mutating func run() async throws {
             let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+            var forget: String?
+            let id: UInt32
+            if let number = UInt32(target) {
+                id = number
+            } else {
+                let name = target
+                let known: RememberedNotification?
+                do {
+                    known = try IdentifierStore.entries()[name]
+                } catch {
+                    Terminal.error("\(error)\n")
+                    throw ExitCode(1)
+                }
+                guard let known else {
+                    Terminal.error("No notification is known as \"\(name)\" (notify list shows the names known).\n")
+                    throw ExitCode(1)
+                }
+                do {
+                    try await client.connect()
+                } catch {
+                    await client.disconnect()
+                    Terminal.error("\(error)\n")
+                    throw ExitCode(1)
+                }
+                guard known.server == client.serverOwner else {
+                    _ = try? IdentifierStore.update { entries in
+                        if entries[name] == known { entries[name] = nil }
+                    }
+                    await client.disconnect()
+                    Terminal.error("\"\(name)\" was shown by a notification server that has gone; there is nothing to close.\n")
+                    throw ExitCode(1)
+                }
+                id = known.id
+                forget = name
+            }
+            let owner: String?
             do {
                 try await client.closeNotification(id: id)
+                owner = client.serverOwner
                 await client.disconnect()
             } catch {
                 await client.disconnect()
                 Terminal.error("\(error)\n")
                 throw ExitCode(1)
+            }
+            // Closed by name or by number, the notification is gone: forget every name for it.
+            _ = try? IdentifierStore.update { entries in
+                if let forget { entries[forget] = nil }
+                entries = entries.filter { !($0.value.server == owner && $0.value.id == id) }
+            }
+        }
+    }
+
+    /// `notify list`: the notifications given an `--id` whose server still serves.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: subcommandName("list"),
+            abstract: "List the notifications shown with --id that notify still knows.",
+            discussion: """
+                Prints one line per notification: its --id name, its id and its summary, \
+                separated by tabs. Names whose notification server has gone since are \
+                forgotten. A notification the person dismissed stays listed until its name \
+                is reused or closed: servers tell only the program that is still waiting.
+                """,
+            helpNames: [.customShort("?"), .long])
+
+        mutating func run() async throws {
+            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+            let owner: String?
+            do {
+                try await client.connect()
+                owner = client.serverOwner
+                await client.disconnect()
+            } catch {
+                await client.disconnect()
+                Terminal.error("\(error)\n")
+                throw ExitCode(1)
+            }
+            let live: [String: RememberedNotification]
+            do {
+                live = try IdentifierStore.update { entries in
+                    entries = entries.filter { $0.value.server == owner }
+                    return entries
+                }
+            } catch {
+                Terminal.error("\(error)\n")
+                throw ExitCode(1)
+            }
+            for (name, entry) in live.sorted(by: { $0.key < $1.key }) {
+                let summary = entry.summary.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
+                Terminal.out("\(name)\t\(entry.id)\t\(summary)\n")
             }
         }
     }
@@ -72,7 +162,7 @@ extension NotifyCommand {
     /// without a desktop.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "notify server",
+            commandName: subcommandName("server"),
             abstract: "Serve notifications in this terminal, for sessions without a desktop.",
             discussion: """
                 Owns org.freedesktop.Notifications on the session bus (taking it over from a \

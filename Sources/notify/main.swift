@@ -21,7 +21,22 @@ func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let subcommands: [String: any ParsableCommand.Type] = [
     "info": NotifyCommand.Info.self, "close": NotifyCommand.Close.self, "server": NotifyCommand.Server.self,
+    "list": NotifyCommand.List.self, "push": NotifyCommand.Push.self,
 ]
+// `notify help [SUBCOMMAND]`, which the completion scripts and the manual list (the parser
+// adds it to every command tree), prints the same help as --help.
+if arguments.first == "help" {
+    switch arguments.count {
+    case 1:
+        Terminal.out(NotifyCommand.helpMessage() + "\n")
+    case 2 where subcommands[arguments[1]] != nil:
+        Terminal.out(subcommands[arguments[1]]!.helpMessage() + "\n")
+    default:
+        Terminal.error("notify help: no subcommand \"\(arguments.dropFirst().joined(separator: " "))\"; they are \(subcommands.keys.sorted().joined(separator: ", ")).\n")
+        exit(1)
+    }
+    exit(0)
+}
 let chosen: any ParsableCommand.Type = arguments.first.flatMap { subcommands[$0] } ?? NotifyCommand.self
 do {
     var command = try chosen == NotifyCommand.self ? chosen.parseAsRoot(arguments) : chosen.parseAsRoot(Array(arguments.dropFirst()))

@@ -446,17 +446,35 @@ struct NotifyCommandTests {
         #expect(unknown.status == .exited(1))
         #expect(unknown.standardError.contains("No notification is known as \"build\""))
 
+        // Closing by number forgets the name too.
+        let closedByID = try await run(["close", "\(otherID)"])
+        #expect(closedByID.status == .exited(0), "\(closedByID.standardError)")
+        #expect(try await run(["list"]).standardOutput.isEmpty)
+        let reshown = try await run(["--id", "other", "Other one"])
+        #expect(reshown.status == .exited(0), "\(reshown.standardError)")
+        #expect(first.notifications.last?.request.replacesID == 0)
+        let newOtherID = try #require(first.notifications.last?.id)
+        #expect(try await run(["list"]).standardOutput == "other\t\(newOtherID)\tOther one\n")
+
         let numeric = try await run(["--id", "42", "Numbers are ids"])
         #expect(numeric.status == .exited(1))
         #expect(numeric.standardError.contains("--id needs a name"))
-        #expect(first.notifications.count == 3)
+        #expect(first.notifications.count == 4)
 
         // A wait that ends forgets the name: the notification is gone.
         let waiting = try ChildProcess(executable: Self.executable(), arguments: ["--id", "waiter", "-w", "Waiting"], environment: environment)
-        let waitedID = try #require(await first.waitForNotify(count: 4, timeout: .seconds(10)), "\(waiting.standardError)")
+        let waitedID = try #require(await first.waitForNotify(count: 5, timeout: .seconds(10)), "\(waiting.standardError)")
+        // notify remembers the name once Notify has replied: poll for it, with a deadline.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var listedWaiter = false
+        while !listedWaiter && ContinuousClock.now < deadline {
+            listedWaiter = try await run(["list"]).standardOutput.contains("waiter\t\(waitedID)\tWaiting\n")
+            if !listedWaiter { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(listedWaiter)
         first.close(id: waitedID, reason: .dismissed)
         #expect(try await waiting.result(timeout: .seconds(10)).status == .exited(0))
-        #expect(try await run(["list"]).standardOutput == "other\t\(otherID)\tOther one\n")
+        #expect(try await run(["list"]).standardOutput == "other\t\(newOtherID)\tOther one\n")
 
         // Another server instance: the remembered ids are not its ids.
         await first.stop()
@@ -557,6 +575,39 @@ struct NotifyCommandTests {
         // Run normally, subcommands keep their "notify WORD" usage line.
         let help = try await Self.run(["push", "--help"], bus: bus)
         #expect(help.standardOutput.contains("USAGE: notify push"))
+        await bus.stop()
+    }
+
+    @Test("the description generate-manual reads covers every subcommand; notify help WORD prints its help; notify -- help is a notification")
+    func manualAndHelp() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let dump = try await Self.run(["--experimental-dump-help"], bus: bus)
+        #expect(dump.status == .exited(0), "\(dump.standardError)")
+        let tool = try #require(try JSONSerialization.jsonObject(with: Data(dump.standardOutput.utf8)) as? [String: Any])
+        let command = try #require(tool["command"] as? [String: Any])
+        #expect(command["commandName"] as? String == "notify")
+        let names = (command["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(names == ["info", "close", "list", "push", "server", "help"])
+        let options = (command["arguments"] as? [[String: Any]] ?? []).compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }
+        for option in ["expire-time", "image", "sound", "id", "json", "no-fallback"] {
+            #expect(options.contains(option), "\(option) missing from \(options)")
+        }
+
+        let helpPush = try await Self.run(["help", "push"], bus: bus)
+        #expect(helpPush.status == .exited(0))
+        #expect(helpPush.standardOutput.contains("USAGE: notify push"))
+        let helpRoot = try await Self.run(["help"], bus: bus)
+        #expect(helpRoot.status == .exited(0))
+        #expect(helpRoot.standardOutput.contains("--expire-time"))
+        let helpBogus = try await Self.run(["help", "bogus"], bus: bus)
+        #expect(helpBogus.status == .exited(1))
+        #expect(helpBogus.standardError.contains("no subcommand \"bogus\""))
+        #expect(server.notifications.isEmpty)
+        let escaped = try await Self.run(["--", "help"], bus: bus)
+        #expect(escaped.status == .exited(0), "\(escaped.standardError)")
+        #expect(server.notifications.map(\.request.summary) == ["help"])
+        await server.stop()
         await bus.stop()
     }
 }
