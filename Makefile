@@ -5,6 +5,7 @@
 #   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make bench   release build, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make man     the notify(1) man page, from the command's own definitions
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -25,7 +26,7 @@ export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 
-.PHONY: deps build test demo bench versions clean
+.PHONY: deps build test demo bench man versions clean
 
 deps:
 	@command -v swift >/dev/null 2>&1 || { \
@@ -78,6 +79,10 @@ bench: deps
 		$(BENCH_DIR)/bench.sh -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
+
+man:
+	swift package generate-manual --multi-page
+	@echo "man pages: .build/plugins/GenerateManual/outputs/notify/"
 
 versions:
 	@swift --version 2>&1

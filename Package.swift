@@ -69,6 +69,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "RichMedia",
+            dependencies: ["UserNotifications", "ExampleSupport"],
+            path: "examples/RichMedia",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "notify-bench",
             dependencies: ["FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
             path: "Benchmarks/NotifyBench",

@@ -92,6 +92,7 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     func render(_ request: NotifyRequest, id: UInt32) -> String {
         var lines = ["┌─ \(request.appName.isEmpty ? "notification" : request.appName) (\(id))", "│ \(request.summary)"]
         for line in request.body.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("│ \(line)") }
+        if let image = request.hints.imagePath { lines.append("│ [image \(image)]") }
         let buttons = request.actions.filter { $0.key != NotificationAction.defaultKey && $0.key != NotificationAction.inlineReplyKey }
         for (index, action) in buttons.enumerated() { lines.append("│  [\(index + 1)] \(action.label)") }
         var help: [String] = []
