@@ -66,7 +66,8 @@ struct ConnectionTests {
         await #expect(throws: DBusError.timedOut(member: "Hang", after: .milliseconds(300))) {
             try await client.call(echoCall(server.uniqueName, "Hang"), timeout: .milliseconds(300))
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // Far from libdbus's 25 s default; loose because the suite runs in parallel on 2 cores.
+        #expect(ContinuousClock.now - start < .seconds(5))
         // The connection stays usable after a timeout.
         #expect(try await client.call(echoCall(server.uniqueName, "Echo", [.int32(1)])).body == [.int32(1)])
     }
@@ -79,7 +80,8 @@ struct ConnectionTests {
             try await client.call(echoCall("org.example.Nobody"))
         }
         #expect(error?.remoteName == "org.freedesktop.DBus.Error.ServiceUnknown")
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // ServiceUnknown (not a timeout) shows the bus answered at once; the bound is loose.
+        #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test("a service whose program hangs at start-up fails at the call's deadline")
@@ -93,7 +95,8 @@ struct ConnectionTests {
         await #expect(throws: DBusError.timedOut(member: "Echo", after: .milliseconds(500))) {
             try await client.call(echoCall("org.example.Hangs"), timeout: .milliseconds(500))
         }
-        #expect(ContinuousClock.now - start < .seconds(3))
+        // The activated program exits after 4 s (then the bus would answer with an error).
+        #expect(ContinuousClock.now - start < .seconds(4))
     }
 
     @Test("cancelling the waiting task ends the call with .cancelled")
