@@ -50,11 +50,12 @@ public final class NotificationsClient: Sendable {
     }
 
     deinit {
-        state.withLock { state in
-            state.connecting?.cancel()
-            state.link?.subscription.cancel()
-            for consumer in state.consumers.values { consumer.finish() }
+        let (connecting, link, consumers) = state.withLock { state in
+            (state.connecting, state.link, Array(state.consumers.values))
         }
+        connecting?.cancel()
+        link?.subscription.cancel()
+        for consumer in consumers { consumer.finish() }
     }
 
     // MARK: - Events
@@ -80,10 +81,12 @@ public final class NotificationsClient: Sendable {
         state.withLock { $0.owner }
     }
 
+    /// Hands `event` to every stream. Yields happen outside the lock: a stream being cancelled
+    /// holds its task's lock while its termination handler takes ours, so yielding under our
+    /// lock can deadlock (it did, under ThreadSanitizer's timing).
     private func publish(_ event: NotificationEvent) {
-        state.withLock { state in
-            for consumer in state.consumers.values { consumer.yield(event) }
-        }
+        let consumers = state.withLock { Array($0.consumers.values) }
+        for consumer in consumers { consumer.yield(event) }
     }
 
     /// Called on the connection's executor for every event of the subscription, in order.
