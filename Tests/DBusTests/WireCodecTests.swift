@@ -27,7 +27,7 @@ struct WireCodecTests {
         #expect(parsed.serial == 42)
         #expect(parsed.sender == ":1.7")
         #expect(parsed.member == "S")
-        #expect(bytes.count % 1 == 0 && parsed.bodySignature == "y" + value.type.signature)
+        #expect(parsed.bodySignature == "y" + value.type.signature)
     }
 
     @Test("a value that does not fit its declared type is a typed error")

@@ -36,33 +36,7 @@ private func catchesSignal(_ signal: Int32, pid: Int32) -> Bool {
     return mask & (UInt64(1) << UInt64(signal - 1)) != 0
 }
 
-/// A private bus, a virtual display and dunst on them; stopped by PID in reverse order.
-private struct DunstDesktop {
-    let testBus: TestBus
-    let display: XvfbDisplay
-    let dunst: DunstServer
-
-    /// Starts the three, runs `body`, and stops them whether `body` throws or not.
-    static func run(_ body: (DunstDesktop) async throws -> Void) async throws {
-        let testBus = try await TestBus()
-        let display = try await XvfbDisplay()
-        let dunst = try await DunstServer(bus: testBus, display: display)
-        let desktop = DunstDesktop(testBus: testBus, display: display, dunst: dunst)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
-        }
-        await desktop.stop()
-    }
-
-    func stop() async {
-        await dunst.stop()
-        await display.stop()
-        await testBus.stop()
-    }
-
+extension DunstDesktop {
     /// The unique bus name dunst serves under, asked of the bus on a connection of our own.
     func dunstName() async throws -> String {
         let connection = try await DBusConnection.connect(to: testBus.bus)
@@ -71,18 +45,6 @@ private struct DunstDesktop {
         return try #require(owner)
     }
 
-    /// How many notifications dunst displays once nothing waits to be shown any more (dunst
-    /// queues a new notification as waiting and moves it to the screen on its next update).
-    func displayedWhenSettled(timeout: Duration = .seconds(10)) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while try await dunst.count(.waiting) != 0 {
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError.timedOut(operation: "dunst showing its waiting notifications", after: timeout, detail: "")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try await dunst.count(.displayed)
-    }
 }
 
 // MARK: - python-dbusmock as the server
@@ -345,7 +307,7 @@ extension PeerTests {
                 let events = EventRecorder(client.events())
                 let posted = try await client.notify(NotifyRequest(appName: "PeerTests", summary: "Hello dunst", body: "A body line"))
                 #expect(posted.server == (try await desktop.dunstName()))
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
                 // dunst keeps only closed notifications in its history.
                 #expect(try await desktop.dunst.history().isEmpty)
 
@@ -385,11 +347,11 @@ extension PeerTests {
                 let client = NotificationsClient(bus: desktop.testBus.bus)
                 let events = EventRecorder(client.events())
                 let posted = try await client.notify(NotifyRequest(appName: "PeerTests", summary: "Close me", expiry: .never))
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
 
                 try await client.closeNotification(id: posted.id)
                 #expect(await events.next() == .closed(id: posted.id, reason: .closedByCall, server: posted.server))
-                #expect(try await desktop.displayedWhenSettled() == 0)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 0)
                 #expect(try await desktop.dunst.history().map(\.id) == [Int(posted.id)])
 
                 try await client.closeNotification(id: posted.id + 100)
@@ -408,7 +370,7 @@ extension PeerTests {
                 let posted = try await client.notify(NotifyRequest(
                     appName: "PeerTests", summary: "Click me", actions: [NotificationAction(key: "default", label: "Open")],
                     expiry: .never))
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
                 #expect(bystander.serverOwner == posted.server)
 
                 try await desktop.dunst.invokeAction()
@@ -416,7 +378,7 @@ extension PeerTests {
                 // dunst does not close on an action, and sends its signals only to the poster.
                 #expect(await events.extra().isEmpty)
                 #expect(await overheard.extra().isEmpty)
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
             }
         }
 
@@ -426,13 +388,13 @@ extension PeerTests {
                 let client = NotificationsClient(bus: desktop.testBus.bus)
                 let events = EventRecorder(client.events())
                 let first = try await client.notify(NotifyRequest(appName: "PeerTests", summary: "Version 1", body: "old"))
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
 
                 let second = try await client.notify(NotifyRequest(
                     appName: "PeerTests", replacesID: first.id, summary: "Version 2", body: "new"))
                 #expect(second.id == first.id)
                 #expect(second.server == first.server)
-                #expect(try await desktop.displayedWhenSettled() == 1)
+                #expect(try await desktop.dunst.displayedWhenSettled() == 1)
                 #expect(await events.extra().isEmpty)
 
                 try await desktop.dunst.closeAll()

@@ -297,4 +297,17 @@ public final class DunstServer: Sendable {
             }
         }
     }
+
+    /// How many notifications dunst displays once nothing waits to be shown any more (dunst
+    /// queues a new notification as waiting and moves it to the screen on its next update).
+    public func displayedWhenSettled(timeout: Duration = .seconds(10)) async throws -> Int {
+        let deadline = ContinuousClock.now + timeout
+        while try await count(.waiting) != 0 {
+            guard ContinuousClock.now < deadline else {
+                throw HarnessError.timedOut(operation: "dunst showing its waiting notifications", after: timeout, detail: "")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try await count(.displayed)
+    }
 }

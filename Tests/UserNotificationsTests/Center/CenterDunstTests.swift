@@ -11,7 +11,7 @@ struct CenterDunstTests {
     func shows() async throws {
         try await DunstCenter.run { desktop in
             try await desktop.center.add(DunstCenter.request("greeting", title: "Hello", body: "From the center"))
-            #expect(try await desktop.displayedWhenSettled() == 1)
+            #expect(try await desktop.dunst.displayedWhenSettled() == 1)
             #expect(await desktop.center.deliveredNotifications().map(\.request.identifier) == ["greeting"])
             #expect(await desktop.delegate.presented.map(\.request.identifier) == ["greeting"])
 
@@ -33,9 +33,9 @@ struct CenterDunstTests {
         try await DunstCenter.run { desktop in
             let replies = try await NotifyReplyWatcher.start(on: desktop)
             try await desktop.center.add(DunstCenter.request("news", title: "News", body: "first"))
-            #expect(try await desktop.displayedWhenSettled() == 1)
+            #expect(try await desktop.dunst.displayedWhenSettled() == 1)
             try await desktop.center.add(DunstCenter.request("news", title: "News", body: "second"))
-            #expect(try await desktop.displayedWhenSettled() == 1)
+            #expect(try await desktop.dunst.displayedWhenSettled() == 1)
 
             #expect(await eventually { replies.ids.count == 2 }, "dbus-monitor saw: \(replies.process.standardOutput)")
             let ids = replies.ids
@@ -57,16 +57,16 @@ struct CenterDunstTests {
         try await DunstCenter.run { desktop in
             try await desktop.center.add(DunstCenter.request("remove-me", title: "Going", body: "soon"))
             try await desktop.center.add(DunstCenter.request("keep-me", title: "Staying", body: "here"))
-            #expect(try await desktop.displayedWhenSettled() == 2)
+            #expect(try await desktop.dunst.displayedWhenSettled() == 2)
 
             desktop.center.removeDeliveredNotifications(withIdentifiers: ["remove-me"])
             #expect(await desktop.center.deliveredNotifications().map(\.request.identifier) == ["keep-me"])
-            #expect(await eventually { (try? await desktop.displayedWhenSettled()) == 1 })
+            #expect(await eventually { (try? await desktop.dunst.displayedWhenSettled()) == 1 })
             #expect(try await desktop.dunst.history().map(\.summary) == ["Going"])
 
             desktop.center.removeDeliveredNotifications(withIdentifiers: ["keep-me"])
             #expect(await desktop.center.deliveredNotifications().isEmpty)
-            #expect(await eventually { (try? await desktop.displayedWhenSettled()) == 0 })
+            #expect(await eventually { (try? await desktop.dunst.displayedWhenSettled()) == 0 })
             #expect(try await desktop.dunst.history().map(\.summary) == ["Staying", "Going"])
             // A withdrawal is the app's own doing: no response for it.
             #expect(await desktop.delegate.responses.extra().isEmpty)
@@ -77,7 +77,7 @@ struct CenterDunstTests {
     func defaultAction() async throws {
         try await DunstCenter.run { desktop in
             try await desktop.center.add(DunstCenter.request("clickable", title: "Click", body: "me"))
-            #expect(try await desktop.displayedWhenSettled() == 1)
+            #expect(try await desktop.dunst.displayedWhenSettled() == 1)
 
             try await desktop.dunst.invokeAction()
             let response = try #require(await desktop.delegate.responses.next(timeout: .seconds(10)))
@@ -101,26 +101,13 @@ private struct DunstCenter {
 
     /// Starts everything, runs `body`, and stops the helpers by PID whether `body` throws or not.
     static func run(_ body: (DunstCenter) async throws -> Void) async throws {
-        let testBus = try await TestBus()
-        let display = try await XvfbDisplay()
-        let dunst = try await DunstServer(bus: testBus, display: display)
-        let center = UNUserNotificationCenter(identity: identity, bus: .address(testBus.address), persistent: false)
-        let delegate = await RecordingDelegate()
-        center.delegate = delegate
-        let desktop = DunstCenter(testBus: testBus, display: display, dunst: dunst, center: center, delegate: delegate)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
+        try await DunstDesktop.run { desktop in
+            let center = UNUserNotificationCenter(identity: identity, bus: .address(desktop.testBus.address), persistent: false)
+            let delegate = await RecordingDelegate()
+            center.delegate = delegate
+            try await body(DunstCenter(
+                testBus: desktop.testBus, display: desktop.display, dunst: desktop.dunst, center: center, delegate: delegate))
         }
-        await desktop.stop()
-    }
-
-    func stop() async {
-        await dunst.stop()
-        await display.stop()
-        await testBus.stop()
     }
 
     static func request(_ identifier: String, title: String, body: String) -> UNNotificationRequest {
@@ -128,19 +115,6 @@ private struct DunstCenter {
         content.title = title
         content.body = body
         return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
-    }
-
-    /// How many notifications dunst displays once nothing waits to be shown any more (dunst
-    /// queues a new notification as waiting and moves it to the screen on its next update).
-    func displayedWhenSettled(timeout: Duration = .seconds(10)) async throws -> Int {
-        let deadline = ContinuousClock.now + timeout
-        while try await dunst.count(.waiting) != 0 {
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError.timedOut(operation: "dunst showing its waiting notifications", after: timeout, detail: "")
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try await dunst.count(.displayed)
     }
 }
 
