@@ -123,7 +123,8 @@ extension ConnectionCore {
 }
 
 extension Duration {
-    var dispatchInterval: DispatchTimeInterval {
+    /// The duration as libdispatch takes it: negative is zero, too long is `.never`.
+    package var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !nanoseconds.overflow, seconds >= 0 else { return seconds < 0 ? .nanoseconds(0) : .never }

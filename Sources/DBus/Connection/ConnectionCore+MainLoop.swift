@@ -75,6 +75,7 @@ extension ConnectionCore {
     /// One report from the loop: hand each enabled watch its conditions, then re-arm.
     private func descriptorReady(fd: Int32, id: UInt64, events: UInt32) {
         guard let descriptor = descriptors[fd], descriptor.id == id else { return }
+        isHandlingReport = true
         for watch in descriptor.watches {
             guard descriptor.watches.contains(watch), dbus_watch_get_enabled(watch) != 0 else { continue }
             let flags = dbus_watch_get_flags(watch)
@@ -85,6 +86,7 @@ extension ConnectionCore {
             if events & EPOLLERR.rawValue != 0 { condition |= DBUS_WATCH_ERROR.rawValue }
             if condition != 0 { dbus_watch_handle(watch, condition) }
         }
+        isHandlingReport = false
         if let current = descriptors[fd], current === descriptor { rearm(descriptor) }
         dispatchNow()
     }

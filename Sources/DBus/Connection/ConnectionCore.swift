@@ -25,6 +25,9 @@ final class ConnectionCore: @unchecked Sendable {
 
     private var dispatchScheduled = false
     private var isDispatching = false
+    /// True while a descriptor report hands libdbus its conditions; the report dispatches
+    /// when it ends (``descriptorReady``).
+    var isHandlingReport = false
 
     init(raw: OpaquePointer, label: String) {
         self.raw = raw
@@ -77,8 +80,12 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Asks libdbus to dispatch what it has read, once, after the current work item (libdbus
     /// calls this from inside its own functions, where dispatching is not allowed).
+    ///
+    /// Not needed, and skipped, during a dispatch (which runs until libdbus has nothing left)
+    /// or a descriptor report (which dispatches when it ends): a work item would cost a thread
+    /// switch per message received.
     func scheduleDispatch() {
-        guard !dispatchScheduled else { return }
+        guard !dispatchScheduled, !isDispatching, !isHandlingReport else { return }
         dispatchScheduled = true
         queue.async { [self] in dispatchNow() }
     }

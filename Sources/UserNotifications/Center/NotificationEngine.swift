@@ -7,7 +7,9 @@ actor NotificationEngine {
     /// How the engine asks the app (the center's delegate, on the main actor).
     struct Presenter: Sendable {
         var willPresent: @Sendable (UNNotification) async -> UNNotificationPresentationOptions
-        var didReceive: @Sendable (UNNotificationResponse) async -> Void
+        /// On the main actor, where the delegate is told: the response queue's consumer
+        /// lives there, so a response costs one hop, not two.
+        var didReceive: @MainActor @Sendable (UNNotificationResponse) async -> Void
         /// A notification was posted (for the content extension of its category).
         var shown: @Sendable (UNNotification) async -> Void
         /// The content extension's answer for a response; `nil` without one.
@@ -76,7 +78,7 @@ actor NotificationEngine {
         let (stream, continuation) = AsyncStream.makeStream(of: UNNotificationResponse.self)
         responses = continuation
         let presenter = self.presenter
-        Task {
+        Task { @MainActor in
             for await response in stream { await presenter.didReceive(response) }
         }
         restore()

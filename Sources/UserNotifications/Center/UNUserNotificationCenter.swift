@@ -91,7 +91,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         let link = CenterLink()
         let presenter = NotificationEngine.Presenter(
             willPresent: { notification in await link.center?.presentationOptions(for: notification) ?? Self.defaultPresentationOptions },
-            didReceive: { response in await link.center?.tellDidReceive(response) },
+            didReceive: { @MainActor response in await link.center?.tellDidReceive(response) },
             shown: { notification in await link.center?.tellContentExtension(shown: notification) },
             intercept: { response in await link.center?.askContentExtension(response) },
             hasContentExtension: { category in link.center?.contentExtension(for: category) != nil })
@@ -113,16 +113,16 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     public static let presentationDeadline: Duration = .seconds(5)
 
     /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
+    ///
+    /// Without a delegate the answer is known at once, with no hop to the main actor.
     private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        await withCheckedContinuation { continuation in
+        guard delegate != nil else { return Self.defaultPresentationOptions }
+        return await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
-            let deadline = Task {
-                do { try await Task.sleep(for: Self.presentationDeadline) } catch { return }
-                once.resume(returning: [])
-            }
+            let deadline = AnswerDeadlines.shared.add(after: Self.presentationDeadline) { once.resume(returning: []) }
             Task { @MainActor in
                 let options = await askWillPresent(notification)
-                deadline.cancel()
+                AnswerDeadlines.shared.remove(deadline)
                 once.resume(returning: options)
             }
         }
