@@ -97,7 +97,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifyCommandTests",
-            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

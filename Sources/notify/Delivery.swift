@@ -46,8 +46,11 @@ struct Delivery: Sendable {
 
     /// Delivers through `bus`; with `fallback`, shows the notification in the terminal when
     /// there is no bus or no server. Returns the exit status.
-    func run(bus: DBusBus, fallback: Bool) async -> Int32 {
-        let signals = SignalWatcher([SIGINT])
+    ///
+    /// `interruptions` are the signals that end a wait as Control-C does (a scheduled
+    /// `notify` adds `SIGTERM`, which `notify cancel` sends).
+    func run(bus: DBusBus, fallback: Bool, interruptions: [Int32] = [SIGINT]) async -> Int32 {
+        let signals = SignalWatcher(interruptions)
         defer { signals.cancel() }
         let client = NotificationsClient(bus: bus, callTimeout: .seconds(5))
         do {

@@ -26,16 +26,23 @@ struct NotifyCommand: AsyncParsableCommand {
             Exit status: 0 on success; 1 on a bad option or hint, when the notification could \
             not be shown, or when actions or a reply were asked of a server that cannot do them.
 
+            With --in, --at or --every, notify stays and shows the notification when it is due, \
+            exactly as it would have at once, following the wall clock through a suspend or a \
+            clock change. notify pending lists the ones waiting; notify cancel, Control-C or \
+            SIGTERM stops one before it fires (exit status 0, nothing shown).
+
             Subcommands:
               notify info [--json]        the server: name, vendor, version, capabilities
               notify close ID|IDENTIFIER  close a notification by its id or its --id name
               notify list                 the notifications shown with --id, still known
+              notify pending [--json]     the scheduled notifications still waiting
+              notify cancel ID...|--all   cancel scheduled notifications
               notify push PAYLOAD.json    show an APNs-style payload (-: standard input)
               notify server [--private]   serve notifications in this terminal (no desktop)
             Each takes --help (or: notify help SUBCOMMAND). To send a notification whose summary is one of these words, \
             put "--" before it: notify -- info
             """,
-        subcommands: describingCommandTree ? [Info.self, Close.self, List.self, Push.self, Server.self] : [],
+        subcommands: describingCommandTree ? [Info.self, Close.self, List.self, Pending.self, Cancel.self, Push.self, Server.self] : [],
         helpNames: [.customShort("?"), .long]
     )
 
@@ -109,105 +116,65 @@ struct NotifyCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-fallback"), help: "Fail like notify-send when there is no bus or no server, instead of using the terminal.")
     var noFallback = false
 
+    @Option(name: .customLong("in"),
+            help: ArgumentHelp("Show it after this long, waiting meanwhile: 90s, 10m, 1h30m, 2d (a plain number is seconds).",
+                               valueName: "DURATION"))
+    var delay: String?
+
+    @Option(help: ArgumentHelp("""
+                Show it at this time, waiting meanwhile: HH:MM or HH:MM:SS (the next one, local \
+                time), or a date and time such as 2026-12-24T18:30 (ISO 8601, with or without \
+                seconds and UTC offset).
+                """, valueName: "TIME"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("""
+                Show it again every DURATION (after --in or --at, else first after one DURATION) \
+                until notify cancel or Control-C. Whole days (1d, 7d) keep the local time of day \
+                across daylight-saving changes; 24h is 86400 elapsed seconds.
+                """, valueName: "DURATION"))
+    var every: String?
+
     @Argument(help: ArgumentHelp("The summary (one line) and the body.", valueName: "SUMMARY [BODY]"))
     var text: [String] = []
+
+    /// Runs a plain `notify` read by ``QuickArguments`` (no scheduling options); returns the
+    /// exit status.
+    static func run(_ options: NotifyOptions) async -> Int32 {
+        if options.version {
+            Terminal.out("notify \(version)\n")
+            return 0
+        }
+        do {
+            return await Delivery(plan: try options.makePlan()).run(bus: .session, fallback: !options.noFallback)
+        } catch {
+            // makePlan has printed why.
+            return 1
+        }
+    }
 
     mutating func run() async throws {
         if version {
             Terminal.out("notify \(Self.version)\n")
             return
         }
-        let plan = try makePlan()
+        let plan = try options.makePlan()
+        if let rule = try makeScheduleRule() {
+            let code = await ScheduledDelivery(plan: plan, rule: rule, fallback: !noFallback).run()
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
         let delivery = Delivery(plan: plan)
         let code = await delivery.run(bus: .session, fallback: !noFallback)
         if code != 0 { throw ExitCode(code) }
     }
 
-    /// Everything the options ask for, checked, in notify-send's order of checks.
-    func makePlan() throws -> Delivery.Plan {
-        guard let summary = text.first else { return try fail("No summary specified.") }
-        var body = ""
-        if text.count > 1 {
-            guard let decoded = String(validating: compressEscapes(text[1]), as: UTF8.self) else {
-                return try fail("Invalid UTF-8 provided for parameter: Body")
-            }
-            body = decoded
-            if text.count > 2 { return try fail("Invalid number of options.") }
-        }
-        var level = NotificationUrgency.normal
-        if let urgency {
-            switch urgency.lowercased() {
-            case "low": level = .low
-            case "normal": level = .normal
-            case "critical": level = .critical
-            default: return try fail("Unknown urgency \(urgency) specified. Known urgency levels: low, normal, critical.")
-            }
-        }
-        if let timeout, !(timeout > 0 && timeout.isFinite) {
-            return try fail("--timeout needs a number of seconds above 0, not \(timeout).")
-        }
-        if let identifier, !IdentifierStore.isValidName(identifier) {
-            return try fail("--id needs a name that is not empty and not a number (numbers are ids), not \"\(identifier)\".")
-        }
-        var request = NotifyRequest(
-            appName: appName ?? "notify", replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: icon ?? "",
-            summary: summary, body: body, expiry: NotificationExpiry(rawValue: expireTime ?? -1))
-        request.hints.category = category
-        request.hints.urgency = level
-        if transient { request.hints.transient = true }
-        // libnotify names the sending process; servers use it to find the application.
-        try? request.hints.setVendorHint("sender-pid", .int64(Int64(getpid())))
-        // --image and --sound come before -h, so that an explicit hint wins.
-        if let image { request.hints.imagePath = try imageURI(image) }
-        if let sound {
-            var isFolder: ObjCBool = false
-            if sound.hasPrefix("/") && FileManager.default.fileExists(atPath: sound, isDirectory: &isFolder) && !isFolder.boolValue {
-                request.hints.soundFile = sound
-            } else {
-                request.hints.soundName = sound
-            }
-        }
-        for argument in hint {
-            do {
-                let (name, value) = try HintParser.parse(argument)
-                try request.hints.setVendorHint(name, value)
-            } catch {
-                return try fail("\(error)")
-            }
-        }
-        var actions: [NotificationAction] = []
-        for (position, argument) in action.enumerated() {
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = parts.count == 1 ? "\(position)" : parts[0].trimmingCharacters(in: .whitespaces)
-            let label = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
-            if !key.isEmpty && !label.isEmpty { actions.append(NotificationAction(key: key, label: label)) }
-        }
-        do {
-            try request.validate()
-        } catch {
-            return try fail("\(error)")
-        }
-        return Delivery.Plan(
-            request: request, actions: actions, replyPlaceholder: reply, wait: wait, printID: printID,
-            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) }, identifier: identifier)
-    }
-
-    /// `--image PATH` as a `file://` URI: the path made absolute (the server runs elsewhere),
-    /// and checked to be a readable file.
-    private func imageURI(_ path: String) throws -> String {
-        let cwd = FileManager.default.currentDirectoryPath
-        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isFolder) else {
-            return try fail("--image: no such file: \(path)")
-        }
-        guard !isFolder.boolValue else { return try fail("--image: \(path) is a folder, not an image file") }
-        guard access(absolute.path, R_OK) == 0 else { return try fail("--image: cannot read \(path): permission denied") }
-        return absolute.absoluteString
-    }
-
-    private func fail<T>(_ message: String) throws -> T {
-        Terminal.error(message + "\n")
-        throw ExitCode(1)
+    /// The options as values, for ``NotifyOptions/makePlan()``.
+    var options: NotifyOptions {
+        NotifyOptions(
+            urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, category: category,
+            transient: transient, hint: hint, printID: printID, replaceID: replaceID, wait: wait, action: action,
+            version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
+            json: json, noFallback: noFallback, text: text)
     }
 }

@@ -1,3 +1,4 @@
+import DBus
 import Dispatch
 import Foundation
 
@@ -24,12 +25,18 @@ enum Terminal {
 /// wait can end on Control-C without a handler running in signal context.
 ///
 /// While a watcher lives, the signals it watches are ignored by the process's default
-/// action (the sources still see them); ``cancel()`` restores the defaults.
+/// action (the sources still see them); ``cancel()`` restores the defaults. Watchers nest:
+/// every live watcher of a signal sees it, and the default action comes back only when the
+/// last of them is cancelled (a scheduled `notify` watches for its whole life while each
+/// delivery watches for its own wait).
 final class SignalWatcher: @unchecked Sendable {
     // @unchecked: the sources are created in init and only cancelled afterwards; Dispatch
     // sources are thread-safe but not marked Sendable in corelibs-libdispatch.
     private let sources: [any DispatchSourceSignal]
     private let watched: [Int32]
+    private let cancelled = Locked(false)
+    /// How many live watchers watch each signal.
+    private static let watchers = Locked<[Int32: Int]>([:])
     /// The signal numbers, in the order they arrive.
     let signals: AsyncStream<Int32>
 
@@ -39,7 +46,13 @@ final class SignalWatcher: @unchecked Sendable {
         self.signals = stream
         watched = signals
         sources = signals.map { number in
-            Glibc.signal(number, SIG_IGN)
+            Self.watchers.withLock { counts in
+                // Only the first watcher sets the disposition: Dispatch installs its own when
+                // the first source of a signal is registered, and setting SIG_IGN again over
+                // it would make the kernel drop the signal for every watcher.
+                if counts[number, default: 0] == 0 { Glibc.signal(number, SIG_IGN) }
+                counts[number, default: 0] += 1
+            }
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
             source.resume()
@@ -47,10 +60,24 @@ final class SignalWatcher: @unchecked Sendable {
         }
     }
 
-    /// Stops watching; the signals get their default actions back.
+    /// Stops watching; the signals that no other watcher watches get their default actions
+    /// back. Calling it again does nothing.
     func cancel() {
+        let first = cancelled.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
         for source in sources { source.cancel() }
-        for number in watched { Glibc.signal(number, SIG_DFL) }
+        Self.watchers.withLock { counts in
+            for number in watched {
+                counts[number, default: 1] -= 1
+                if counts[number] == 0 {
+                    counts[number] = nil
+                    Glibc.signal(number, SIG_DFL)
+                }
+            }
+        }
     }
 }
 

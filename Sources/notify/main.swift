@@ -16,13 +16,15 @@ func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) 
     try await command.run()
 }
 
+let arguments = Array(CommandLine.arguments.dropFirst())
+// The common command lines skip swift-argument-parser's start-up (see QuickArguments); the
+// table of subcommand types is built only after that, since its metadata is costly too.
+if let options = QuickArguments.parse(arguments, subcommands: NotifyCommand.subcommandNames.union(["help"])) {
+    exit(await NotifyCommand.run(options))
+}
 // The subcommands are dispatched by their first word here: swift-argument-parser would read
 // a word after options as the summary, since the root command takes positional arguments.
-let arguments = Array(CommandLine.arguments.dropFirst())
-let subcommands: [String: any ParsableCommand.Type] = [
-    "info": NotifyCommand.Info.self, "close": NotifyCommand.Close.self, "server": NotifyCommand.Server.self,
-    "list": NotifyCommand.List.self, "push": NotifyCommand.Push.self,
-]
+let subcommands = NotifyCommand.subcommandsByName
 // `notify help [SUBCOMMAND]`, which the completion scripts and the manual list (the parser
 // adds it to every command tree), prints the same help as --help.
 if arguments.first == "help" {

@@ -6,7 +6,7 @@
 /// as 29 February in 2025, to the next day at midnight, which would move a birthday reminder by a
 /// day and lose its hour. A lenient result is therefore kept only when it agrees with every
 /// requested date component; otherwise the strict match, the next date that really exists, wins.
-struct CalendarMatch {
+package struct CalendarMatch {
     private let components: DateComponents
     private let calendar: Calendar
 
@@ -15,7 +15,7 @@ struct CalendarMatch {
         .era, .year, .month, .day, .weekday, .weekdayOrdinal, .weekOfMonth, .weekOfYear, .yearForWeekOfYear,
     ]
 
-    init(components: DateComponents, fallbackCalendar: Calendar) {
+    package init(components: DateComponents, fallbackCalendar: Calendar) {
         var calendar = components.calendar ?? fallbackCalendar
         if let timeZone = components.timeZone {
             calendar.timeZone = timeZone
@@ -27,7 +27,7 @@ struct CalendarMatch {
         self.calendar = calendar
     }
 
-    func nextDate(after date: Date) -> Date? {
+    package func nextDate(after date: Date) -> Date? {
         let lenient = match(after: date, policy: .nextTime)
         if let lenient, fallsOnRequestedDay(lenient) {
             return lenient

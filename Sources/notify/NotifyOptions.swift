@@ -1,0 +1,121 @@
+import ArgumentParser
+import Foundation
+import FreedesktopNotifications
+
+/// The options of a plain `notify [OPTIONS] SUMMARY [BODY]`, as values.
+///
+/// Both parsers fill it: swift-argument-parser (``NotifyCommand``, the definition that help,
+/// the manual and the completion scripts come from) and ``QuickArguments`` (the start-up
+/// fast path). A test holds them equal on every command line the fast path accepts.
+struct NotifyOptions: Equatable, Sendable {
+    var urgency: String?
+    var expireTime: Int32?
+    var appName: String?
+    var icon: String?
+    var category: String?
+    var transient = false
+    var hint: [String] = []
+    var printID = false
+    var replaceID: Int32?
+    var wait = false
+    var action: [String] = []
+    var version = false
+    var reply: String?
+    var timeout: Double?
+    var image: String?
+    var sound: String?
+    var identifier: String?
+    var json = false
+    var noFallback = false
+    var text: [String] = []
+}
+
+extension NotifyOptions {
+    /// Everything the options ask for, checked, in notify-send's order of checks.
+    func makePlan() throws -> Delivery.Plan {
+        guard let summary = text.first else { return try fail("No summary specified.") }
+        var body = ""
+        if text.count > 1 {
+            guard let decoded = String(validating: compressEscapes(text[1]), as: UTF8.self) else {
+                return try fail("Invalid UTF-8 provided for parameter: Body")
+            }
+            body = decoded
+            if text.count > 2 { return try fail("Invalid number of options.") }
+        }
+        var level = NotificationUrgency.normal
+        if let urgency {
+            switch urgency.lowercased() {
+            case "low": level = .low
+            case "normal": level = .normal
+            case "critical": level = .critical
+            default: return try fail("Unknown urgency \(urgency) specified. Known urgency levels: low, normal, critical.")
+            }
+        }
+        if let timeout, !(timeout > 0 && timeout.isFinite) {
+            return try fail("--timeout needs a number of seconds above 0, not \(timeout).")
+        }
+        if let identifier, !IdentifierStore.isValidName(identifier) {
+            return try fail("--id needs a name that is not empty and not a number (numbers are ids), not \"\(identifier)\".")
+        }
+        var request = NotifyRequest(
+            appName: appName ?? "notify", replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: icon ?? "",
+            summary: summary, body: body, expiry: NotificationExpiry(rawValue: expireTime ?? -1))
+        request.hints.category = category
+        request.hints.urgency = level
+        if transient { request.hints.transient = true }
+        // libnotify names the sending process; servers use it to find the application.
+        try? request.hints.setVendorHint("sender-pid", .int64(Int64(getpid())))
+        // --image and --sound come before -h, so that an explicit hint wins.
+        if let image { request.hints.imagePath = try imageURI(image) }
+        if let sound {
+            var isFolder: ObjCBool = false
+            if sound.hasPrefix("/") && FileManager.default.fileExists(atPath: sound, isDirectory: &isFolder) && !isFolder.boolValue {
+                request.hints.soundFile = sound
+            } else {
+                request.hints.soundName = sound
+            }
+        }
+        for argument in hint {
+            do {
+                let (name, value) = try HintParser.parse(argument)
+                try request.hints.setVendorHint(name, value)
+            } catch {
+                return try fail("\(error)")
+            }
+        }
+        var actions: [NotificationAction] = []
+        for (position, argument) in action.enumerated() {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts.count == 1 ? "\(position)" : parts[0].trimmingCharacters(in: .whitespaces)
+            let label = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
+            if !key.isEmpty && !label.isEmpty { actions.append(NotificationAction(key: key, label: label)) }
+        }
+        do {
+            try request.validate()
+        } catch {
+            return try fail("\(error)")
+        }
+        return Delivery.Plan(
+            request: request, actions: actions, replyPlaceholder: reply, wait: wait, printID: printID,
+            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) }, identifier: identifier)
+    }
+
+    /// `--image PATH` as a `file://` URI: the path made absolute (the server runs elsewhere),
+    /// and checked to be a readable file.
+    private func imageURI(_ path: String) throws -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        let absolute = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: absolute.path, isDirectory: &isFolder) else {
+            return try fail("--image: no such file: \(path)")
+        }
+        guard !isFolder.boolValue else { return try fail("--image: \(path) is a folder, not an image file") }
+        guard access(absolute.path, R_OK) == 0 else { return try fail("--image: cannot read \(path): permission denied") }
+        return absolute.absoluteString
+    }
+
+    private func fail<T>(_ message: String) throws -> T {
+        Terminal.error(message + "\n")
+        throw ExitCode(1)
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+
+extension NotifyCommand {
+    /// `notify pending`: the scheduled notifications (`--in`, `--at`, `--every`) whose
+    /// processes still wait, from every `notify` of this user.
+    struct Pending: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: subcommandName("pending"),
+            abstract: "List the scheduled notifications (notify --in, --at, --every) still waiting.",
+            discussion: """
+                Prints one line per scheduled notification, earliest first: the id that notify \
+                cancel takes, the next time it fires (local time), how often it repeats ("-" \
+                for once), the PID of the notify process that waits to show it, and its \
+                summary, separated by tabs. Records left by a notify that was killed are \
+                removed. With --json, prints one JSON array of objects with the keys id, \
+                nextFire (ISO 8601 with the UTC offset), every, pid, summary, appName, \
+                identifier and created.
+                """,
+            helpNames: [.customShort("?"), .long])
+
+        @Flag(help: "Print one JSON array instead of lines.")
+        var json = false
+
+        mutating func run() async throws {
+            let entries: [ScheduledRecords.Entry]
+            do {
+                entries = try ScheduledRecords.scan()
+            } catch {
+                Terminal.error("\(error)\n")
+                throw ExitCode(1)
+            }
+            let now = Date()
+            var live: [(record: ScheduledRecord, next: Date)] = []
+            for entry in entries {
+                switch entry {
+                case .live(let record):
+                    live.append((record, record.rule.upcoming(at: now, calendar: .current, match: ScheduleRule.libraryMatch)))
+                case .unreadable(let name):
+                    Terminal.error("notify pending: skipping \(name) in \(ScheduledRecords.directory.path): not a record this notify can read\n")
+                }
+            }
+            live.sort { ($0.next, $0.record.id) < ($1.next, $1.record.id) }
+            if json {
+                let objects: [[String: Any]] = live.map { record, next in
+                    [
+                        "id": record.id, "pid": Int(record.pid), "summary": record.summary, "appName": record.appName,
+                        "identifier": record.identifier as Any? ?? NSNull(), "every": record.rule.every?.text as Any? ?? NSNull(),
+                        "nextFire": Self.iso8601(next), "created": Self.iso8601(record.created),
+                    ]
+                }
+                do {
+                    let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+                    Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
+                } catch {
+                    Terminal.error("\(error)\n")
+                    throw ExitCode(1)
+                }
+                return
+            }
+            for (record, next) in live {
+                let summary = record.summary.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
+                Terminal.out("\(record.id)\t\(Self.localTime(next))\t\(record.rule.every?.text ?? "-")\t\(record.pid)\t\(summary)\n")
+            }
+        }
+
+        /// `2026-12-24T18:30:00+01:00`, in the local time zone.
+        static func iso8601(_ date: Date) -> String {
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = .current
+            formatter.formatOptions = [.withInternetDateTime]
+            return formatter.string(from: date)
+        }
+
+        /// `2026-12-24 18:30:00`, in the local time zone.
+        static func localTime(_ date: Date) -> String {
+            let parts = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+            return "\(String(format: "%04d", parts.year ?? 0))-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        }
+    }
+
+    /// `notify cancel ID...|--all`: stops scheduled notifications before they fire (or fire
+    /// again).
+    struct Cancel: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: subcommandName("cancel"),
+            abstract: "Cancel scheduled notifications by the id notify pending shows, or all of them.",
+            discussion: """
+                The notify process waiting to show each one ends, with status 0, without \
+                showing anything more. One that is being shown and waited on (-w, -A, \
+                --reply) has its notification closed. Exit status: 0 when every id was \
+                cancelled, 1 when one was not pending (it never was, or it has already been \
+                shown).
+                """,
+            helpNames: [.customShort("?"), .long])
+
+        @Flag(help: "Cancel every scheduled notification of this user.")
+        var all = false
+
+        @Argument(help: ArgumentHelp("The ids that notify pending shows.", valueName: "ID"))
+        var ids: [String] = []
+
+        mutating func run() async throws {
+            if all == !ids.isEmpty {
+                Terminal.error(all ? "notify cancel: give ids or --all, not both.\n"
+                                   : "notify cancel needs the id of a scheduled notification (notify pending lists them), or --all.\n")
+                throw ExitCode(1)
+            }
+            var targets = ids
+            if all {
+                do {
+                    targets = try ScheduledRecords.scan().compactMap { entry in
+                        if case .live(let record) = entry { record.id } else { nil }
+                    }
+                } catch {
+                    Terminal.error("\(error)\n")
+                    throw ExitCode(1)
+                }
+            }
+            var failed = false
+            for id in targets {
+                do {
+                    switch try ScheduledRecords.cancel(id: id) {
+                    case .cancelled:
+                        continue
+                    case .notPending:
+                        // With --all, one that fired meanwhile is no failure.
+                        if !all {
+                            Terminal.error("No scheduled notification \"\(id)\" is waiting (notify pending lists them).\n")
+                            failed = true
+                        }
+                    }
+                } catch {
+                    Terminal.error("\(error)\n")
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode(1) }
+        }
+    }
+}
