@@ -44,13 +44,23 @@ extension NotificationEngine {
         attachmentStore.prune(keeping: kept)
     }
 
-    /// Saves soon, off the caller's path: changes made in one burst are written once. Every
-    /// write is crash-safe (temporary file, fsync, rename, fsync of the folder).
+    /// How long a burst of changes is gathered into one write.
+    static let saveCoalescing: Duration = .milliseconds(20)
+
+    /// Saves the change: at once when nothing was written within ``saveCoalescing`` (so a
+    /// process that adds one request and exits keeps it), else once at the end of that
+    /// interval for the whole burst. Every write is crash-safe (temporary file, fsync, rename,
+    /// fsync of the folder).
     func scheduleSave() {
         guard store != nil, !saveScheduled else { return }
+        let now = ContinuousClock.now
+        if lastSave.map({ now - $0 >= Self.saveCoalescing }) ?? true {
+            saveNow()
+            return
+        }
         saveScheduled = true
         Task {
-            try? await Task.sleep(for: .milliseconds(20))
+            try? await Task.sleep(for: Self.saveCoalescing)
             self.saveNow()
         }
     }
@@ -59,6 +69,7 @@ extension NotificationEngine {
     func saveNow() {
         saveScheduled = false
         guard let store else { return }
+        lastSave = ContinuousClock.now
         try? store.save(snapshot())
     }
 

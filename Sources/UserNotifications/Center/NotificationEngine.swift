@@ -47,6 +47,8 @@ actor NotificationEngine {
     var capabilityCache: (server: String, capabilities: Set<NotificationCapability>)?
     private var responses: AsyncStream<UNNotificationResponse>.Continuation?
     var saveScheduled = false
+    /// When the state was last written (``scheduleSave()``).
+    var lastSave: ContinuousClock.Instant?
     private var started = false
 
     /// - Parameter stateDirectory: where state is kept, or `nil` to keep none.

@@ -114,6 +114,14 @@ struct CenterSchedulingTests {
         #expect(await fixture.server.waitForNotify(count: 2, timeout: .milliseconds(200)) == nil)
     }
 
+    @Test("a request added by a process that exits at once is on disk when add returns (no write pending)")
+    func savedWhenAddReturns() async throws {
+        let fixture = try await CenterFixture(persistent: true)
+        try await fixture.center.add(request("one-shot", UNTimeIntervalNotificationTrigger(timeInterval: 300, repeats: false)))
+        let text = try String(contentsOf: fixture.stateHome.appendingPathComponent("notifications.json"), encoding: .utf8)
+        #expect(text.contains("one-shot"))
+    }
+
     @Test("a corrupt state file is set aside at start-up and the center starts empty")
     func corruptState() async throws {
         let fixture = try await CenterFixture(persistent: true)
