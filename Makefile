@@ -14,11 +14,14 @@ SHELL := /bin/bash
 
 # libdbus-1-dev, libglib2.0-dev: headers for the build (libglib2.0-bin: gdbus, gsettings).
 # gsettings-desktop-schemas: GNOME's per-app notification switch, read through GSettings.
+# libgdk-pixbuf-2.0-0 (libgdk_pixbuf-2.0.so.0, dlopened): decodes images for clipped attachment thumbnails.
+# shared-mime-info: the database GIO sniffs attachment types with (g_content_type_guess).
 # dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
 # hyperfine, strace, valgrind: measurements.
-DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas dbus-daemon dbus-bin systemd \
+DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
+	dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock x11-utils hyperfine strace valgrind
 
 # Tests treat a missing tool as a failure, never as a reason to skip.

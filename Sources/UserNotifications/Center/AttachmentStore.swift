@@ -14,7 +14,8 @@ struct AttachmentStore: Sendable {
     }
 
     /// Copies the files of `attachments` into a new folder and returns the attachments that
-    /// point at the copies, with the folder to release later.
+    /// point at the copies, with the folder to release later. The shown image's clipped
+    /// thumbnail is decoded from its copy now, so that delivery finds it ready.
     ///
     /// - Throws: ``UNError`` `attachmentMoveIntoDataStoreFailed` when a copy fails or the store
     ///   would go over its quota; `attachmentNotInDataStore` when a file vanished since the
@@ -42,8 +43,9 @@ struct AttachmentStore: Sendable {
                 try files.copyItem(at: attachment.url, to: copy)
                 return UNNotificationAttachment(
                     identifier: attachment.identifier, url: copy, type: attachment.type,
-                    isThumbnailHidden: attachment.isThumbnailHidden)
+                    isThumbnailHidden: attachment.isThumbnailHidden, thumbnailClippingRect: attachment.thumbnailClippingRect)
             }
+            _ = NotificationBridge.shownImage(among: stored)?.clippedThumbnail
             return (stored, folder)
         } catch {
             try? files.removeItem(at: folder)

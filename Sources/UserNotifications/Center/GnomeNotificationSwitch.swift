@@ -1,13 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// GNOME's per-application notification switch (Settings → Notifications → the app), read
 /// from GSettings: `org.gnome.desktop.notifications.application` at
 /// `/org/gnome/desktop/notifications/application/<name>/`, key `enable`.
 ///
-/// GIO is loaded when first needed (`dlopen`), not linked: a system without GLib simply has
-/// no switch, and the package builds without GLib's headers.
+/// GIO is loaded when first needed (``GIOLibrary``), not linked: a system without GLib simply
+/// has no switch, and the package builds without GLib's headers.
 enum GnomeNotificationSwitch {
     private typealias SourceDefault = @convention(c) () -> OpaquePointer?
     private typealias SourceLookup = @convention(c) (OpaquePointer?, UnsafePointer<CChar>, Int32) -> OpaquePointer?
@@ -27,17 +23,14 @@ enum GnomeNotificationSwitch {
     }
 
     private static let gio: GIO? = {
-        guard let handle = dlopen("libgio-2.0.so.0", RTLD_NOW | RTLD_LOCAL) else { return nil }
-        func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let sourceDefault = symbol("g_settings_schema_source_get_default", as: SourceDefault.self),
-              let sourceLookup = symbol("g_settings_schema_source_lookup", as: SourceLookup.self),
-              let schemaUnref = symbol("g_settings_schema_unref", as: Release.self),
-              let newSettings = symbol("g_settings_new_full", as: NewSettings.self),
-              let getBoolean = symbol("g_settings_get_boolean", as: GetBoolean.self),
-              let objectUnref = symbol("g_object_unref", as: Release.self),
-              let keyfileBackend = symbol("g_keyfile_settings_backend_new", as: KeyfileBackend.self) else { return nil }
+        guard let library = GIOLibrary.shared,
+              let sourceDefault = library.function("g_settings_schema_source_get_default", as: SourceDefault.self),
+              let sourceLookup = library.function("g_settings_schema_source_lookup", as: SourceLookup.self),
+              let schemaUnref = library.function("g_settings_schema_unref", as: Release.self),
+              let newSettings = library.function("g_settings_new_full", as: NewSettings.self),
+              let getBoolean = library.function("g_settings_get_boolean", as: GetBoolean.self),
+              let objectUnref = library.function("g_object_unref", as: Release.self),
+              let keyfileBackend = library.function("g_keyfile_settings_backend_new", as: KeyfileBackend.self) else { return nil }
         return GIO(
             sourceDefault: sourceDefault, sourceLookup: sourceLookup, schemaUnref: schemaUnref,
             newSettings: newSettings, getBoolean: getBoolean, objectUnref: objectUnref, keyfileBackend: keyfileBackend)

@@ -2,7 +2,8 @@ import Foundation
 import FreedesktopNotifications
 
 /// The mapping of `mapping.md`, request to `Notify` arguments, row by row. Pure: the same
-/// inputs give the same arguments, which the golden tests rely on.
+/// inputs give the same arguments, which the golden tests rely on. (A clipped thumbnail is read
+/// from its attachment, which decodes its file once and keeps the pixels.)
 struct NotificationBridge {
     let identity: ApplicationIdentity
     let capabilities: Set<NotificationCapability>
@@ -19,9 +20,13 @@ struct NotificationBridge {
         hints.desktopEntry = identity.id
         hints.urgency = Self.urgency(for: content.interruptionLevel)
         if options.showsBanner && !options.showsInList { hints.transient = true }
-        applySound(content.sound, options: options, to: &hints)
-        if let image = content.attachments.first(where: { $0.isImage && !$0.isThumbnailHidden }) {
-            hints.imagePath = image.url.absoluteURL.absoluteString
+        applySound(content.sound, audio: content.attachments.first(where: \.isAudio), options: options, to: &hints)
+        if let image = Self.shownImage(among: content.attachments) {
+            if let clipped = image.clippedThumbnail {
+                hints.image = clipped
+            } else {
+                hints.imagePath = image.url.absoluteURL.absoluteString
+            }
         }
         let actions = self.actions(for: category, hints: &hints)
         return NotifyRequest(
@@ -65,13 +70,29 @@ struct NotificationBridge {
         }
     }
 
-    private func applySound(_ sound: UNNotificationSound?, options: UNNotificationPresentationOptions, to hints: inout NotificationHints) {
+    /// The image attachment shown: the first whose thumbnail is not hidden. A clipped one
+    /// travels as pixels (`image-data`), decoded from the (stored) file; any other as its file.
+    static func shownImage(among attachments: [UNNotificationAttachment]) -> UNNotificationAttachment? {
+        attachments.first { $0.isImage && !$0.isThumbnailHidden }
+    }
+
+    /// No sound, or options without `.sound`: `suppress-sound` alone. The default sound plays
+    /// the first audio attachment (`sound-file`, the stored copy) when there is one, else the
+    /// theme's default; a named sound always wins over the attachment.
+    private func applySound(
+        _ sound: UNNotificationSound?, audio: UNNotificationAttachment?, options: UNNotificationPresentationOptions,
+        to hints: inout NotificationHints
+    ) {
         guard let sound, options.contains(.sound) else {
             hints.suppressSound = true
             return
         }
         guard let name = sound.name?.rawValue else {
-            hints.soundName = Self.defaultSoundName
+            if let audio {
+                hints.soundFile = audio.url.path
+            } else {
+                hints.soundName = Self.defaultSoundName
+            }
             return
         }
         if name.hasPrefix("/"), FileManager.default.isReadableFile(atPath: name) {
@@ -98,11 +119,5 @@ struct NotificationBridge {
             }
         }
         return actions
-    }
-}
-
-extension UNNotificationAttachment {
-    var isImage: Bool {
-        AttachmentFileType.named(type)?.kind == .image
     }
 }

@@ -188,6 +188,7 @@ actor NotificationEngine {
     /// Deliveries of one identifier happen one at a time, so an update always knows the id to
     /// replace; a withdrawal that comes while a delivery is on the wire closes it when it lands.
     private func deliver(_ request: UNNotificationRequest, date: Date) async throws {
+        let request = request.resolvingDeferredLocalizations()
         let identifier = request.identifier
         while deliveringIdentifiers.contains(identifier) {
             await withCheckedContinuation { deliveryWaiters[identifier, default: []].append($0) }

@@ -9,20 +9,33 @@
 ///
 /// Each property means what it does on ``UNNotificationContent``. Not `Sendable`: share an
 /// immutable `copy()` instead.
+///
+/// A `title`, `subtitle` or `body` set to a text that
+/// `NSString.localizedUserNotificationString(forKey:arguments:)` returned is looked up again
+/// when the notification is delivered, as on Apple platforms.
 open class UNMutableNotificationContent: UNNotificationContent {
     open override var title: String {
         get { fields.title }
-        set { fields.title = newValue }
+        set {
+            fields.title = newValue
+            fields.localizations.title = DeferredLocalizationTable.shared.localization(for: newValue)
+        }
     }
 
     open override var subtitle: String {
         get { fields.subtitle }
-        set { fields.subtitle = newValue }
+        set {
+            fields.subtitle = newValue
+            fields.localizations.subtitle = DeferredLocalizationTable.shared.localization(for: newValue)
+        }
     }
 
     open override var body: String {
         get { fields.body }
-        set { fields.body = newValue }
+        set {
+            fields.body = newValue
+            fields.localizations.body = DeferredLocalizationTable.shared.localization(for: newValue)
+        }
     }
 
     open override var badge: NSNumber? {

@@ -32,6 +32,10 @@ open class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, @unchecked 
 
     /// The system's default notification sound.
     ///
+    /// On Linux the theme's `message-new-instant`, except when the content has an audio
+    /// attachment: then that file is played (the `sound-file` hint, with the attachment's copy in
+    /// the center's store). A named sound never gives way to an attachment.
+    ///
     /// Code from 2016 spells this `UNNotificationSound.default()`; that compiles too, because a
     /// sound can be called to return itself (see ``callAsFunction()``).
     open class var `default`: UNNotificationSound {

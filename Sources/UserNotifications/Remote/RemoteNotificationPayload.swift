@@ -47,9 +47,14 @@ public struct RemoteNotificationPayload: @unchecked Sendable {
 
     /// Reads a payload from a decoded dictionary.
     public init(dictionary: [String: Any]) throws(Failure) {
+        try self.init(dictionary: dictionary, bundle: Bundle.main)
+    }
+
+    /// Reads a payload, looking localization keys up in `bundle` (for tests).
+    init(dictionary: [String: Any], bundle: any LocalizedStringSource) throws(Failure) {
         guard let aps = dictionary["aps"] as? [String: Any] else { throw .missingAPS }
         let content = UNMutableNotificationContent()
-        try Self.readAlert(aps["alert"], into: content)
+        try Self.readAlert(aps["alert"], into: content, bundle: bundle)
         if let badge = aps["badge"] {
             guard let number = badge as? NSNumber else { throw .wrongType(key: "badge", expected: "a number") }
             content.badge = number
@@ -75,30 +80,38 @@ public struct RemoteNotificationPayload: @unchecked Sendable {
         isSilent = (aps["content-available"] as? NSNumber)?.intValue == 1 && !hasAlert && content.sound == nil && content.badge == nil
     }
 
-    private static func readAlert(_ alert: Any?, into content: UNMutableNotificationContent) throws(Failure) {
+    private static func readAlert(_ alert: Any?, into content: UNMutableNotificationContent, bundle: any LocalizedStringSource) throws(Failure) {
         switch alert {
         case nil:
             return
         case let text as String:
             content.body = text
         case let fields as [String: Any]:
-            content.title = try localized(fields, text: "title", key: "title-loc-key", arguments: "title-loc-args")
-            content.subtitle = try localized(fields, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args")
-            content.body = try localized(fields, text: "body", key: "loc-key", arguments: "loc-args")
+            (content.fields.title, content.fields.localizations.title) =
+                try localized(fields, text: "title", key: "title-loc-key", arguments: "title-loc-args", bundle: bundle)
+            (content.fields.subtitle, content.fields.localizations.subtitle) =
+                try localized(fields, text: "subtitle", key: "subtitle-loc-key", arguments: "subtitle-loc-args", bundle: bundle)
+            (content.fields.body, content.fields.localizations.body) =
+                try localized(fields, text: "body", key: "loc-key", arguments: "loc-args", bundle: bundle)
             if let image = try string(fields, "launch-image") { content.launchImageName = image }
         default:
             throw .wrongType(key: "alert", expected: "a string or a dictionary")
         }
     }
 
-    /// A localized key wins over the plain text, as on Apple platforms; it is looked up in
-    /// the app's bundle now, with its arguments.
-    private static func localized(_ fields: [String: Any], text: String, key: String, arguments: String) throws(Failure) -> String {
+    /// A localized key wins over the plain text, as on Apple platforms. It is looked up in the
+    /// app's bundle now, with its arguments, and again when the notification is delivered (see
+    /// `NSString.localizedUserNotificationString(forKey:arguments:)`); the lookup is returned
+    /// with the text.
+    private static func localized(
+        _ fields: [String: Any], text: String, key: String, arguments: String, bundle: any LocalizedStringSource
+    ) throws(Failure) -> (String, DeferredLocalization?) {
         if let locKey = try string(fields, key) {
             let values = fields[arguments] as? [Any] ?? []
-            return NSString.localizedUserNotificationString(forKey: locKey, arguments: values.map { "\($0)" })
+            let localization = DeferredLocalization(key: locKey, arguments: values.map { "\($0)" }, source: bundle)
+            return (localization.resolve(), localization)
         }
-        return try string(fields, text) ?? ""
+        return (try string(fields, text) ?? "", nil)
     }
 
     private static func sound(_ value: Any?) throws(Failure) -> UNNotificationSound? {

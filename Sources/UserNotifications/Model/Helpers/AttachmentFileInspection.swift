@@ -1,15 +1,25 @@
 /// The checks a file must pass to become a notification attachment, in the order of Apple's
 /// error codes: a readable file, a supported type, a size within the type's limit, content that
 /// fits the type.
+///
+/// The type comes from the type hint, else the file name's extension, else the file's first
+/// bytes: our own signatures first, then GIO's content sniffing (``GIOContentType``) when GLib
+/// is installed.
 struct AttachmentFileInspection {
     let type: AttachmentFileType
 
+    /// How many leading bytes are read: enough for our signatures and for GIO's magic rules,
+    /// some of which look a few hundred bytes in.
+    static let sniffLength = 4096
+
     init(url: URL, typeHint: Any?) throws(UNError) {
         let path = try Self.regularFilePath(of: url)
-        let header = try Self.header(ofFileAt: path)
-        type = try Self.fileType(path: path, typeHint: typeHint, header: header)
+        let leadingBytes = try Self.leadingBytes(ofFileAt: path)
+        let header = Data(leadingBytes.prefix(AttachmentFileType.headerLength))
+        let found = try Self.fileType(path: path, typeHint: typeHint, header: header, leadingBytes: leadingBytes)
+        type = found.type
         try Self.checkSize(ofFileAt: path, against: type)
-        guard type.accepts(header: header) else {
+        guard found.isContentChecked || type.accepts(header: header) else {
             throw UNError(.attachmentCorrupt, description: "The attachment file \(path) does not start like a \(type.identifier) file.")
         }
     }
@@ -29,19 +39,22 @@ struct AttachmentFileInspection {
         return path
     }
 
-    private static func header(ofFileAt path: String) throws(UNError) -> Data {
+    private static func leadingBytes(ofFileAt path: String) throws(UNError) -> Data {
         let unreadable = UNError(.attachmentInvalidURL, description: "The attachment file \(path) cannot be read.")
         guard let handle = FileHandle(forReadingAtPath: path) else { throw unreadable }
         defer { try? handle.close() }
         do {
             // At the end of the file, which is the start of an empty one, there is nothing to read.
-            return try handle.read(upToCount: AttachmentFileType.headerLength) ?? Data()
+            return try handle.read(upToCount: sniffLength) ?? Data()
         } catch {
             throw unreadable
         }
     }
 
-    private static func fileType(path: String, typeHint: Any?, header: Data) throws(UNError) -> AttachmentFileType {
+    /// The type, and whether finding it already checked the content (GIO's sniffing did).
+    private static func fileType(
+        path: String, typeHint: Any?, header: Data, leadingBytes: Data
+    ) throws(UNError) -> (type: AttachmentFileType, isContentChecked: Bool) {
         if let typeHint {
             guard let hint = typeHint as? String, let type = AttachmentFileType.named(hint) else {
                 throw UNError(
@@ -49,17 +62,20 @@ struct AttachmentFileInspection {
                     description: "The type hint \(typeHint) is not a supported audio, image or movie type."
                 )
             }
-            return type
+            return (type, false)
         }
-        let byExtension = AttachmentFileType.forFilenameExtension((path as NSString).pathExtension)
-        guard let type = byExtension ?? AttachmentFileType.recognizing(header: header) else {
-            throw UNError(
-                .attachmentUnrecognizedType,
-                description: "The attachment file \(path) is not a supported audio, image or movie type. "
-                    + "If its extension misleads, pass its type in UNNotificationAttachmentOptionsTypeHintKey."
-            )
+        if let type = AttachmentFileType.forFilenameExtension((path as NSString).pathExtension)
+            ?? AttachmentFileType.recognizing(header: header) {
+            return (type, false)
         }
-        return type
+        if let type = GIOContentType.mimeType(sniffing: Array(leadingBytes)).flatMap(AttachmentFileType.named) {
+            return (type, true)
+        }
+        throw UNError(
+            .attachmentUnrecognizedType,
+            description: "The attachment file \(path) is not a supported audio, image or movie type. "
+                + "If its extension misleads, pass its type in UNNotificationAttachmentOptionsTypeHintKey."
+        )
     }
 
     private static func checkSize(ofFileAt path: String, against type: AttachmentFileType) throws(UNError) {

@@ -17,6 +17,8 @@ struct NotificationContentFields {
     var filterCriteria: String?
     var summaryArgument = ""
     var summaryArgumentCount = 0
+    /// Texts to look up again at delivery; not part of equality (the texts are).
+    var localizations = DeferredLocalizations()
 }
 
 extension NotificationContentFields: Hashable {

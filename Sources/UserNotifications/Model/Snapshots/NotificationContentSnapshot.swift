@@ -17,6 +17,9 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
     var filterCriteria: String?
     var summaryArgument: String
     var summaryArgumentCount: Int
+    /// The texts to look up again at delivery; absent when there are none (and in files
+    /// written before it existed).
+    var localizations: DeferredLocalizations?
 
     init(_ content: UNNotificationContent) throws(UserInfoStorageError) {
         title = content.title
@@ -35,6 +38,7 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
         filterCriteria = content.filterCriteria
         summaryArgument = content.summaryArgument
         summaryArgumentCount = content.summaryArgumentCount
+        localizations = content.fields.localizations.isEmpty ? nil : content.fields.localizations
     }
 
     var fields: NotificationContentFields {
@@ -54,7 +58,8 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
             relevanceScore: relevanceScore,
             filterCriteria: filterCriteria,
             summaryArgument: summaryArgument,
-            summaryArgumentCount: summaryArgumentCount
+            summaryArgumentCount: summaryArgumentCount,
+            localizations: localizations ?? DeferredLocalizations()
         )
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import UserNotifications
+
+@Suite("Localized formats: each directive gets its argument in the form it asks for")
+struct LocalizedFormatTests {
+    func format(_ format: String, _ arguments: [Any]) -> String {
+        LocalizedFormat.format(format, arguments: arguments.map(DeferredLocalization.Argument.init))
+    }
+
+    @Test("%@ prints numbers as Apple's object arguments do")
+    func objectDirective() {
+        #expect(format("%@ has %@ messages", ["Ana", 3]) == "Ana has 3 messages")
+        #expect(format("%@", [NSNumber(value: 7)]) == "7")
+    }
+
+    @Test("integer and floating-point directives get numbers, also from strings")
+    func numericDirectives() {
+        #expect(format("%d/%ld/%u/%x", [1, 2, 3, 255]) == "1/2/3/ff")
+        #expect(format("%.1f and %g", [2.25, 0.5]) == "2.2 and 0.5")
+        #expect(format("%d items", ["3"]) == "3 items")
+        #expect(format("%05d|%-3d|", [42, 7]) == "00042|7  |")
+    }
+
+    @Test("positional directives reorder their arguments")
+    func positional() {
+        #expect(format("%2$@ de %1$@", ["Ana", "Bo"]) == "Bo de Ana")
+        #expect(format("%2$d, %1$@", ["x", 5]) == "5, x")
+    }
+
+    @Test("%s and %n become %@; %% stays a percent sign; missing arguments are empty or zero")
+    func safety() {
+        #expect(format("%s!", ["text"]) == "text!")
+        #expect(format("%n|%@", ["a", "b"]) == "a|b")
+        #expect(format("100%% of %@", ["it"]) == "100% of it")
+        #expect(format("%@ and %@ and %d", ["one"]) == "one and  and 0")
+    }
+
+    @Test("a * width takes an integer argument")
+    func starWidth() {
+        #expect(format("[%*d]", [4, 7]) == "[   7]")
+    }
+
+    @Test("arguments that are neither text nor numbers print their description")
+    func descriptions() {
+        struct Point { let x: Int }
+        #expect(format("Saw %@", [Point(x: 1)]) == "Saw Point(x: 1)")
+        #expect(format("%@", [true]) == "true")
+    }
+}
