@@ -126,6 +126,28 @@ struct ConnectionTests {
         #expect(parent.body.first?.stringValue?.contains("<node name=\"Echo\"/>") == true)
     }
 
+    @Test("a closed connection lets go of its exported objects, which may hold the connection")
+    func closingReleasesExports() async throws {
+        final class Holder: Sendable {
+            let connection: DBusConnection
+            init(_ connection: DBusConnection) { self.connection = connection }
+        }
+        weak var released: Holder?
+        do {
+            let connection = try await DBusConnection.connect(to: testBus.bus)
+            let holder = Holder(connection)
+            released = holder
+            let interface = try DBusExportedInterface(
+                name: "org.example.Holder", introspectionXML: "  <interface name=\"org.example.Holder\"/>"
+            ) { invocation in invocation.reply([.string(holder.connection.uniqueName)]) }
+            connection.export(DBusExportedObject(path: try DBusObjectPath("/org/example/Holder"), interfaces: [interface]))
+            await connection.close()
+        }
+        // The close finishes on the connection's queue; give it a moment.
+        for _ in 0..<100 where released != nil { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(released == nil)
+    }
+
     @Test("names can be requested, are seen as owned, and released")
     func names() async throws {
         let owner = try await DBusConnection.connect(to: testBus.bus)

@@ -127,6 +127,8 @@ final class ConnectionCore: @unchecked Sendable {
         let ended = subscriptions
         subscriptions = [:]
         trackedNames = [:]
+        // Exported objects often hold their connection: keeping them would keep both alive.
+        exports = [:]
         for id in ended.keys.sorted() { ended[id]?.deliver(.disconnected) }
         let handlers = disconnectHandlers
         disconnectHandlers = []
