@@ -14,8 +14,9 @@ extension NotifyCommand {
                 "category", "thread-id", "mutable-content", ...}, ...}; keys outside "aps" \
                 become the notification's userInfo. A payload with only content-available \
                 shows nothing. --collapse-id names the request as APNs's apns-collapse-id \
-                does; notify push keeps no state between runs, so it does not update a \
-                notification an earlier notify push showed.
+                does: a later notify push with the same id and app name updates the \
+                notification in place while the server that showed it still runs (the \
+                center's state, in $XDG_STATE_HOME/APP_NAME/).
 
                 Exit status: 0 when shown (or silent), 1 when the payload cannot be read or \
                 the notification cannot be shown.
@@ -52,9 +53,12 @@ extension NotifyCommand {
                 return
             }
             let name = appName ?? "notify"
-            UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: name, displayName: name), bus: .session, persistent: false)
+            // Persistent: the delivered list, kept across runs, is what lets a collapse id update.
+            UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: name, displayName: name), bus: .session, persistent: true)
             do {
-                try await UNUserNotificationCenter.current().deliverRemoteNotification(remote, collapseIdentifier: collapseID)
+                let center = UNUserNotificationCenter.current()
+                try await center.deliverRemoteNotification(remote, collapseIdentifier: collapseID)
+                await center.writeStateNow()
             } catch {
                 Terminal.error("Cannot show the payload: \(error)\n")
                 throw ExitCode(1)

@@ -526,6 +526,15 @@ struct NotifyCommandTests {
         #expect(posted[1].appName == "notify")
         #expect(posted[1].summary == "Build")
 
+        // The same collapse id and app name, in a later run: an update in place.
+        let again = try await ChildProcess(executable: Self.executable(), arguments: ["push", "-a", "CI", "--collapse-id", "build-main", payload.path], environment: environment)
+            .result(timeout: .seconds(15))
+        #expect(again.status == .exited(0), "\(again.standardError)")
+        let updated = server.notifications
+        try #require(updated.count == 3)
+        #expect(updated[2].request.replacesID == updated[0].id)
+        #expect(updated[2].request.replacesID != 0)
+
         let silent = folder.appendingPathComponent("silent.json")
         try Data(#"{"aps": {"content-available": 1}}"#.utf8).write(to: silent)
         let quiet = try await ChildProcess(executable: Self.executable(), arguments: ["push", silent.path], environment: environment).result(timeout: .seconds(15))
@@ -546,7 +555,7 @@ struct NotifyCommandTests {
         let missing = try await Self.run(["push", folder.appendingPathComponent("none.json").path], bus: bus)
         #expect(missing.status == .exited(1))
         #expect(missing.standardError.hasPrefix("Cannot read the payload"))
-        #expect(server.notifications.count == 2)
+        #expect(server.notifications.count == 3, "the silent, malformed and missing payloads show nothing")
         await server.stop()
         await bus.stop()
     }

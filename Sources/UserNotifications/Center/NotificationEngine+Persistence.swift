@@ -61,8 +61,14 @@ extension NotificationEngine {
         saveScheduled = true
         Task {
             try? await Task.sleep(for: Self.saveCoalescing)
-            self.saveNow()
+            self.flushSave()
         }
+    }
+
+    /// Writes a save that is still waiting for its burst to end, now (before a short-lived
+    /// process exits).
+    func flushSave() {
+        if saveScheduled { saveNow() }
     }
 
     /// Writes the state at once.

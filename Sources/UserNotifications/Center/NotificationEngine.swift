@@ -49,7 +49,7 @@ actor NotificationEngine {
     var saveScheduled = false
     /// When the state was last written (``scheduleSave()``).
     var lastSave: ContinuousClock.Instant?
-    private var started = false
+    private var startup: Task<Void, Never>?
 
     /// - Parameter stateDirectory: where state is kept, or `nil` to keep none.
     init(identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock,
@@ -63,10 +63,16 @@ actor NotificationEngine {
     }
 
     /// Subscribes to the server's events, starts the response queue and restores state;
-    /// idempotent. Every public operation calls it first.
+    /// idempotent. Every public operation calls it first; calls that come while it runs wait
+    /// for it.
     func start() async {
-        guard !started else { return }
-        started = true
+        if let startup { return await startup.value }
+        let startup = Task { await self.startUp() }
+        self.startup = startup
+        await startup.value
+    }
+
+    private func startUp() async {
         scheduler = PendingScheduler(clock: clock) { [weak self] identifier, deadline in
             Task { await self?.fire(identifier, due: deadline) }
         }
@@ -83,6 +89,10 @@ actor NotificationEngine {
         Task { @MainActor in
             for await response in stream { await presenter.didReceive(response) }
         }
+        // Delivered notifications come back only while the server instance that shows them
+        // still owns the name, which is known once the client has connected. Without a bus
+        // the connection fails at once and they are dropped, as they should be.
+        if store != nil { _ = try? await client.connect() }
         restore()
     }
 
@@ -261,12 +271,14 @@ actor NotificationEngine {
 
     func cancelPending(_ identifiers: [String]) async {
         await start()
+        var changed = false
         for identifier in identifiers {
             guard let removed = pending.removeValue(forKey: identifier) else { continue }
             scheduler.cancel(identifier)
             releaseAttachments(of: removed.request)
+            changed = true
         }
-        scheduleSave()
+        if changed { scheduleSave() }
     }
 
     func cancelAllPending() async {

@@ -118,6 +118,13 @@ extension UNUserNotificationCenter {
         }
     }
 
+    /// Writes the state now if a write is waiting for its burst of changes to end: for a
+    /// command that exits right after its last operation. Operations before it come first.
+    package func writeStateNow() async {
+        let engine = self.engine
+        await lane.perform { await engine.flushSave() }
+    }
+
     /// Whether content extensions are supported: no desktop has them.
     public var supportsContentExtensions: Bool { false }
 }
