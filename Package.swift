@@ -80,6 +80,12 @@ let package = Package(
             path: "Benchmarks/NotifyBench",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "state-file-torture",
+            dependencies: ["UserNotifications"],
+            path: "Tests/Support/StateFileTorture",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "DBusTests",
             dependencies: ["DBus", "UserNotificationsTesting"],

@@ -43,8 +43,8 @@ public struct NotifyRequest: Sendable, Hashable {
         ]
     }
 
-    /// Checks every field: no NUL in any string, non-empty unique action keys, sizes within
-    /// `limits`, a well-formed image.
+    /// Checks every field: no NUL in any string, non-empty unique action keys, the spec's type
+    /// for every well-known hint, sizes within `limits`, a well-formed image.
     public func validate(limits: NotificationLimits = NotificationLimits()) throws(NotificationsError) {
         try Self.check("app_name", appName)
         try Self.check("app_icon", appIcon)
@@ -70,6 +70,10 @@ public struct NotifyRequest: Sendable, Hashable {
         }
         for (name, value) in hints.raw {
             try Self.check("hint name", name)
+            // Hints built with `NotificationHints(raw:)` skip `setVendorHint`'s type check.
+            if let expected = NotificationHints.knownTypes[name], value.type != expected {
+                throw .invalidArgument(field: "hint \(name)", reason: "must be of type \(expected.signature), not \(value.type.signature)")
+            }
             try Self.checkStrings(in: value, field: "hint \(name)")
         }
         if let data = hints[raw: "image-data"] {

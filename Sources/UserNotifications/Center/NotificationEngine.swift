@@ -233,6 +233,13 @@ actor NotificationEngine {
             throw NotificationDeliveryError(error)
         }
         notifiesInFlight -= 1
+        // The server that answered may be gone already: its NameOwnerChanged, which came after
+        // the reply, can be handled first. Its notifications went with it; so does this one.
+        guard client.serverOwner == posting.server else {
+            withdrawOnArrival.remove(identifier)
+            releaseHeldEvents()
+            return
+        }
         let previous = delivered[request.identifier]
         if let previous { serverIndex.removeValue(forKey: previous.key) }
         let key = ServerKey(server: posting.server, id: posting.id)

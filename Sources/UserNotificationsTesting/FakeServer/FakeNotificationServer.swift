@@ -26,8 +26,35 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         public var actionBeforeReply: String?
         /// Answer Notify only after this long (a slow server).
         public var replyDelay: Duration?
+        /// Faults chosen for each Notify call on its own (they win over ``replyDelay`` and
+        /// ``actionBeforeReply``), so that calls in flight together can be treated differently.
+        public var faultsForNotify: (@Sendable (NotifyRequest) -> NotifyFaults)?
+        /// Never send `NotificationClosed` on its own: not after an action or a reply, not after
+        /// `CloseNotification` (which still forgets the notification), not right after replying.
+        /// Servers that move notifications to a tray behave so. ``close(id:reason:)`` still closes.
+        public var neverClose = false
+        /// Send the signals of one action in reverse order: `NotificationClosed`, then
+        /// `ActionInvoked`, then `ActivationToken`.
+        public var reverseSignals = false
         /// Creates an empty script.
         public init() {}
+    }
+
+    /// Faults for one Notify call (see ``Script/faultsForNotify``).
+    public struct NotifyFaults: Sendable {
+        /// Answer only after this long.
+        public var replyDelay: Duration?
+        /// Emit `ActionInvoked(id, key)` before answering.
+        public var actionBeforeReply: String?
+        /// Crash right after answering: the connection closes, as a server process dying just
+        /// after its reply left would.
+        public var crashAfterReply: Bool
+        /// Creates faults for one call; `nil` means none.
+        public init(replyDelay: Duration? = nil, actionBeforeReply: String? = nil, crashAfterReply: Bool = false) {
+            self.replyDelay = replyDelay
+            self.actionBeforeReply = actionBeforeReply
+            self.crashAfterReply = crashAfterReply
+        }
     }
 
     private struct Live {
@@ -78,9 +105,17 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         set { scriptBox.withLock { $0 = newValue } }
     }
 
+    /// Whether the server's connection is still open (not stopped, not crashed).
+    public var isServing: Bool { server.connection.isConnected }
+
     /// Stops serving and closes the connection, as a crashing server would.
+    ///
+    /// The exported object goes too: the connection keeps it after closing, and it holds this
+    /// server, which holds the connection, so a stopped server would never be freed.
     public func stop() async {
+        let server = self.server
         await server.connection.close()
+        await server.stop()
     }
 
     // MARK: - Records
@@ -168,18 +203,29 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
             }
         }
         if script.hangOnNotify { return }
-        if let key = script.actionBeforeReply {
+        let faults = script.faultsForNotify?(request)
+        if let key = faults?.actionBeforeReply ?? script.actionBeforeReply {
             signal(to: sender) { try $0.emitActionInvoked(id: assigned, actionKey: key, to: $1) }
         }
-        guard let delay = script.replyDelay else {
-            return answer(request, sender: sender, id: assigned, callIndex: callIndex, reply: reply)
+        let crash = faults?.crashAfterReply == true
+        guard let delay = faults?.replyDelay ?? script.replyDelay else {
+            answer(request, sender: sender, id: assigned, callIndex: callIndex, reply: reply)
+            if crash { crashNow() }
+            return
         }
         let assignedID = assigned
         let index = callIndex
         Task {
             try? await Task.sleep(for: delay)
             self.answer(request, sender: sender, id: assignedID, callIndex: index, reply: reply)
+            if crash { self.crashNow() }
         }
+    }
+
+    /// Closes the connection right after the current handler returns (on a task: a handler
+    /// runs on the connection's executor, where closing cannot be awaited).
+    private func crashNow() {
+        Task { await self.stop() }
     }
 
     private func answer(
@@ -190,20 +236,22 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
             state.calls[callIndex] = .notify(request, sender: sender, id: id)
         }
         reply.succeed(id)
-        if personality.closesRightAway { close(id: id, reason: .undefined) }
+        if personality.closesRightAway, !script.neverClose { close(id: id, reason: .undefined) }
     }
 
     public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {
+        let script = self.script
         var wasLive = false
         record { state in
             state.calls.append(.closeNotification(id: id, sender: sender))
             wasLive = state.live[id] != nil
+            if wasLive, script.neverClose { state.live.removeValue(forKey: id) }
         }
         if !wasLive, personality.unknownClose == .invalidIDError {
             return reply.fail(name: "org.freedesktop.Notifications.InvalidId", message: "no notification \(id)")
         }
         reply.succeed()
-        if wasLive { close(id: id, reason: .closedByCall) }
+        if wasLive, !script.neverClose { close(id: id, reason: .closedByCall) }
     }
 
     public func capabilities() -> [NotificationCapability] { personality.capabilities }
@@ -212,17 +260,29 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
 
     // MARK: - Acting as the person in front of the screen
 
-    /// The person clicked action `key` of notification `id`: `ActionInvoked`, then (unless the
-    /// notification is resident) `NotificationClosed(id, 2)`; order reversed by the script.
+    /// The person clicked action `key` of notification `id`: `ActivationToken` (when given),
+    /// `ActionInvoked`, then (unless the notification is resident) `NotificationClosed(id, 2)`.
+    /// The script can move the close first (``Script/closeBeforeAction``), reverse the whole
+    /// order (``Script/reverseSignals``) or drop the close (``Script/neverClose``).
     public func invokeAction(id: UInt32, key: String = NotificationAction.defaultKey, activationToken: String? = nil) {
+        let script = self.script
         let poster = posterOf(id)
         let resident = state.withLock { $0.live[id]?.request.hints.resident } ?? false
-        if script.closeBeforeAction { close(id: id, reason: .dismissed) }
+        var emissions: [() -> Void] = []
         if let activationToken {
-            signal(to: poster) { try $0.emitActivationToken(id: id, token: activationToken, to: $1) }
+            emissions.append { self.signal(to: poster) { try $0.emitActivationToken(id: id, token: activationToken, to: $1) } }
         }
-        signal(to: poster) { try $0.emitActionInvoked(id: id, actionKey: key, to: $1) }
-        if !script.closeBeforeAction, !resident { close(id: id, reason: .dismissed) }
+        emissions.append { self.signal(to: poster) { try $0.emitActionInvoked(id: id, actionKey: key, to: $1) } }
+        if !script.neverClose {
+            let close = { self.close(id: id, reason: .dismissed) }
+            if script.closeBeforeAction {
+                emissions.insert(close, at: 0)
+            } else if !resident {
+                emissions.append(close)
+            }
+        }
+        if script.reverseSignals { emissions.reverse() }
+        for emit in emissions { emit() }
     }
 
     /// The person typed `text` into the inline reply field (KDE).
@@ -230,7 +290,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         let poster = posterOf(id)
         // KDE sends NotificationReplied only to the poster, whatever its signal policy.
         signal(to: poster, forceUnicast: true) { try $0.emitReplied(id: id, text: text, to: $1) }
-        close(id: id, reason: .dismissed)
+        if !script.neverClose { close(id: id, reason: .dismissed) }
     }
 
     /// Closes `id` with `reason` (dismissed by the person, expired, ...).

@@ -18,9 +18,9 @@ import Foundation
 /// A second center's claim fails at once with ``StateStoreError/claimedElsewhere(lockPath:)``.
 /// Once a file is claimed, writers that have not claimed it wait for the claim to end, so
 /// every user of a claimed file should claim it.
-final class StateFile<Value: Codable & Sendable>: Sendable {
+package final class StateFile<Value: Codable & Sendable>: Sendable {
     /// What ``load()`` found.
-    enum LoadResult: Sendable {
+    package enum LoadResult: Sendable {
         /// There is no file yet.
         case fresh
         /// The file held this value.
@@ -42,7 +42,7 @@ final class StateFile<Value: Codable & Sendable>: Sendable {
     ///   - folder: The folder for the file, created with mode 0700 at the first save.
     ///   - name: The file's name without `.json`: not empty, no `/`, not starting with `.`.
     ///   - formatVersion: The format version of `Value` that this code writes.
-    init(folder: URL, name: String, formatVersion: Int = 1) {
+    package init(folder: URL, name: String, formatVersion: Int = 1) {
         precondition(
             !name.isEmpty && !name.hasPrefix(".") && !name.contains("/") && !name.contains("\0"),
             "A state file name must be a plain file name, not '\(name)'"
@@ -53,7 +53,7 @@ final class StateFile<Value: Codable & Sendable>: Sendable {
     }
 
     /// The state file, `<folder>/<name>.json`.
-    var url: URL { folder.appendingPathComponent("\(name).json") }
+    package var url: URL { folder.appendingPathComponent("\(name).json") }
 
     /// The lock file, `<folder>/<name>.lock`.
     var lockURL: URL { folder.appendingPathComponent("\(name).lock") }
@@ -90,12 +90,18 @@ final class StateFile<Value: Codable & Sendable>: Sendable {
     ///
     /// Removes temporary files that a crashed save left behind. A file that is empty, not
     /// decodable (truncated, say), or from a newer format is renamed aside and reported; it is
-    /// never trusted.
-    func load() throws -> LoadResult {
+    /// never trusted. So is anything else in its place (a folder, a FIFO), which no save
+    /// could replace.
+    package func load() throws -> LoadResult {
         guard try StateFileSystem.exists(folder.path) else { return .fresh }
         return try withWriterLock {
             try removeLeftoverTemporaries()
-            guard let data = try StateFileSystem.contents(of: url.path) else { return .fresh }
+            let data: Data
+            switch try StateFileSystem.contents(of: url.path) {
+            case .absent: return .fresh
+            case .notARegularFile: return .setAside(reason: .notARegularFile, movedTo: try setAside())
+            case .regular(let bytes): data = bytes
+            }
             switch StateFileEnvelope<Value>.decode(data, understanding: formatVersion) {
             case .success(let value):
                 return .loaded(value)
@@ -138,7 +144,7 @@ final class StateFile<Value: Codable & Sendable>: Sendable {
     // MARK: - Saving
 
     /// Replaces the state with `value`, crash-safely: see ``StateFileWrite``.
-    func save(_ value: Value) throws {
+    package func save(_ value: Value) throws {
         let data = try encode(value)
         try withWriterLock {
             try makeWrite(of: data).perform()

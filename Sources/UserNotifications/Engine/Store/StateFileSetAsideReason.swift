@@ -1,5 +1,5 @@
 /// Why a state file could not be trusted and was moved aside at load.
-enum StateFileSetAsideReason: Error, Hashable, Sendable {
+package enum StateFileSetAsideReason: Error, Hashable, Sendable {
     /// The file has no bytes at all, as after a power loss between writing and flushing.
     case empty
 
@@ -8,4 +8,7 @@ enum StateFileSetAsideReason: Error, Hashable, Sendable {
 
     /// The file was written by newer code, in a format this code does not understand.
     case newerFormatVersion(found: Int, understood: Int)
+
+    /// Something other than a file is in its place: a folder, a FIFO, a socket or a device.
+    case notARegularFile
 }

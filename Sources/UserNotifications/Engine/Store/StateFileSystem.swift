@@ -73,21 +73,37 @@ enum StateFileSystem {
 
     // MARK: - Files
 
-    /// The whole content of the file at `path`, or `nil` when there is no such file.
-    static func contents(of path: String) throws -> Data? {
-        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+    /// What ``contents(of:)`` found at a path.
+    enum FileContents: Equatable {
+        /// Nothing is there.
+        case absent
+        /// A regular file (or a link to one), with its bytes.
+        case regular(Data)
+        /// A folder, a FIFO, a socket or a device: nothing to read state from.
+        case notARegularFile
+    }
+
+    /// The whole content of the regular file at `path`.
+    ///
+    /// Opened without blocking and checked before reading: a FIFO with no writer would make a
+    /// plain open wait forever, and a device could be read forever.
+    static func contents(of path: String) throws -> FileContents {
+        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT { return .absent }
             throw failure(.read, path)
         }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(.read, path) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .notARegularFile }
         var contents = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { bytes in
                 read(descriptor, bytes.baseAddress, bytes.count)
             }
-            if count == 0 { return contents }
+            if count == 0 { return .regular(contents) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(.read, path)
