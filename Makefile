@@ -61,6 +61,8 @@ demo: deps
 
 # The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
 # notify is linked with the Swift runtime static, as a command should ship: it halves start-up.
+# -q: bench.sh's progress output ends the run when a round's hyperfine prints nothing (its
+# `grep -v '^$'` fails under pipefail); the final table has every row.
 BENCH_DIR ?= ../shared/bench
 BENCH_OUT ?= .build/bench-results
 BENCH_ROUNDS ?= 3
@@ -79,7 +81,7 @@ bench: deps
 		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1')" \
 	BENCH_EXTRA_CLI='$(CURDIR)/.build-static/release/notify bench "body text"' \
-		$(BENCH_DIR)/bench.sh -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
+		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
 
