@@ -14,18 +14,7 @@ struct NotifyCommandTests {
     /// The `notify` executable: built next to the test bundle (`swift build --build-tests`
     /// puts every product in the same folder).
     static func executable() throws -> URL {
-        var folders: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for folder in folders {
-            let candidate = folder.appendingPathComponent("notify")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw HarnessError.configurationNotFound(searched: folders.map { $0.appendingPathComponent("notify").path })
+        try BuiltProduct.url(named: "notify")
     }
 
     static func start(_ arguments: [String], bus: TestBus) throws -> ChildProcess {

@@ -23,18 +23,7 @@ struct StateFileTortureTests {
     /// The program: built next to the test bundle (`swift build --build-tests` puts every
     /// product in the same folder).
     static func executable() throws -> URL {
-        var folders: [URL] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            folders.append(URL(fileURLWithPath: exe).deletingLastPathComponent())
-        }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        folders.append(Bundle.main.bundleURL)
-        folders.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for folder in folders {
-            let candidate = folder.appendingPathComponent(programName)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw HarnessError.configurationNotFound(searched: folders.map { $0.appendingPathComponent(programName).path })
+        try BuiltProduct.url(named: programName)
     }
 
     /// The names in `folder`, none when it does not exist yet.
