@@ -21,12 +21,18 @@ public enum NotificationsError: Error, Sendable, Hashable, CustomStringConvertib
         switch self {
         case .noServer(let detail): "no notification server: \(detail)"
         case .invalidArgument(let field, let reason): "invalid \(field): \(reason)"
-        case .tooLarge(let field, let size, let limit): "\(field) is \(size) bytes, over the limit of \(limit)"
+        case .tooLarge(let field, let size, let limit): "\(field) is \(Self.overLimit(field: field, size: size, limit: limit))"
         case .invalidImage(let reason): "invalid image-data: \(reason)"
         case .protocolViolation(let detail): "the notification server broke the protocol: \(detail)"
         case .serverNameTaken(let owner): "org.freedesktop.Notifications is owned by \(owner ?? "another process")"
         case .bus(let error): error.description
         }
+    }
+
+    /// How far over its limit a ``tooLarge(field:size:limit:)`` field is: in bytes, or in
+    /// actions for the action list.
+    public static func overLimit(field: String, size: Int, limit: Int) -> String {
+        "\(size) \(field == "actions" ? "actions" : "bytes"), over the limit of \(limit)"
     }
 
     /// Wraps a bus error, recognising "nobody serves the name".

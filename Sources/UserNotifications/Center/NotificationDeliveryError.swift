@@ -22,7 +22,8 @@ public enum NotificationDeliveryError: Error, Sendable, Hashable, CustomStringCo
     init(_ error: NotificationsError) {
         switch error {
         case .invalidArgument(let field, let reason): self = .invalidContent(field: field, reason: reason)
-        case .tooLarge(let field, let size, let limit): self = .invalidContent(field: field, reason: "\(size) bytes, over the limit of \(limit)")
+        case .tooLarge(let field, let size, let limit):
+            self = .invalidContent(field: field, reason: NotificationsError.overLimit(field: field, size: size, limit: limit))
         case .invalidImage(let reason): self = .invalidContent(field: "image", reason: reason)
         case .noServer(let detail): self = .noNotificationServer(detail)
         case .bus(.noBusAddress(let detail)): self = .noNotificationServer(detail)
