@@ -63,7 +63,8 @@ func run() async throws {
 
 do {
     try await run()
+    await DemoPresenter.exit(0)
 } catch {
     FileHandle.standardError.write(Data("RichMedia: \(error)\n".utf8))
-    exit(1)
+    await DemoPresenter.exit(1)
 }

@@ -123,8 +123,8 @@ func run() async throws -> Int32 {
 }
 
 do {
-    exit(try await run())
+    await DemoPresenter.exit(try await run())
 } catch {
     FileHandle.standardError.write(Data("SaySomething: \(error)\n".utf8))
-    exit(1)
+    await DemoPresenter.exit(1)
 }

@@ -12,6 +12,14 @@ public enum DemoPresenter {
 
     private static let kept = KeptAlive()
 
+    /// Stops what ``prepare(appID:name:)`` started for the terminal (the private bus, by its
+    /// PID) and exits with `status`. A process that just ends would leave its bus daemon
+    /// running: statics are not deinitialised at exit.
+    public static func exit(_ status: Int32) async -> Never {
+        await kept.stop()
+        Foundation.exit(status)
+    }
+
     /// Configures `UNUserNotificationCenter.current()`; `true` when the terminal is used.
     public static func prepare(appID: String, name: String) async throws -> Bool {
         let identity = ApplicationIdentity(id: appID, displayName: name, icon: "dialog-information")
@@ -25,19 +33,52 @@ public enum DemoPresenter {
         let connection = try await DBusConnection.connect(to: .address(bus.address))
         let server = try await TerminalPresenter().start(on: connection)
         kept.keep(bus, connection, server)
+        kept.stopOnInterrupt(bus)
         UNUserNotificationCenter.configure(identity: identity, bus: .address(bus.address), persistent: false)
         return true
     }
 }
 
-/// Holds the private bus and the presenter for the life of the process.
+/// Holds the private bus and the presenter for the life of the process, and stops the bus
+/// when the example ends or is interrupted.
 final class KeptAlive: @unchecked Sendable {
     private var objects: [AnyObject] = []
+    private var buses: [TestBus] = []
+    private var interrupts: [any DispatchSourceSignal] = []
     private let lock = NSLock()
 
     func keep(_ objects: AnyObject...) {
         lock.lock()
         self.objects.append(contentsOf: objects)
         lock.unlock()
+    }
+
+    /// Control-C or SIGTERM stop `bus` before the process ends (status 130 or 143).
+    func stopOnInterrupt(_ bus: TestBus) {
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                Task {
+                    await bus.stop()
+                    Foundation.exit(128 + number)
+                }
+            }
+            source.resume()
+            return source
+        }
+        lock.lock()
+        buses.append(bus)
+        interrupts.append(contentsOf: sources)
+        lock.unlock()
+    }
+
+    /// Stops every kept bus.
+    func stop() async {
+        let buses: [TestBus] = lock.withLock {
+            defer { self.buses = [] }
+            return self.buses
+        }
+        for bus in buses { await bus.stop() }
     }
 }
