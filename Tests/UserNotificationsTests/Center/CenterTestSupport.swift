@@ -38,6 +38,8 @@ struct CenterFixture {
     let delegate: RecordingDelegate
     let clock: TestNotificationClock
     let stateHome: URL
+    /// Removes the state folder when the last copy of the fixture goes.
+    private let scratch: ScratchFolder
 
     static let identity = ApplicationIdentity(id: "org.example.CenterTests", displayName: "Center Tests", icon: "dialog-information")
 
@@ -45,7 +47,8 @@ struct CenterFixture {
         testBus = try await TestBus()
         server = try await FakeNotificationServer.start(on: testBus.bus, personality: personality, script: script)
         clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
-        stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("center-\(UUID().uuidString)")
+        scratch = try ScratchFolder()
+        stateHome = scratch.url
         center = Self.makeCenter(bus: testBus, clock: clock, persistent: persistent, stateHome: stateHome)
         delegate = await RecordingDelegate()
         center.delegate = delegate

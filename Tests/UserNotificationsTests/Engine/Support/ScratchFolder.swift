@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh folder for one engine test's files, removed when the value goes away.
-final class ScratchFolder {
+final class ScratchFolder: Sendable {
     let url: URL
 
     init() throws {
