@@ -15,6 +15,21 @@ extension NotifyCommand {
         ]
     }
 
+    /// Runs `work` with a client of the session bus, then disconnects it, failed or not. A
+    /// failure is printed and becomes exit status 1, as for every subcommand.
+    static func withSessionClient<T: Sendable>(_ work: (NotificationsClient) async throws -> T) async throws -> T {
+        let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+        do {
+            let value = try await work(client)
+            await client.disconnect()
+            return value
+        } catch {
+            await client.disconnect()
+            Terminal.error("\(error)\n")
+            throw ExitCode(1)
+        }
+    }
+
     /// `notify info`: who serves notifications on the session bus and what it can do.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -26,11 +41,10 @@ extension NotifyCommand {
         var json = false
 
         mutating func run() async throws {
-            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
+            let (info, capabilities) = try await NotifyCommand.withSessionClient { client in
+                (try await client.serverInformation(), try await client.capabilities().map(\.rawValue))
+            }
             do {
-                let info = try await client.serverInformation()
-                let capabilities = try await client.capabilities().map(\.rawValue)
-                await client.disconnect()
                 if json {
                     let object: [String: Any] = [
                         "name": info.name, "vendor": info.vendor, "version": info.version,
@@ -49,7 +63,6 @@ extension NotifyCommand {
                         """)
                 }
             } catch {
-                await client.disconnect()
                 Terminal.error("\(error)\n")
                 throw ExitCode(1)
             }
@@ -72,59 +85,59 @@ extension NotifyCommand {
         @Argument(help: ArgumentHelp("The notification's id, or the name it was given with --id.", valueName: "ID|IDENTIFIER"))
         var target: String
 
+        private enum Closing: Sendable {
+            case number(UInt32)
+            case name(String, RememberedNotification)
+        }
+
         mutating func run() async throws {
-            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
-            var forget: String?
-            let id: UInt32
+            let closing: Closing
             if let number = UInt32(target) {
-                id = number
+                closing = .number(number)
             } else {
-                let name = target
                 let known: RememberedNotification?
                 do {
-                    known = try IdentifierStore.entries()[name]
+                    known = try IdentifierStore.entries()[target]
                 } catch {
                     Terminal.error("\(error)\n")
                     throw ExitCode(1)
                 }
                 guard let known else {
-                    Terminal.error("No notification is known as \"\(name)\" (notify list shows the names known).\n")
+                    Terminal.error("No notification is known as \"\(target)\" (notify list shows the names known).\n")
                     throw ExitCode(1)
                 }
-                do {
-                    try await client.connect()
-                } catch {
-                    await client.disconnect()
-                    Terminal.error("\(error)\n")
-                    throw ExitCode(1)
-                }
-                guard known.server == client.serverOwner else {
-                    _ = try? IdentifierStore.update { entries in
-                        if entries[name] == known { entries[name] = nil }
+                closing = .name(target, known)
+            }
+            let (id, owner) = try await NotifyCommand.withSessionClient { client in
+                switch closing {
+                case .number(let id):
+                    try await client.closeNotification(id: id)
+                    return (id, client.serverOwner)
+                case .name(let name, let known):
+                    _ = try await client.connect()
+                    guard known.server == client.serverOwner else {
+                        _ = try? IdentifierStore.update { entries in
+                            if entries[name] == known { entries[name] = nil }
+                        }
+                        throw ServerGone(name: name)
                     }
-                    await client.disconnect()
-                    Terminal.error("\"\(name)\" was shown by a notification server that has gone; there is nothing to close.\n")
-                    throw ExitCode(1)
+                    try await client.closeNotification(id: known.id)
+                    return (known.id, client.serverOwner)
                 }
-                id = known.id
-                forget = name
             }
-            let owner: String?
-            do {
-                try await client.closeNotification(id: id)
-                owner = client.serverOwner
-                await client.disconnect()
-            } catch {
-                await client.disconnect()
-                Terminal.error("\(error)\n")
-                throw ExitCode(1)
-            }
+            let forget: String? = if case .name(let name, _) = closing { name } else { nil }
             // Closed by name or by number, the notification is gone: forget every name for it.
             _ = try? IdentifierStore.update { entries in
                 if let forget { entries[forget] = nil }
                 entries = entries.filter { !($0.value.server == owner && $0.value.id == id) }
             }
         }
+    }
+
+    /// A name whose notification server has gone: nothing to close.
+    struct ServerGone: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "\"\(name)\" was shown by a notification server that has gone; there is nothing to close." }
     }
 
     /// `notify list`: the notifications given an `--id` whose server still serves.
@@ -141,16 +154,9 @@ extension NotifyCommand {
             helpNames: [.customShort("?"), .long])
 
         mutating func run() async throws {
-            let client = NotificationsClient(bus: .session, callTimeout: .seconds(5))
-            let owner: String?
-            do {
-                try await client.connect()
-                owner = client.serverOwner
-                await client.disconnect()
-            } catch {
-                await client.disconnect()
-                Terminal.error("\(error)\n")
-                throw ExitCode(1)
+            let owner = try await NotifyCommand.withSessionClient { client in
+                _ = try await client.connect()
+                return client.serverOwner
             }
             let live: [String: RememberedNotification]
             do {
