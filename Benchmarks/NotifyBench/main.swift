@@ -155,6 +155,17 @@ final class BenchDelegate: NSObject, UNUserNotificationCenterDelegate {
     }
 }
 
+/// A center with the bench delegate, connected and past its first notification. The caller
+/// keeps the delegate (the center holds it weakly).
+@MainActor
+func warmCenter(identity: ApplicationIdentity) async throws -> (UNUserNotificationCenter, BenchDelegate) {
+    let center = UNUserNotificationCenter(identity: identity, persistent: false)
+    let delegate = BenchDelegate()
+    center.delegate = delegate
+    try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+    return (center, delegate)
+}
+
 @MainActor
 func run() async throws {
     let options = try Options(CommandLine.arguments)
@@ -181,10 +192,8 @@ func run() async throws {
             report(row, count: n, samples: samples)
 
         case "un-seq":
-            let center = UNUserNotificationCenter(identity: identity, persistent: false)
-            let delegate = BenchDelegate()
-            center.delegate = delegate
-            try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+            let (center, delegate) = try await warmCenter(identity: identity)
+            defer { withExtendedLifetime(delegate) {} }
             var samples: [Sample] = []
             for sample in 0..<options.samples {
                 samples.append(try await measure {
@@ -200,10 +209,8 @@ func run() async throws {
             report(row, count: n, samples: samples)
 
         case "un-pipe":
-            let center = UNUserNotificationCenter(identity: identity, persistent: false)
-            let delegate = BenchDelegate()
-            center.delegate = delegate
-            try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+            let (center, delegate) = try await warmCenter(identity: identity)
+            defer { withExtendedLifetime(delegate) {} }
             let concurrent = 10_000
             var samples: [Sample] = []
             for sample in 0..<options.samples {
