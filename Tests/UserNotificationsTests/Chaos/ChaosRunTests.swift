@@ -116,6 +116,18 @@ struct ChaosRunTests {
             faults[name, default: 0] += 1
             story[current, default: []].append(name)
         }
+        /// Posts `identifier` and clicks it on the server, expecting one response; `false`
+        /// (recorded as an issue) when the server never got it.
+        func postAndClick(_ identifier: String) async throws -> Bool {
+            try await post(identifier)
+            guard let id = serverID(identifier, on: server) else {
+                Issue.record("no id for \(identifier)")
+                return false
+            }
+            server.invokeAction(id: id)
+            expected[identifier, default: 0] += 1
+            return true
+        }
         var expectedPending = Set<String>()
         var background: [Task<SlowAdd, Never>] = []
         let completed = Locked<[SlowAdd]>([])
@@ -178,13 +190,7 @@ struct ChaosRunTests {
                 let delay = Duration.milliseconds(Int.random(in: 20...300, using: &random))
                 notifyFaults.withLock { $0[identifier] = .init(replyDelay: delay) }
                 server.script = baseScript
-                try await post(identifier)
-                guard let id = serverID(identifier, on: server) else {
-                    Issue.record("no id for \(identifier)")
-                    continue
-                }
-                server.invokeAction(id: id)
-                expected[identifier, default: 0] += 1
+                guard try await postAndClick(identifier) else { continue }
                 fault("slow reply within the deadline, awaited")
                 continue
             }
@@ -329,13 +335,7 @@ struct ChaosRunTests {
         }
         for index in 0..<20 {
             let identifier = "tail-\(index)"
-            try await post(identifier)
-            guard let id = serverID(identifier, on: server) else {
-                Issue.record("no id for \(identifier)")
-                continue
-            }
-            server.invokeAction(id: id)
-            expected[identifier, default: 0] += 1
+            _ = try await postAndClick(identifier)
         }
         let tailDone = ContinuousClock.now
 
