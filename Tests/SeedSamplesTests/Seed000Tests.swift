@@ -182,6 +182,7 @@ extension SeedSamplesTests {
             let category = try #require(categories.first)
             #expect(category.identifier == "saySomethingCategory")
             #expect(category.actions.map(\.identifier) == ["action.input", "action.goodbye", "action.cancel"])
+            #expect(category.actions.map(\.options) == [.foreground, .foreground, .destructive])
             #expect(category.options == .customDismissAction)
 
             try await Self.postActionable(identifier: "saySomething")

@@ -5,7 +5,9 @@ import UserNotifications
 // written. This file imports nothing but UserNotifications and Testing: the samples must compile
 // with only the import line they had on iOS. Adapted only where a sample needs UIKit,
 // CoreLocation, URLSession, an extension target or UNUserNotificationCenter (which this model
-// layer does not provide); each adaptation is marked.
+// layer does not provide); each adaptation is marked. Samples that run end to end through the
+// center, with the same checks, are in SeedSamplesTests (seed 000's category, seed 001's
+// testBasicNotice) and are not repeated here.
 
 @Suite("Seed samples compile and build what they describe")
 struct SeedSamplesCompile {
@@ -94,47 +96,6 @@ struct SeedSamplesCompile {
         #expect(greeted == "I know it's you! onevcat")
     }
 
-    // Seed 000/004, "注册Category" (adapted: returns the category instead of registering it).
-    @Test func saySomethingCategory() {
-        func registerNotificationCategory() -> UNNotificationCategory {
-            let saySomethingCategory: UNNotificationCategory = {
-                // 1
-                let inputAction = UNTextInputNotificationAction(
-                    identifier: "action.input",
-                    title: "Input",
-                    options: [.foreground],
-                    textInputButtonTitle: "Send",
-                    textInputPlaceholder: "What do you want to say...")
-
-                // 2
-                let goodbyeAction = UNNotificationAction(
-                    identifier: "action.goodbye",
-                    title: "Goodbye",
-                    options: [.foreground])
-
-                let cancelAction = UNNotificationAction(
-                    identifier: "action.cancel",
-                    title: "Cancel",
-                    options: [.destructive])
-
-                // 3
-                return UNNotificationCategory(identifier:"saySomethingCategory", actions: [inputAction, goodbyeAction, cancelAction], intentIdentifiers: [], options: [.customDismissAction])
-            }()
-
-            return saySomethingCategory
-        }
-
-        let category = registerNotificationCategory()
-        let content = UNMutableNotificationContent()
-        content.categoryIdentifier = "saySomethingCategory"
-
-        #expect(category.identifier == content.categoryIdentifier)
-        #expect(category.actions.map(\.identifier) == ["action.input", "action.goodbye", "action.cancel"])
-        #expect(category.actions.map(\.options) == [.foreground, .foreground, .destructive])
-        #expect((category.actions[0] as? UNTextInputNotificationAction)?.textInputPlaceholder == "What do you want to say...")
-        #expect(category.options == .customDismissAction)
-    }
-
     // Seed 000/004, "处理actionable通知" (adapted: the alert is replaced by returning the text).
     @Test func textInputResponseIsReadByCasting() {
         enum SaySomethingCategoryAction: String {
@@ -221,41 +182,6 @@ struct SeedSamplesCompile {
         }
         #expect(bestAttemptContent.attachments.first?.identifier == "image_downloaded")
         #expect(bestAttemptContent.attachments.first?.type == "public.jpeg")
-    }
-
-    // Seed 001, testBasicNotice (adapted: the location trigger needs CoreLocation and is left
-    // out, and the requests are not added to a center).
-    @Test func basicNotice() {
-        /// content
-        let notify = UNMutableNotificationContent()
-        notify.title = "美办"
-        notify.subtitle = "云办公事业部"
-        notify.body = "你收到了一条消息"
-        notify.badge = 1
-        notify.sound = UNNotificationSound.default()
-        notify.userInfo = ["name": "美办"]
-
-        /// 触发器
-        // 日期触发器
-        var dateComponents = DateComponents()
-        dateComponents.weekday = 4 // 周三触发
-        dateComponents.hour = 12 // 12点
-        let dateTrigger = UNCalendarNotificationTrigger(dateMatching: dateComponents, repeats: true)
-
-        // 延时触发器
-        let timeTrigger = UNTimeIntervalNotificationTrigger(timeInterval: 3, repeats: false)
-
-        /// request
-        let timeRequest = UNNotificationRequest(identifier: "meiban", content: notify, trigger: timeTrigger)
-        let calendarRequest = UNNotificationRequest(identifier: "meiban1", content: notify, trigger: dateTrigger)
-
-        #expect(timeRequest.content.subtitle == "云办公事业部")
-        #expect(timeRequest.content.badge == 1)
-        #expect(timeRequest.content.sound == UNNotificationSound.default)
-        #expect(timeRequest.content.userInfo["name"] as? String == "美办")
-        #expect((calendarRequest.trigger as? UNCalendarNotificationTrigger)?.dateComponents.weekday == 4)
-        #expect((calendarRequest.trigger as? UNCalendarNotificationTrigger)?.dateComponents.hour == 12)
-        #expect(calendarRequest.trigger?.repeats == true)
     }
 
     // Seed 001, willPresent telling remote from local notifications by the trigger's class.
