@@ -33,7 +33,7 @@ final class AnswerDeadlines: @unchecked Sendable {
     /// Created once and never cancelled; `schedule` is safe from any thread.
     private let timer: any DispatchSourceTimer
 
-    private init() {
+    init() {
         timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "org.desktopnotifications.answer-deadlines"))
         timer.setEventHandler { [unowned self] in expireDue() }
         timer.resume()
