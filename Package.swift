@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .systemLibrary(
@@ -28,7 +29,7 @@ let package = Package(
         .target(name: "FreedesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         .target(
             name: "UserNotifications",
-            dependencies: ["FreedesktopNotifications"],
+            dependencies: ["FreedesktopNotifications", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
@@ -85,6 +86,12 @@ let package = Package(
             dependencies: ["UserNotifications"],
             path: "Tests/Support/StateFileTorture",
             swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "seed-samples-swift5",
+            dependencies: ["UserNotifications"],
+            path: "Tests/SeedSamplesSwift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
             name: "DBusTests",

@@ -4,9 +4,17 @@ import Foundation
 /// with it.
 ///
 /// Write either form of each method, the completion-handler form or the `async` form, or
-/// neither: every method has a default. The center calls the delegate on the main actor,
-/// and the protocol is main-actor isolated so that an app's delegate can touch its own state
-/// freely (Apple calls it on the main thread too).
+/// neither: every method has a default.
+///
+/// As on Apple platforms the protocol is not isolated to an actor, so a plain `NSObject`
+/// subclass conforms from any context (top-level code in Swift 5 mode, a nonisolated
+/// factory). The completion-handler forms are called on the main thread, as Apple calls
+/// them; an `async` form runs where its own isolation says: on the main actor for a
+/// main-actor delegate, on the global executor for a nonisolated one, again as on Apple
+/// platforms. A main-actor class conforms in Swift 6 mode the way Apple's Swift 6 code does:
+/// `@MainActor final class AppDelegate: NSObject, @preconcurrency UNUserNotificationCenterDelegate`,
+/// an isolated conformance (`@MainActor UNUserNotificationCenterDelegate`), or `nonisolated`
+/// methods.
 ///
 /// Linux differences:
 /// - An app is always "in the foreground" while it runs on Linux, so
@@ -15,7 +23,8 @@ import Foundation
 ///   `[.banner, .list, .sound, .badge]`, where Apple would show nothing for a foreground app.
 /// - `userNotificationCenter(_:openSettingsFor:)` is called never: no Linux desktop offers
 ///   an in-app settings button.
-@MainActor
+/// - Apple's methods are `optional` Objective-C requirements; here every requirement has a
+///   default implementation instead, which a program cannot tell apart.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     /// Asked before a notification is shown; answer with the presentation options
     /// (`[]` means do not show it: it is then not posted and not in the delivered list).
@@ -55,7 +64,9 @@ extension UNUserNotificationCenterDelegate {
         completionHandler(UNUserNotificationCenter.defaultPresentationOptions)
     }
 
-    /// Default: asks the completion-handler form, so a delegate that wrote only that form works.
+    /// Default: asks the completion-handler form on the main actor, so a delegate that wrote
+    /// only that form works and is called on the main thread.
+    @MainActor
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification
     ) async -> UNNotificationPresentationOptions {
@@ -73,7 +84,8 @@ extension UNUserNotificationCenterDelegate {
         completionHandler()
     }
 
-    /// Default: calls the completion-handler form and waits for its handler.
+    /// Default: calls the completion-handler form on the main actor and waits for its handler.
+    @MainActor
     public func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let once = ResumeOnce(continuation)

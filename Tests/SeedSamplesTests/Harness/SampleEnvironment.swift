@@ -85,19 +85,32 @@ final class DelayedBlocks: @unchecked Sendable {
 // MARK: - UIAlertController stand-in
 
 /// Stands in for the post's `UIAlertController.showConfirmAlertFromTopViewController(message:)`
-/// (a demo-app extension on a UIKit class): records the message instead of showing an alert.
+/// (a demo-app extension on a UIKit class): records the message instead of showing an alert,
+/// and whether it came on the main thread, where UIKit requires it.
 enum UIAlertController {
     static func showConfirmAlertFromTopViewController(message: String) {
         Alerts.record(message)
+        if Thread.isMainThread { Alerts.recordOnMainThread(message) }
     }
 }
 
 /// The messages the samples showed in alerts since the last ``clear()``.
 enum Alerts {
     private static let messages = Mutex<[String]>([])
+    private static let messagesOnMainThread = Mutex<[String]>([])
 
     static func record(_ message: String) {
         messages.withLock { $0.append(message) }
+    }
+
+    static func recordOnMainThread(_ message: String) {
+        messagesOnMainThread.withLock { $0.append(message) }
+    }
+
+    /// The messages shown from the main thread (in a program; the test runner drains the main
+    /// queue from another thread).
+    static var onMainThread: [String] {
+        messagesOnMainThread.withLock { $0 }
     }
 
     static var all: [String] {
@@ -106,6 +119,7 @@ enum Alerts {
 
     static func clear() {
         messages.withLock { $0.removeAll() }
+        messagesOnMainThread.withLock { $0.removeAll() }
     }
 }
 

@@ -178,7 +178,7 @@ func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive respo
 
 // MARK: - 注册Category
 
-private func registerNotificationCategory() {
+func registerNotificationCategory() { // changed: was `private` (the Swift 5 program calls it from its main.swift)
     let saySomethingCategory: UNNotificationCategory = {
         // 1
         let inputAction = UNTextInputNotificationAction(
@@ -208,7 +208,7 @@ private func registerNotificationCategory() {
 
 // changed: the post's `class AppDelegate: UIResponder, UIApplicationDelegate` needs UIKit; the
 // superclass and protocol are dropped and the class is main-actor isolated, as
-// UIApplicationDelegate is, because it creates the (main-actor) NotificationHandler.
+// UIApplicationDelegate is.
 @MainActor
 class AppDelegate {
     let notificationHandler = NotificationHandler()

@@ -138,9 +138,10 @@ struct CenterResponseTests {
     }
 }
 
-/// Implements only the completion-handler forms, and shows a banner only.
+/// Implements only the completion-handler forms, and shows a banner only. A main-actor class
+/// conforms as Apple's Swift 6 code does, with `@preconcurrency`.
 @MainActor
-final class CompletionDelegate: NSObject, UNUserNotificationCenterDelegate {
+final class CompletionDelegate: NSObject, @preconcurrency UNUserNotificationCenterDelegate {
     private let continuation: AsyncStream<UNNotificationResponse>.Continuation
     nonisolated let received: EventRecorder<UNNotificationResponse>
 
@@ -218,9 +219,10 @@ struct CenterOverlapTests {
     }
 }
 
-/// Keeps willPresent's completion handler and never calls it.
+/// Keeps willPresent's completion handler and never calls it. Conforms with an isolated
+/// conformance (Swift 6.2), the other way a main-actor class satisfies the protocol.
 @MainActor
-final class SilentDelegate: NSObject, UNUserNotificationCenterDelegate {
+final class SilentDelegate: NSObject, @MainActor UNUserNotificationCenterDelegate {
     var kept: [(UNNotificationPresentationOptions) -> Void] = []
 
     func userNotificationCenter(

@@ -1,0 +1,1 @@
+../SeedSamplesTests/Harness/SampleEnvironment.swift

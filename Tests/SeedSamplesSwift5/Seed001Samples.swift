@@ -1,0 +1,1 @@
+../SeedSamplesTests/Samples/Seed001Samples.swift

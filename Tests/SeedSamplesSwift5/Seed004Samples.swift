@@ -1,0 +1,1 @@
+../SeedSamplesTests/Samples/Seed004Samples.swift
