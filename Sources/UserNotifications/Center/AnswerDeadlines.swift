@@ -1,8 +1,8 @@
 import DBus
 import Dispatch
 
-/// Deadlines for answers awaited from the app's own code (the delegate's `willPresent`),
-/// all served by one timer.
+/// Deadlines for answers awaited from the app's own code (the delegate's `willPresent` and
+/// `didReceive`), all served by one timer.
 ///
 /// A sleeping task per answer costs, for every notification, a timer registration with
 /// libdispatch's manager thread, a cancellation and two thread wake-ups. Here the one timer
@@ -51,6 +51,23 @@ final class AnswerDeadlines: @unchecked Sendable {
                 timer.schedule(deadline: deadline)
             }
             return Token(id: state.nextID)
+        }
+    }
+
+    /// Runs `work` on the main actor and returns its answer, or `fallback` when the answer has
+    /// not come within `interval`. The work goes on after the deadline (nothing can stop the
+    /// app's code), but nobody waits for it any more.
+    func answer<Value: Sendable>(
+        within interval: Duration, otherwise fallback: Value, _ work: @escaping @MainActor @Sendable () async -> Value
+    ) async -> Value {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            let token = add(after: interval) { once.resume(returning: fallback) }
+            Task { @MainActor in
+                let value = await work()
+                self.remove(token)
+                once.resume(returning: value)
+            }
         }
     }
 

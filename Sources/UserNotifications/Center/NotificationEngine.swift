@@ -83,7 +83,8 @@ actor NotificationEngine {
                 await self.handle(event)
             }
         }
-        let (stream, continuation) = AsyncStream.makeStream(of: UNNotificationResponse.self)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: UNNotificationResponse.self, bufferingPolicy: .bufferingOldest(Self.responseQueueLimit))
         responses = continuation
         let presenter = self.presenter
         Task { @MainActor in
@@ -358,8 +359,18 @@ actor NotificationEngine {
 
     // MARK: - Responses
 
+    /// Responses waiting for the delegate at the most; past it a response is dropped and
+    /// logged (the delegate is then far behind: each one may take up to the response deadline).
+    static let responseQueueLimit = 1024
+    /// How many responses the full queue dropped (for tests; each is also logged).
+    private(set) var droppedResponses = 0
+
     func deliverResponse(_ response: UNNotificationResponse) {
-        responses?.yield(response)
+        guard case .dropped = responses?.yield(response) else { return }
+        droppedResponses += 1
+        CenterLog.logger.error(
+            "response queue full; response dropped",
+            metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
     }
 
     /// Hands a response to the content extension of its category first (when there is one),

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import FreedesktopNotifications
+import Logging
 
 /// The central object for managing notification-related activities for an app: it schedules,
 /// posts, updates and withdraws notifications, and tells its delegate what the person did.
@@ -10,8 +11,8 @@ import FreedesktopNotifications
 ///
 /// Threading: the `async` methods are the implementation; the completion-handler forms call
 /// them and run their handler on a private serial queue, never the main queue (a handler may
-/// run while the main thread waits for it). Delegate methods run on the main actor, so a
-/// program must let the main actor run: an `async` main, `dispatchMain()`, or
+/// run while the main thread waits for it). The delegate's completion-handler methods run on
+/// the main thread, so a program must let it run: an `async` main, `dispatchMain()`, or
 /// `RunLoop.main.run()`.
 ///
 /// Linux differences (the "Porting from Apple platforms" article lists them all):
@@ -112,31 +113,52 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// shown, as Apple documents for a handler that is not called in a timely manner.
     public static let presentationDeadline: Duration = .seconds(5)
 
+    /// How long the delegate has to finish `didReceive` (call its completion handler, or
+    /// return from the `async` form) before the next response is handed over. A Linux
+    /// addition: Apple documents no number, and a handler that is never called stalls nothing
+    /// here; it is logged and the queue goes on.
+    public static let responseDeadline: Duration = .seconds(30)
+
+    /// The deadline used by this center (tests shorten it).
+    let responseDeadlineOverride = Locked<Duration?>(nil)
+
     /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
     ///
     /// Without a delegate the answer is known at once, with no hop to the main actor.
     private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
         guard delegate != nil else { return Self.defaultPresentationOptions }
-        return await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            let deadline = AnswerDeadlines.shared.add(after: Self.presentationDeadline) { once.resume(returning: []) }
-            Task { @MainActor in
-                let options = await askWillPresent(notification)
-                AnswerDeadlines.shared.remove(deadline)
-                once.resume(returning: options)
-            }
+        let options = await AnswerDeadlines.shared.answer(within: Self.presentationDeadline, otherwise: nil) {
+            await self.askWillPresent(notification)
         }
+        guard let options else {
+            CenterLog.logger.warning(
+                "the delegate did not answer willPresent in time; not shown",
+                metadata: ["identifier": "\(notification.request.identifier)"])
+            return []
+        }
+        return options
     }
 
     @MainActor
-    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions {
+    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions? {
         guard let delegate else { return Self.defaultPresentationOptions }
         return await delegate.userNotificationCenter(self, willPresent: notification)
     }
 
+    /// Tells the delegate, and waits for it up to the response deadline.
     @MainActor
     private func tellDidReceive(_ response: UNNotificationResponse) async {
-        await delegate?.userNotificationCenter(self, didReceive: response)
+        guard delegate != nil else { return }
+        let deadline = responseDeadlineOverride.withLock { $0 } ?? Self.responseDeadline
+        let finished = await AnswerDeadlines.shared.answer(within: deadline, otherwise: false) {
+            await self.delegate?.userNotificationCenter(self, didReceive: response)
+            return true
+        }
+        if !finished {
+            CenterLog.logger.warning(
+                "the delegate did not finish didReceive in time; going on with the next response",
+                metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+        }
     }
 
     /// Runs `work` and hands its outcome to `completion` on the callback queue.

@@ -1,0 +1,8 @@
+import Logging
+
+/// The center's logger: what it cannot return to a caller (a delegate that never answers, a
+/// response dropped from a full queue) is said here, with the notification's identifier and
+/// never its text. The app chooses the backend with `LoggingSystem.bootstrap`.
+enum CenterLog {
+    static let logger = Logger(label: "org.desktopnotifications.center")
+}
