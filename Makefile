@@ -4,7 +4,7 @@
 #   make build   swift build
 #   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
-#   make bench   release build, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make man     the notify(1) man page, from the command's own definitions
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
@@ -23,20 +23,29 @@ SHELL := /bin/bash
 DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock x11-utils hyperfine strace valgrind
+# make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
+BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 
 # Tests treat a missing tool as a failure, never as a reason to skip.
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 
-.PHONY: deps build test demo bench man versions clean
+.PHONY: deps bench-deps install-missing build test demo bench man versions clean
 
 deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+
+bench-deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES) $(BENCH_PACKAGES)"
+
+# Installs the Debian packages in PACKAGES that are not installed yet (fast when all are).
+install-missing:
 	@command -v swift >/dev/null 2>&1 || { \
 		echo "make deps: 'swift' is not on PATH. Install a Swift 6 toolchain and put its usr/bin on PATH first." >&2; \
 		exit 1; }
 	@missing=""; \
-	for package in $(DEB_PACKAGES); do \
+	for package in $(PACKAGES); do \
 		status=$$(dpkg-query -W -f='$${Status}' "$$package" 2>/dev/null || true); \
 		[ "$$status" = "install ok installed" ] || missing="$$missing $$package"; \
 	done; \
@@ -70,7 +79,7 @@ BENCH_N ?= 5000
 BENCH_PROCS ?= 100
 BENCH_BIN := $(CURDIR)/.build/release
 
-bench: deps
+bench: bench-deps
 	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
 	swift build -c release --product notify-bench
 	swift build -c release --product notify --static-swift-stdlib --scratch-path .build-static
