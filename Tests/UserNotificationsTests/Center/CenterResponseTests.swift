@@ -220,9 +220,10 @@ struct CenterOverlapTests {
 }
 
 /// Keeps willPresent's completion handler and never calls it. Conforms with an isolated
-/// conformance (Swift 6.2), the other way a main-actor class satisfies the protocol.
+/// conformance, the other way a main-actor class satisfies the protocol (Swift 6.2 and later;
+/// earlier compilers take the `@preconcurrency` form).
 @MainActor
-final class SilentDelegate: NSObject, @MainActor UNUserNotificationCenterDelegate {
+final class SilentDelegate: NSObject {
     var kept: [(UNNotificationPresentationOptions) -> Void] = []
 
     func userNotificationCenter(
@@ -232,3 +233,9 @@ final class SilentDelegate: NSObject, @MainActor UNUserNotificationCenterDelegat
         kept.append(completionHandler)
     }
 }
+
+#if compiler(>=6.2)
+extension SilentDelegate: @MainActor UNUserNotificationCenterDelegate {}
+#else
+extension SilentDelegate: @preconcurrency UNUserNotificationCenterDelegate {}
+#endif
