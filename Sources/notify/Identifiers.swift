@@ -1,4 +1,5 @@
 import Foundation
+import UserNotifications
 
 /// What `notify --id NAME` remembers of a notification it delivered: the server instance
 /// (its unique bus name) that assigned the id, the id, and the summary (for `notify list`).
@@ -15,7 +16,8 @@ struct RememberedNotification: Codable, Sendable, Equatable {
 /// that server's unique name; an entry whose server no longer owns
 /// `org.freedesktop.Notifications` is stale. Every change is a read-modify-write under an
 /// exclusive `flock` on a lock file next to it, written atomically, so runs of `notify` in
-/// parallel do not lose each other's entries.
+/// parallel do not lose each other's entries. The folder and the file are private
+/// (``PrivateStorage``).
 enum IdentifierStore {
     /// Why the store could not be read or written.
     struct Failure: Error, CustomStringConvertible {
@@ -25,10 +27,7 @@ enum IdentifierStore {
     /// The folder: `$XDG_STATE_HOME/notify` when that is an absolute path, else
     /// `~/.local/state/notify`.
     static var directory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        return base.appendingPathComponent("notify", isDirectory: true)
+        ApplicationIdentity.stateHome.appendingPathComponent("notify", isDirectory: true)
     }
 
     /// The file.
@@ -50,9 +49,9 @@ enum IdentifierStore {
     static func update<T>(_ body: (inout [String: RememberedNotification]) -> T) throws(Failure) -> T {
         let folder = directory
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PrivateStorage.prepareFolder(folder.path)
         } catch {
-            throw Failure(description: "cannot create \(folder.path): \(error.localizedDescription)")
+            throw Failure(description: error.localizedDescription)
         }
         let lockPath = folder.appendingPathComponent("ids.json.lock").path
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
@@ -67,8 +66,7 @@ enum IdentifierStore {
         let result = body(&entries)
         if entries != before {
             do {
-                let data = try JSONEncoder.sorted.encode(entries)
-                try data.write(to: file, options: .atomic)
+                try PrivateStorage.writeFile(try JSONEncoder.sorted.encode(entries), to: file.path)
             } catch {
                 throw Failure(description: "cannot write \(file.path): \(error.localizedDescription)")
             }
@@ -76,9 +74,15 @@ enum IdentifierStore {
         return result
     }
 
-    /// A missing file is an empty store; an unreadable one is a failure.
+    /// A missing file is an empty store; an unreadable one, or one in a folder of another
+    /// user, is a failure.
     private static func read() throws(Failure) -> [String: RememberedNotification] {
         let path = file.path
+        do {
+            guard try PrivateStorage.checkFolder(directory.path) else { return [:] }
+        } catch {
+            throw Failure(description: error.localizedDescription)
+        }
         guard FileManager.default.fileExists(atPath: path) else { return [:] }
         do {
             let data = try Data(contentsOf: file)

@@ -18,8 +18,11 @@ extension NotifyCommand {
                 notification in place while the server that showed it still runs (the \
                 center's state, in $XDG_STATE_HOME/APP_NAME/).
 
-                Exit status: 0 when shown (or silent), 1 when the payload cannot be read or \
-                the notification cannot be shown.
+                APP_NAME also names that folder, so it is an application id: dot-separated \
+                names of ASCII letters, digits, _ and -.
+
+                Exit status: 0 when shown (or silent), 1 when the payload cannot be read, the \
+                notification cannot be shown, or its state cannot be saved.
                 """,
             helpNames: [.customShort("?"), .long])
 
@@ -53,14 +56,25 @@ extension NotifyCommand {
                 return
             }
             let name = appName ?? "notify"
+            do {
+                try ApplicationIdentity.validate(id: name)
+            } catch {
+                Terminal.error("notify push: --app-name: \(error.localizedDescription)\n")
+                throw ExitCode(1)
+            }
             // Persistent: the delivered list, kept across runs, is what lets a collapse id update.
             UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: name, displayName: name), bus: .session, persistent: true)
             do {
                 let center = UNUserNotificationCenter.current()
                 try await center.deliverRemoteNotification(remote, collapseIdentifier: collapseID)
-                await center.writeStateNow()
             } catch {
                 Terminal.error("Cannot show the payload: \(error)\n")
+                throw ExitCode(1)
+            }
+            do {
+                try await UNUserNotificationCenter.current().writeStateNow()
+            } catch {
+                Terminal.error("Shown, but its state was not saved (a later --collapse-id cannot update it): \(error.localizedDescription)\n")
                 throw ExitCode(1)
             }
         }

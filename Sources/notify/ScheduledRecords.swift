@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import UserNotifications
 
 /// What a waiting `notify --in/--at/--every` process tells `notify pending` about itself.
 ///
@@ -207,6 +208,7 @@ enum ScheduledRecords {
     /// folder has none.
     static func scan() throws(Failure) -> [Entry] {
         let folder = directory
+        guard try checkFolder(folder) else { return [] }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -287,11 +289,21 @@ enum ScheduledRecords {
         return decoder
     }
 
+    /// Creates the folder, private, or checks the one there (``PrivateStorage``).
     private static func createFolder(_ folder: URL) throws(Failure) {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateStorage.prepareFolder(folder.path)
         } catch {
-            throw Failure(description: "cannot create \(folder.path): \(error.localizedDescription)")
+            throw Failure(description: error.localizedDescription)
+        }
+    }
+
+    /// Checks the folder (``PrivateStorage``); `false` when there is none.
+    private static func checkFolder(_ folder: URL) throws(Failure) -> Bool {
+        do {
+            return try PrivateStorage.checkFolder(folder.path)
+        } catch {
+            throw Failure(description: error.localizedDescription)
         }
     }
 

@@ -34,11 +34,52 @@ public struct ApplicationIdentity: Sendable, Hashable {
 
     /// Where the center keeps its state: `$XDG_STATE_HOME/<id>/`, by default
     /// `~/.local/state/<id>/`.
+    ///
+    /// - Throws: ``InvalidApplicationIdentifierError`` when ``id`` cannot name a folder (see
+    ///   ``validate(id:)``): an id such as `..` would put the state outside `$XDG_STATE_HOME`.
     public var stateDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+        get throws(InvalidApplicationIdentifierError) {
+            try Self.validate(id: id)
+            return Self.stateHome.appendingPathComponent(id, isDirectory: true)
+        }
+    }
+
+    /// `$XDG_STATE_HOME` when it is an absolute path, else `~/.local/state`.
+    package static var stateHome: URL {
+        ProcessInfo.processInfo.environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        let safe = id.map { $0 == "/" ? "_" : $0 }
-        return base.appendingPathComponent(String(safe), isDirectory: true)
+    }
+
+    /// The longest id, in bytes: a file name's limit (255) less `.desktop`.
+    public static let maximumIDLength = 247
+
+    /// Checks that `id` can name a desktop entry and a folder: dot-separated names of ASCII
+    /// letters, digits, `_` and `-` (a D-Bus well-known name's characters, as the
+    /// desktop-entry specification asks of an id), none of them empty, so never `.`, `..` or
+    /// the empty id, and at most ``maximumIDLength`` bytes. A Linux addition: Apple checks a
+    /// bundle identifier when the app is built.
+    ///
+    /// - Throws: ``InvalidApplicationIdentifierError`` naming the id and what is wrong.
+    public static func validate(id: String) throws(InvalidApplicationIdentifierError) {
+        func invalid(_ reason: String) -> InvalidApplicationIdentifierError { .init(id: id, reason: reason) }
+        guard !id.isEmpty else { throw invalid("it is empty") }
+        guard id.utf8.count <= maximumIDLength else { throw invalid("it is longer than \(maximumIDLength) bytes") }
+        guard id.utf8.allSatisfy(isIDByte) else {
+            throw invalid("only ASCII letters, digits, '_', '-' and '.' may appear in it")
+        }
+        guard !id.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+            throw invalid("'.' must separate names, so it cannot start or end the id or follow another '.'")
+        }
+    }
+
+    private static func isIDByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+            true
+        default:
+            false
+        }
     }
 }

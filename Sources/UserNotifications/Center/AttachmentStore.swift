@@ -2,7 +2,8 @@ import Foundation
 
 /// Where accepted attachment files live while their notification is pending or shown:
 /// `<state folder>/attachments/<one folder per request>/`. Files are copied in (the caller's
-/// file stays where it was) and removed when their notification leaves both lists.
+/// file stays where it was) and removed when their notification leaves both lists. The store
+/// is private (``PrivateStorage``): folders 0700, files 0600, and removal never follows a link.
 struct AttachmentStore: Sendable {
     let root: URL
     /// The most the store may hold, in bytes (default 100 MB).
@@ -37,10 +38,12 @@ struct AttachmentStore: Sendable {
         }
         let folder = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         do {
-            try files.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try PrivateStorage.prepareFolder(root.path)
+            try files.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             let stored = try attachments.enumerated().map { index, attachment in
                 let copy = folder.appendingPathComponent("\(index)-\(attachment.url.lastPathComponent)")
                 try files.copyItem(at: attachment.url, to: copy)
+                try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy.path)
                 return UNNotificationAttachment(
                     identifier: attachment.identifier, url: copy, type: attachment.type,
                     isThumbnailHidden: attachment.isThumbnailHidden, thumbnailClippingRect: attachment.thumbnailClippingRect)
@@ -48,7 +51,7 @@ struct AttachmentStore: Sendable {
             _ = NotificationBridge.shownImage(among: stored)?.clippedThumbnail
             return (stored, folder)
         } catch {
-            try? files.removeItem(at: folder)
+            remove(folder)
             throw UNError(.attachmentMoveIntoDataStoreFailed, description: "could not copy into \(folder.path): \(error.localizedDescription)")
         }
     }
@@ -56,15 +59,32 @@ struct AttachmentStore: Sendable {
     /// Removes a folder made by ``store(_:)``.
     func release(_ folder: URL) {
         guard folder.deletingLastPathComponent().standardizedFileURL == root.standardizedFileURL else { return }
-        try? FileManager.default.removeItem(at: folder)
+        remove(folder)
     }
 
-    /// Removes every folder not in `keeping` (after a restart, what no restored request uses).
+    /// Removes every entry not in `keeping` (after a restart, what no restored request uses).
     func prune(keeping: Set<URL>) {
         let kept = Set(keeping.map(\.standardizedFileURL))
-        let folders = (try? FileManager.default.contentsOfDirectory(at: root, includingPropertiesForKeys: nil)) ?? []
-        for folder in folders where !kept.contains(folder.standardizedFileURL) {
-            try? FileManager.default.removeItem(at: folder)
+        let names: [String]
+        do {
+            guard try PrivateStorage.checkFolder(root.path) else { return }
+            names = try StateFileSystem.names(inFolder: root.path)
+        } catch {
+            DiagnosticLog.report("stored attachments were not pruned: \(error.localizedDescription)")
+            return
+        }
+        for name in names {
+            let entry = root.appendingPathComponent(name, isDirectory: true)
+            if !kept.contains(entry.standardizedFileURL) { remove(entry) }
+        }
+    }
+
+    /// Removes `folder` without following links, reporting a failure.
+    private func remove(_ folder: URL) {
+        do {
+            try PrivateStorage.remove(folder.path)
+        } catch {
+            DiagnosticLog.report("a stored attachment was not removed: \(error.localizedDescription)")
         }
     }
 

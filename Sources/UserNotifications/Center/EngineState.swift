@@ -2,13 +2,13 @@ import Foundation
 
 /// What the center keeps across launches, in `$XDG_STATE_HOME/<app-id>/notifications.json`.
 struct EngineState: Codable, Sendable {
-    struct Pending: Codable, Sendable {
+    struct Pending: Codable, Hashable, Sendable {
         var request: NotificationRequestSnapshot
         var anchor: Date
         var nextFire: Date
     }
 
-    struct Delivered: Codable, Sendable {
+    struct Delivered: Codable, Hashable, Sendable {
         var notification: NotificationSnapshot
         var server: String
         var id: UInt32

@@ -4,36 +4,65 @@ extension NotificationEngine {
     /// Reads the saved state: categories and authorization as they were, pending requests
     /// rescheduled (an overdue one fires once, now), delivered notifications kept only while
     /// the server instance that shows them is still the owner.
+    ///
+    /// A state that cannot be read (the lock cannot be opened, a read fails, the folder is
+    /// another user's) is not taken for an empty one: the file and the stored attachments stay
+    /// as they are, the problem is reported, saves wait, and the next save tries again. Once
+    /// read, what it holds joins what the center was given meanwhile (which wins).
     func restore() {
-        guard let store else { return }
+        guard let store, savedBaseline == nil else { return }
         let state: EngineState
-        switch (try? store.load()) ?? .fresh {
-        case .loaded(let saved): state = saved
-        case .fresh, .setAside:
-            pruneAttachments()
+        do {
+            state = Self.state(from: try store.load())
+        } catch {
+            recordStateProblem(error)
             return
         }
-        for snapshot in state.categories {
-            let category = snapshot.makeCategory()
-            categories[category.identifier] = category
+        stateProblem = nil
+        savedBaseline = state
+        adopt(state)
+        pruneAttachments()
+    }
+
+    /// The state in a load's result, reporting a file that was set aside.
+    private static func state(from result: StateFile<EngineState>.LoadResult) -> EngineState {
+        switch result {
+        case .loaded(let state):
+            return state
+        case .fresh:
+            return EngineState()
+        case .setAside(let reason, let movedTo):
+            DiagnosticLog.report("the saved state could not be trusted (\(reason)); it was moved to \(movedTo.path)")
+            return EngineState()
         }
-        if let status = state.authorizationStatus.flatMap(UNAuthorizationStatus.init(rawValue:)) {
-            authorizationStatus = status
+    }
+
+    /// Takes in what `state` holds that the center does not have yet.
+    private func adopt(_ state: EngineState) {
+        if categories.isEmpty {
+            for snapshot in state.categories {
+                let category = snapshot.makeCategory()
+                categories[category.identifier] = category
+            }
         }
-        authorizationOptions = UNAuthorizationOptions(rawValue: state.authorizationOptions ?? 0)
-        for saved in state.pending {
+        if authorizationStatus == .notDetermined {
+            if let status = state.authorizationStatus.flatMap(UNAuthorizationStatus.init(rawValue:)) {
+                authorizationStatus = status
+            }
+            authorizationOptions = UNAuthorizationOptions(rawValue: state.authorizationOptions ?? 0)
+        }
+        for saved in state.pending where pending[saved.request.identifier] == nil {
             let request = saved.request.makeRequest()
             pending[request.identifier] = PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire)
             scheduler.schedule(request.identifier, at: saved.nextFire)
         }
         let owner = client.serverOwner
-        for saved in state.delivered where saved.server == owner {
+        for saved in state.delivered where saved.server == owner && delivered[saved.notification.request.identifier] == nil {
             let notification = saved.notification.makeNotification()
             let key = ServerKey(server: saved.server, id: saved.id)
             delivered[notification.request.identifier] = DeliveredEntry(notification: notification, key: key)
             serverIndex[key] = notification.request.identifier
         }
-        pruneAttachments()
     }
 
     /// Removes stored attachment files that no restored request uses.
@@ -42,6 +71,12 @@ extension NotificationEngine {
         let requests = pending.values.map(\.request) + delivered.values.map(\.notification.request)
         let kept = Set(requests.flatMap { $0.content.attachments.compactMap(attachmentStore.folder(of:)) })
         attachmentStore.prune(keeping: kept)
+    }
+
+    /// Keeps `error` for ``writeStateNow()`` and reports it.
+    func recordStateProblem(_ error: any Error) {
+        stateProblem = error
+        DiagnosticLog.report("the notification state is not saved: \(error.localizedDescription)")
     }
 
     /// How long a burst of changes is gathered into one write.
@@ -71,12 +106,33 @@ extension NotificationEngine {
         if saveScheduled { saveNow() }
     }
 
-    /// Writes the state at once.
+    /// Writes a waiting save now, then reports why the state is not saved, if it is not.
+    ///
+    /// - Throws: ``StateStoreError`` when the state could not be read or written;
+    ///   ``InvalidApplicationIdentifierError`` when the app id cannot name its folder.
+    func writeStateNow() throws {
+        flushSave()
+        if let stateProblem { throw stateProblem }
+    }
+
+    /// Writes the state at once, merged under the lock with what other processes of the app
+    /// wrote since this center last read or wrote it (``EngineState/merged(over:since:)``).
+    /// Nothing is written before the state was read once: a file that could not be read is
+    /// never replaced.
     func saveNow() {
         saveScheduled = false
         guard let store else { return }
         lastSave = ContinuousClock.now
-        try? store.save(snapshot())
+        restore()
+        guard let baseline = savedBaseline else { return }
+        let ours = snapshot()
+        do {
+            try store.update { stored in ours.merged(over: Self.state(from: stored), since: baseline) }
+            savedBaseline = ours
+            stateProblem = nil
+        } catch {
+            recordStateProblem(error)
+        }
     }
 
     func snapshot() -> EngineState {

@@ -49,17 +49,26 @@ actor NotificationEngine {
     var saveScheduled = false
     /// When the state was last written (``scheduleSave()``).
     var lastSave: ContinuousClock.Instant?
+    /// The state as this center last read it from its file or wrote it there, which the merge
+    /// at each save compares against; `nil` until the file was read, and nothing is written
+    /// before.
+    var savedBaseline: EngineState?
+    /// Why the state could not be kept at the last attempt; `nil` after a success.
+    var stateProblem: (any Error)?
     private var startup: Task<Void, Never>?
 
-    /// - Parameter stateDirectory: where state is kept, or `nil` to keep none.
+    /// - Parameter stateDirectory: where state is kept, or `nil` to keep none; a failure keeps
+    ///   none and is reported (``writeStateNow()``).
     init(identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock,
-         presenter: Presenter, stateDirectory: URL?) {
+         presenter: Presenter, stateDirectory: Result<URL, InvalidApplicationIdentifierError>?) {
         self.identity = identity
         self.client = client
         self.clock = clock
         self.presenter = presenter
-        self.store = stateDirectory.map { StateFile(folder: $0, name: "notifications") }
-        self.attachmentStore = stateDirectory.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
+        let folder = try? stateDirectory?.get()
+        self.store = folder.map { StateFile(folder: $0, name: "notifications") }
+        self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
+        if case .failure(let error) = stateDirectory { stateProblem = error }
     }
 
     /// Subscribes to the server's events, starts the response queue and restores state;
@@ -94,6 +103,7 @@ actor NotificationEngine {
         // still owns the name, which is known once the client has connected. Without a bus
         // the connection fails at once and they are dropped, as they should be.
         if store != nil { _ = try? await client.connect() }
+        if let stateProblem { recordStateProblem(stateProblem) }
         restore()
     }
 

@@ -120,9 +120,12 @@ extension UNUserNotificationCenter {
 
     /// Writes the state now if a write is waiting for its burst of changes to end: for a
     /// command that exits right after its last operation. Operations before it come first.
-    package func writeStateNow() async {
+    ///
+    /// - Throws: why the state is not saved, if it is not: ``StateStoreError`` (it could not
+    ///   be read or written) or ``InvalidApplicationIdentifierError``.
+    package func writeStateNow() async throws {
         let engine = self.engine
-        await lane.perform { await engine.flushSave() }
+        try await lane.performThrowing { try await engine.writeStateNow() }
     }
 
     /// Whether content extensions are supported: no desktop has them.

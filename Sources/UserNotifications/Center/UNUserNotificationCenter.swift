@@ -82,7 +82,9 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// Apps use ``current()``.
     ///
     /// - Parameter stateDirectory: where state is kept; by default
-    ///   ``ApplicationIdentity/stateDirectory``.
+    ///   ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
+    ///   folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is reported on
+    ///   standard error.
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
@@ -98,9 +100,15 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             hasContentExtension: { category in link.center?.contentExtension(for: category) != nil })
         engine = NotificationEngine(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, presenter: presenter,
-            stateDirectory: persistent ? stateDirectory ?? identity.stateDirectory : nil)
+            stateDirectory: persistent ? Self.stateFolder(stateDirectory, of: identity) : nil)
         super.init()
         link.center = self
+    }
+
+    /// The folder given, else the identity's own.
+    private static func stateFolder(_ given: URL?, of identity: ApplicationIdentity) -> Result<URL, InvalidApplicationIdentifierError> {
+        if let given { return .success(given) }
+        return Result { () throws(InvalidApplicationIdentifierError) in try identity.stateDirectory }
     }
 
     /// The delegate, held weakly (keep your own strong reference).

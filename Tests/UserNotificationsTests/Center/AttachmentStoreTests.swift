@@ -81,6 +81,26 @@ struct AttachmentStoreTests {
         #expect(storedFiles(fixture).count == 1)
     }
 
+    @Test("pruning removes a link in the store, never what it points to")
+    func pruneDoesNotFollowLinks() throws {
+        let scratch = try ScratchFolder()
+        let root = scratch.url.appendingPathComponent("attachments")
+        let victim = scratch.url.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: victim.appendingPathComponent("inner"), withIntermediateDirectories: true)
+        try Data([1]).write(to: victim.appendingPathComponent("precious.png"))
+        try Data([2]).write(to: victim.appendingPathComponent("inner/deeper.png"))
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appendingPathComponent("linked"), withDestinationURL: victim)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("real/inner-link"), withDestinationURL: victim.appendingPathComponent("inner"))
+
+        AttachmentStore(root: root).prune(keeping: [])
+
+        #expect(try scratch.names(in: root).isEmpty)
+        #expect(try scratch.names(in: victim) == ["inner", "precious.png"])
+        #expect(try scratch.names(in: victim.appendingPathComponent("inner")) == ["deeper.png"])
+    }
+
     @Test("past the quota, add fails with attachmentMoveIntoDataStoreFailed and stores nothing")
     func quota() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")

@@ -11,13 +11,16 @@ import Foundation
 ///
 /// ## One writer at a time
 ///
-/// ``save(_:)`` and ``load()`` hold an exclusive `flock` on `<name>.lock` for as long as they
-/// take, so writers in any number of threads and processes take turns. A center instead calls
-/// ``claim()`` once at start-up: it takes the same lock and keeps it for the life of this
-/// object (for a center, the life of the process), which enforces one center per application.
-/// A second center's claim fails at once with ``StateStoreError/claimedElsewhere(lockPath:)``.
-/// Once a file is claimed, writers that have not claimed it wait for the claim to end, so
-/// every user of a claimed file should claim it.
+/// ``save(_:)``, ``update(_:)`` and ``load()`` hold an exclusive `flock` on `<name>.lock` for
+/// as long as they take, so writers in any number of threads and processes take turns. A
+/// center writes through ``update(_:)``, which reads the file and writes its change within one
+/// hold of the lock, so that two processes of one app (two `notify push` at once) merge their
+/// changes instead of the last one's view replacing the other's. ``claim()`` takes the same
+/// lock and keeps it for the life of this object; a second claim fails at once with
+/// ``StateStoreError/claimedElsewhere(lockPath:)``, and writers that have not claimed the file
+/// wait for the claim to end.
+///
+/// The folder is private (``PrivateStorage``): made 0700, and refused when another user owns it.
 package final class StateFile<Value: Codable & Sendable>: Sendable {
     /// What ``load()`` found.
     package enum LoadResult: Sendable {
@@ -69,7 +72,7 @@ package final class StateFile<Value: Codable & Sendable>: Sendable {
     func claim() throws {
         try claimedLock.withLock { claimed in
             guard claimed == nil else { return }
-            try StateFileSystem.createFolder(folder.path)
+            try PrivateStorage.prepareFolder(folder.path)
             claimed = try StateFileLock.acquire(at: lockURL.path, waiting: false)
         }
     }
@@ -78,7 +81,7 @@ package final class StateFile<Value: Codable & Sendable>: Sendable {
     func withWriterLock<Result: Sendable>(_ body: () throws -> Result) throws -> Result {
         try claimedLock.withLock { claimed in
             if claimed != nil { return try body() }
-            try StateFileSystem.createFolder(folder.path)
+            try PrivateStorage.prepareFolder(folder.path)
             let lock = try StateFileLock.acquire(at: lockURL.path, waiting: true)
             return try withExtendedLifetime(lock) { try body() }
         }
@@ -92,22 +95,42 @@ package final class StateFile<Value: Codable & Sendable>: Sendable {
     /// decodable (truncated, say), or from a newer format is renamed aside and reported; it is
     /// never trusted. So is anything else in its place (a folder, a FIFO), which no save
     /// could replace.
+    ///
+    /// - Throws: ``StateStoreError`` when the file is there but cannot be read (the lock
+    ///   cannot be opened, a read fails, the folder is another user's): not the same as no
+    ///   file, and nothing is changed.
     package func load() throws -> LoadResult {
-        guard try StateFileSystem.exists(folder.path) else { return .fresh }
-        return try withWriterLock {
-            try removeLeftoverTemporaries()
-            let data: Data
-            switch try StateFileSystem.contents(of: url.path) {
-            case .absent: return .fresh
-            case .notARegularFile: return .setAside(reason: .notARegularFile, movedTo: try setAside())
-            case .regular(let bytes): data = bytes
-            }
-            switch StateFileEnvelope<Value>.decode(data, understanding: formatVersion) {
-            case .success(let value):
-                return .loaded(value)
-            case .failure(let reason):
-                return .setAside(reason: reason, movedTo: try setAside())
-            }
+        guard try PrivateStorage.checkFolder(folder.path) else { return .fresh }
+        return try withWriterLock { try readHoldingLock() }
+    }
+
+    /// Reads the file and replaces it with what `change` makes of what was read, holding the
+    /// lock from the read to the end of the write, so that no other writer's save falls in
+    /// between and is lost.
+    ///
+    /// - Throws: ``StateStoreError`` when the file cannot be read, as ``load()`` does; then
+    ///   `change` is not called and nothing is written.
+    package func update(_ change: (LoadResult) -> Value) throws {
+        try withWriterLock {
+            let current = try readHoldingLock()
+            try makeWrite(of: try encode(change(current))).perform()
+        }
+    }
+
+    /// What ``load()`` reads; the caller holds the writer lock.
+    private func readHoldingLock() throws -> LoadResult {
+        try removeLeftoverTemporaries()
+        let data: Data
+        switch try StateFileSystem.contents(of: url.path) {
+        case .absent: return .fresh
+        case .notARegularFile: return .setAside(reason: .notARegularFile, movedTo: try setAside())
+        case .regular(let bytes): data = bytes
+        }
+        switch StateFileEnvelope<Value>.decode(data, understanding: formatVersion) {
+        case .success(let value):
+            return .loaded(value)
+        case .failure(let reason):
+            return .setAside(reason: reason, movedTo: try setAside())
         }
     }
 

@@ -53,6 +53,11 @@ enum StateFileSystem {
     static func names(inFolder path: String) throws -> [String] {
         guard let folder = opendir(path) else { throw failure(.listFolder, path) }
         defer { closedir(folder) }
+        return names(in: folder)
+    }
+
+    /// The names in the open folder `folder`, without `.` and `..`.
+    static func names(in folder: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in

@@ -176,11 +176,12 @@ struct StateFileTests {
             Issue.record("expected a file-system error, got \(error)")
             return
         }
-        #expect(operation == .openLock)
-        #expect(path == file.lockURL.path)
+        // The folder is checked (owner, mode) before anything in it is opened.
+        #expect(operation == .inspectFolder)
+        #expect(path == blocker.path)
         #expect(code == ENOTDIR)
         #expect(message == "Not a directory")
-        #expect(error.localizedDescription.contains(file.lockURL.path))
+        #expect(error.localizedDescription.contains(blocker.path))
         #expect(error.localizedDescription.contains("Not a directory"))
     }
 
