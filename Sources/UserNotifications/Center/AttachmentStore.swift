@@ -70,7 +70,8 @@ struct AttachmentStore: Sendable {
             guard try PrivateStorage.checkFolder(root.path) else { return }
             names = try StateFileSystem.names(inFolder: root.path)
         } catch {
-            DiagnosticLog.report("stored attachments were not pruned: \(error.localizedDescription)")
+            CenterLog.logger.error(
+                "stored attachments were not pruned", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
             return
         }
         for name in names {
@@ -84,7 +85,8 @@ struct AttachmentStore: Sendable {
         do {
             try PrivateStorage.remove(folder.path)
         } catch {
-            DiagnosticLog.report("a stored attachment was not removed: \(error.localizedDescription)")
+            CenterLog.logger.error(
+                "a stored attachment was not removed", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
         }
     }
 

@@ -32,7 +32,9 @@ extension NotificationEngine {
         case .fresh:
             return EngineState()
         case .setAside(let reason, let movedTo):
-            DiagnosticLog.report("the saved state could not be trusted (\(reason)); it was moved to \(movedTo.path)")
+            CenterLog.logger.error(
+                "the saved state could not be trusted; it was set aside",
+                metadata: ["reason": "\(reason)", "movedTo": "\(CenterLog.printable(movedTo.path))"])
             return EngineState()
         }
     }
@@ -76,7 +78,8 @@ extension NotificationEngine {
     /// Keeps `error` for ``writeStateNow()`` and reports it.
     func recordStateProblem(_ error: any Error) {
         stateProblem = error
-        DiagnosticLog.report("the notification state is not saved: \(error.localizedDescription)")
+        CenterLog.logger.error(
+            "the notification state is not saved", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
     }
 
     /// How long a burst of changes is gathered into one write.
