@@ -105,6 +105,29 @@ struct WireCodecTests {
         #expect(parsed.body == [.byteArray(data)])
     }
 
+    @Test("a body that would decode into more values than the limit is refused")
+    func tooManyValues() throws {
+        let limit = WireLimits.maxDecodedValues
+        let numbers = DBusValue.array(element: .int32, (0..<limit).map { .int32(Int32($0)) })
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [numbers])
+        let bytes = try message.marshal(serial: 1)
+        do {
+            _ = try DBusMessage(wire: bytes)
+            Issue.record("a body of \(limit + 1) values was decoded")
+        } catch {
+            #expect(error == .tooManyValues(limit: limit))
+        }
+    }
+
+    @Test("a body just under the value limit is decoded whole")
+    func manyValuesUnderTheLimit() throws {
+        let count = WireLimits.maxDecodedValues - 16
+        let numbers = DBusValue.array(element: .int32, (0..<count).map { .int32(Int32($0)) })
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [numbers])
+        let parsed = try DBusMessage(wire: message.marshal(serial: 1))
+        #expect(parsed.body.first == numbers)
+    }
+
     @Test("mangled bytes give errors, never a crash")
     func mangledBytes() throws {
         var message = try DBusMessage.methodCall(
@@ -175,11 +198,13 @@ struct SignatureAndNameTests {
 
     @Test("match rules quote values and check messages on this side")
     func matchRules() throws {
-        let rule = DBusMatchRule(interface: "org.example.I", member: "S", arguments: [0: "it's"])
+        let rule = DBusMatchRule(interface: "org.example.I", member: "S", arguments: [0: "it's"], signature: "s")
         #expect(rule.text == "type='signal',interface='org.example.I',member='S',arg0='it'\\''s'")
         var signal = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("it's")])
         #expect(rule.matches(signal))
         signal.body = [.string("other")]
+        #expect(!rule.matches(signal))
+        signal.body = [.string("it's"), .int32(1)]
         #expect(!rule.matches(signal))
     }
 }

@@ -1,18 +1,23 @@
 /// Unmarshals values from D-Bus wire bytes of either byte order. Every read is bounds-checked:
-/// bad bytes are ``DBusError/malformed(_:)``, never a crash; nesting is bounded too.
+/// bad bytes are ``DBusError/malformed(_:)``, never a crash; nesting and the number of values
+/// decoded are bounded too.
 struct WireReader {
     private let bytes: [UInt8]
     private let bigEndian: Bool
     private let base: Int
     private(set) var position: Int
     let end: Int
+    private let valueLimit: Int
+    private var valuesLeft: Int
 
-    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int) {
+    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int, valueLimit: Int = WireLimits.maxDecodedValues) {
         self.bytes = bytes
         self.bigEndian = bigEndian
         self.base = start
         self.position = start
         self.end = end
+        self.valueLimit = valueLimit
+        self.valuesLeft = valueLimit
     }
 
     mutating func skipPadding(to alignment: Int) throws(DBusError) {
@@ -64,8 +69,11 @@ struct WireReader {
 
     /// Reads one value of `type`, `depth` containers deep.
     ///
-    /// - Throws: ``DBusError/malformed(_:)``, ``DBusError/nestingTooDeep``.
+    /// - Throws: ``DBusError/malformed(_:)``, ``DBusError/nestingTooDeep``,
+    ///   ``DBusError/tooManyValues(limit:)``.
     mutating func readValue(_ type: DBusType, depth: NestingDepth = .top) throws(DBusError) -> DBusValue {
+        guard valuesLeft > 0 else { throw .tooManyValues(limit: valueLimit) }
+        valuesLeft -= 1
         switch type {
         case .byte: return .byte(try readByte())
         case .boolean:

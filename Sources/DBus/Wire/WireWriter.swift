@@ -111,8 +111,12 @@ struct WireWriter {
     }
 }
 
-/// Limits from the D-Bus specification.
+/// Limits from the D-Bus specification, and our own on decoding.
 enum WireLimits {
     static let maxArrayLength = 64 * 1024 * 1024
     static let maxMessageLength = 128 * 1024 * 1024
+    /// The most values one received message may decode into. A value takes some fifty bytes
+    /// of memory however few it takes on the wire (an `int32` takes four), so this, not the
+    /// message size, bounds what a message costs; byte arrays are one value, kept as bytes.
+    static let maxDecodedValues = 256 * 1024
 }
