@@ -37,6 +37,54 @@ struct WireCodecTests {
         #expect(throws: DBusError.typeMismatch(expected: "s", found: "i")) { try message.marshal(serial: 1) }
     }
 
+    /// Values nested past the spec's limits, by what they show.
+    static let tooDeep: [String: DBusValue] = [
+        "65 variants": nested(65) { .variant($0) },
+        "33 arrays": nested(33) { .array(element: $0.type, [$0]) },
+        "33 structures": nested(33) { .structure([$0]) },
+        "an empty array whose type holds 34 arrays": .array(element: .array(nestedArrayType(32)), []),
+    ]
+
+    /// Values nested right up to the spec's limits.
+    static let deepestAllowed: [String: DBusValue] = [
+        "64 variants": nested(64) { .variant($0) },
+        "32 arrays": nested(32) { .array(element: $0.type, [$0]) },
+        "32 structures": nested(32) { .structure([$0]) },
+        "32 arrays around 32 structures": nested(32, around: nested(32) { .structure([$0]) }) { .array(element: $0.type, [$0]) },
+    ]
+
+    @Test("containers nested past the spec's limits are refused before anything is sent", arguments: tooDeep.keys.sorted())
+    func nestingPastTheLimits(_ name: String) throws {
+        let value = try #require(Self.tooDeep[name])
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [value])
+        #expect(throws: DBusError.nestingTooDeep) { try message.marshal(serial: 1) }
+    }
+
+    @Test("received bytes nested past 64 containers are a typed error")
+    func readingPastTheLimits() throws {
+        let variant: [UInt8] = [1, UInt8(ascii: "v"), 0]
+        let bytes = Array(repeatElement(variant, count: 65).joined()) + [1, UInt8(ascii: "i"), 0, 0, 7, 0, 0, 0]
+        var reader = WireReader(bytes: bytes, bigEndian: false, start: 0, end: bytes.count)
+        #expect(throws: DBusError.nestingTooDeep) { try reader.readValue(.variant) }
+    }
+
+    @Test("containers nested right up to the spec's limits are carried", arguments: deepestAllowed.keys.sorted())
+    func nestingUpToTheLimits(_ name: String) throws {
+        let value = try #require(Self.deepestAllowed[name])
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [value])
+        #expect(try DBusMessage(wire: message.marshal(serial: 1)).body == [value])
+    }
+
+    /// `levels` applications of `wrap` around `core`.
+    static func nested(_ levels: Int, around core: DBusValue = .int32(7), _ wrap: (DBusValue) -> DBusValue) -> DBusValue {
+        (0..<levels).reduce(core) { inner, _ in wrap(inner) }
+    }
+
+    /// `levels` nested array types around `y`.
+    static func nestedArrayType(_ levels: Int) -> DBusType {
+        (0..<levels).reduce(DBusType.byte) { inner, _ in .array(inner) }
+    }
+
     @Test("a NUL inside a string is refused before anything is sent")
     func nulInString() throws {
         let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("a\u{0}b")])
@@ -55,6 +103,29 @@ struct WireCodecTests {
         let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.byteArray(data)])
         let parsed = try DBusMessage(wire: try message.marshal(serial: 1))
         #expect(parsed.body == [.byteArray(data)])
+    }
+
+    @Test("a body that would decode into more values than the limit is refused")
+    func tooManyValues() throws {
+        let limit = WireLimits.maxDecodedValues
+        let numbers = DBusValue.array(element: .int32, (0..<limit).map { .int32(Int32($0)) })
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [numbers])
+        let bytes = try message.marshal(serial: 1)
+        do {
+            _ = try DBusMessage(wire: bytes)
+            Issue.record("a body of \(limit + 1) values was decoded")
+        } catch {
+            #expect(error == .tooManyValues(limit: limit))
+        }
+    }
+
+    @Test("a body just under the value limit is decoded whole")
+    func manyValuesUnderTheLimit() throws {
+        let count = WireLimits.maxDecodedValues - 16
+        let numbers = DBusValue.array(element: .int32, (0..<count).map { .int32(Int32($0)) })
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [numbers])
+        let parsed = try DBusMessage(wire: message.marshal(serial: 1))
+        #expect(parsed.body.first == numbers)
     }
 
     @Test("mangled bytes give errors, never a crash")
@@ -127,11 +198,13 @@ struct SignatureAndNameTests {
 
     @Test("match rules quote values and check messages on this side")
     func matchRules() throws {
-        let rule = DBusMatchRule(interface: "org.example.I", member: "S", arguments: [0: "it's"])
+        let rule = DBusMatchRule(interface: "org.example.I", member: "S", arguments: [0: "it's"], signature: "s")
         #expect(rule.text == "type='signal',interface='org.example.I',member='S',arg0='it'\\''s'")
         var signal = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("it's")])
         #expect(rule.matches(signal))
         signal.body = [.string("other")]
+        #expect(!rule.matches(signal))
+        signal.body = [.string("it's"), .int32(1)]
         #expect(!rule.matches(signal))
     }
 }

@@ -150,6 +150,23 @@ struct NotifyCommandTests {
         await bus.stop()
     }
 
+    @Test("a variant hint nested past D-Bus's limits exits 1 with the parse message, never a crash", arguments: [
+        String(repeating: "<", count: 65) + "1" + String(repeating: ">", count: 65),
+        String(repeating: "[", count: 33) + "1" + String(repeating: "]", count: 33),
+        String(repeating: "(", count: 33) + "1" + String(repeating: ")", count: 33),
+        String(repeating: "<", count: 60_000) + "1" + String(repeating: ">", count: 60_000),
+    ])
+    func deeplyNestedVariantHint(value: String) async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let result = try await Self.run(["-h", "variant:deep:" + value, "Summary"], bus: bus)
+        #expect(result.status == .exited(1))
+        #expect(result.standardError == "Value \"\(value)\" of hint \"deep\" could not be parsed as type \"variant\".\n")
+        #expect(server.notifications.isEmpty)
+        await server.stop()
+        await bus.stop()
+    }
+
     @Test("-A on a server without the actions capability: shown without actions, exit 1, like notify-send")
     func actionsWithoutCapability() async throws {
         let bus = try await TestBus()

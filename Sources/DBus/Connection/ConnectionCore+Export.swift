@@ -1,4 +1,14 @@
 extension ConnectionCore {
+    /// Whether a call with `header` reaches something here: an exported object at its path, or
+    /// `Introspect` on a path at or above one.
+    func servesCall(_ header: MessageHeader) -> Bool {
+        guard let path = header.path else { return false }
+        if exports[path.rawValue] != nil { return true }
+        guard header.interface == "org.freedesktop.DBus.Introspectable", header.member == "Introspect" else { return false }
+        let prefix = Self.childPrefix(of: path)
+        return exports.keys.contains { $0.hasPrefix(prefix) }
+    }
+
     /// Serves a call to an exported object; `false` lets libdbus answer `UnknownMethod`.
     func handleMethodCall(_ message: DBusMessage) -> Bool {
         guard let path = message.path else { return false }
@@ -25,10 +35,15 @@ extension ConnectionCore {
         return true
     }
 
+    /// What the paths of objects below `path` start with.
+    private static func childPrefix(of path: DBusObjectPath) -> String {
+        path.rawValue == "/" ? "/" : path.rawValue + "/"
+    }
+
     /// The introspection document of `path`: its interfaces and its children, or `nil` when
     /// nothing is exported at or below it.
     private func introspection(of path: DBusObjectPath) -> String? {
-        let prefix = path.rawValue == "/" ? "/" : path.rawValue + "/"
+        let prefix = Self.childPrefix(of: path)
         var children = Set<String>()
         for exported in exports.keys where exported.hasPrefix(prefix) {
             if let child = exported.dropFirst(prefix.count).split(separator: "/").first { children.insert(String(child)) }

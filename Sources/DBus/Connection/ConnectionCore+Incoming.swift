@@ -2,25 +2,40 @@ import CDBus
 
 extension ConnectionCore {
     /// The filter: every message libdbus dispatches passes here, in arrival order, on the queue.
+    ///
+    /// The header is checked first: a message nobody here waits for, subscribes to or serves
+    /// is passed on without its body ever being decoded.
     func handleIncoming(_ message: OpaquePointer) -> DBusHandlerResult {
         if dbus_message_is_signal(message, "org.freedesktop.DBus.Local", "Disconnected") != 0 {
             handleDisconnect()
             return DBUS_HANDLER_RESULT_HANDLED
         }
+        guard let header = MessageHeader(received: message) else { return DBUS_HANDLER_RESULT_HANDLED }
+        guard isWanted(header) else {
+            return header.kind == .signal ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
         let parsed: DBusMessage
         do {
             parsed = try decode(message)
         } catch {
-            return refuseUndecodable(message, error)
+            return refuseUndecodable(message, header: header, error)
         }
         switch parsed.kind {
         case .methodReturn, .error:
             return completeCall(with: parsed) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
         case .signal:
-            deliverSignal(parsed)
+            deliverSignal(parsed, header: header)
             return DBUS_HANDLER_RESULT_HANDLED
         case .methodCall:
             return handleMethodCall(parsed) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+    }
+
+    private func isWanted(_ header: MessageHeader) -> Bool {
+        switch header.kind {
+        case .methodReturn, .error: header.replySerial.map { pendingCalls[$0] != nil } ?? false
+        case .signal: wantsSignal(header)
+        case .methodCall: servesCall(header)
         }
     }
 
@@ -30,21 +45,30 @@ extension ConnectionCore {
         guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else {
             throw .rejected(name: "org.freedesktop.DBus.Error.NoMemory", message: "could not read a message")
         }
-        defer { dbus_free(buffer) }
         let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: Int(length)))
+        // Freed before decoding: a large message is held twice at most, not three times.
+        dbus_free(buffer)
+        decodedByteCount += bytes.count
         return try DBusMessage(wire: bytes)
     }
 
-    /// A call we cannot read (for example one carrying file descriptors) gets an error reply;
-    /// anything else we cannot read is dropped.
-    private func refuseUndecodable(_ message: OpaquePointer, _ error: DBusError) -> DBusHandlerResult {
-        guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL,
-              dbus_message_get_no_reply(message) == 0, let raw else {
-            return DBUS_HANDLER_RESULT_HANDLED
-        }
-        if let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.description) {
-            _ = dbus_connection_send(raw, reply, nil)
-            dbus_message_unref(reply)
+    /// A reply we cannot read fails the call that waits for it; a call we cannot read (for
+    /// example one carrying file descriptors) gets an error reply; a signal we cannot read is
+    /// dropped, as there is no one to tell.
+    private func refuseUndecodable(_ message: OpaquePointer, header: MessageHeader, _ error: DBusError) -> DBusHandlerResult {
+        switch header.kind {
+        case .methodReturn, .error:
+            if let serial = header.replySerial, let call = pendingCalls.removeValue(forKey: serial) {
+                call.complete(.failure(error))
+            }
+        case .methodCall:
+            guard dbus_message_get_no_reply(message) == 0, let raw else { break }
+            if let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.description) {
+                _ = dbus_connection_send(raw, reply, nil)
+                dbus_message_unref(reply)
+            }
+        case .signal:
+            break
         }
         return DBUS_HANDLER_RESULT_HANDLED
     }

@@ -2,22 +2,37 @@ extension ConnectionCore {
     static let busName = "org.freedesktop.DBus"
     static let busPath = DBusObjectPath(unchecked: "/org/freedesktop/DBus")
 
+    /// Whether a signal with `header` is for anyone here: a `NameOwnerChanged` from the bus,
+    /// or a signal that a subscription's rules select and whose sender it trusts. Decided from
+    /// the header alone, so that the body of a signal nobody wants is never decoded.
+    func wantsSignal(_ header: MessageHeader) -> Bool {
+        isNameOwnerChanged(header) || subscriptions.values.contains { accepts(header, body: nil, for: $0) }
+    }
+
     /// Routes a signal to the subscriptions whose rules select it, in subscription order.
-    func deliverSignal(_ message: DBusMessage) {
-        if message.sender == Self.busName, message.path == Self.busPath,
-           message.interface == Self.busName, message.member == "NameOwnerChanged",
-           let arguments = try? message.arguments("sss"),
+    func deliverSignal(_ message: DBusMessage, header: MessageHeader) {
+        if isNameOwnerChanged(header), let arguments = try? message.arguments("sss"),
            let name = arguments[0].stringValue, let old = arguments[1].stringValue, let new = arguments[2].stringValue {
             updateOwner(of: name, from: old, to: new)
         }
         for id in subscriptions.keys.sorted() {
-            guard let subscription = subscriptions[id],
-                  subscription.rules.contains(where: { $0.matches(message) }) else { continue }
-            if let name = subscription.ownerName {
-                guard let owner = trackedNames[name]?.owner, message.sender == owner else { continue }
-            }
+            guard let subscription = subscriptions[id], accepts(header, body: message.body, for: subscription) else { continue }
             subscription.deliver(.signal(message))
         }
+    }
+
+    private func isNameOwnerChanged(_ header: MessageHeader) -> Bool {
+        header.sender == Self.busName && header.path == Self.busPath && header.interface == Self.busName
+            && header.member == "NameOwnerChanged" && header.signature == "sss"
+    }
+
+    /// Whether `subscription` takes the signal: one of its rules selects it (`body` nil: the
+    /// arguments are not known yet) and, when it tracks an owner, that owner sent it.
+    private func accepts(_ header: MessageHeader, body: [DBusValue]?, for subscription: SignalSubscription) -> Bool {
+        guard subscription.rules.contains(where: { $0.matches(header, body: body) }) else { return false }
+        guard let name = subscription.ownerName else { return true }
+        guard let owner = trackedNames[name]?.owner else { return false }
+        return header.sender == owner
     }
 
     private func updateOwner(of name: String, from old: String, to new: String) {

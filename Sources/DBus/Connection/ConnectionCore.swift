@@ -22,6 +22,9 @@ final class ConnectionCore: @unchecked Sendable {
     var exports: [String: DBusExportedObject] = [:]
     var disconnectHandlers: [@Sendable () -> Void] = []
     var descriptors: [Int32: DescriptorWatches] = [:]
+    /// The wire bytes of every message decoded so far: tests and benchmarks read it to check
+    /// that a message nobody here wants is dropped without its body ever being decoded.
+    var decodedByteCount = 0
 
     private var dispatchScheduled = false
     private var isDispatching = false

@@ -12,17 +12,22 @@ public struct DBusMatchRule: Sendable, Hashable {
     public var path: DBusObjectPath?
     /// String matches on the first arguments: `arg0`, `arg1`, ...
     public var arguments: [Int: String]
+    /// The exact body signature, e.g. `uu`. Checked on this side only (the bus's rules have no
+    /// such key), from the header, so a signal of another shape is dropped before its body
+    /// is decoded.
+    public var signature: String?
 
     /// A rule for signals; `nil` fields match anything.
     public init(
         sender: String? = nil, interface: String? = nil, member: String? = nil,
-        path: DBusObjectPath? = nil, arguments: [Int: String] = [:]
+        path: DBusObjectPath? = nil, arguments: [Int: String] = [:], signature: String? = nil
     ) {
         self.sender = sender
         self.interface = interface
         self.member = member
         self.path = path
         self.arguments = arguments
+        self.signature = signature
     }
 
     /// The rule in the bus's text form.
@@ -40,13 +45,21 @@ public struct DBusMatchRule: Sendable, Hashable {
 
     /// Whether `message` is a signal this rule selects.
     public func matches(_ message: DBusMessage) -> Bool {
-        guard message.kind == .signal else { return false }
-        if let sender, sender.hasPrefix(":") || sender == "org.freedesktop.DBus", message.sender != sender { return false }
-        if let interface, message.interface != interface { return false }
-        if let member, message.member != member { return false }
-        if let path, message.path != path { return false }
+        matches(MessageHeader(message), body: message.body)
+    }
+
+    /// Whether the message of `header` is a signal this rule selects; with no `body` (not
+    /// decoded yet), whether it may be, the arguments being unknown.
+    func matches(_ header: MessageHeader, body: [DBusValue]?) -> Bool {
+        guard header.kind == .signal else { return false }
+        if let sender, sender.hasPrefix(":") || sender == "org.freedesktop.DBus", header.sender != sender { return false }
+        if let interface, header.interface != interface { return false }
+        if let member, header.member != member { return false }
+        if let path, header.path != path { return false }
+        if let signature, header.signature != signature { return false }
+        guard let body else { return true }
         for (index, value) in arguments {
-            guard index < message.body.count, message.body[index].stringValue == value else { return false }
+            guard index < body.count, body[index].stringValue == value else { return false }
         }
         return true
     }
@@ -55,6 +68,7 @@ public struct DBusMatchRule: Sendable, Hashable {
         if let sender, !DBusNames.isValidBusName(sender) { throw .invalidBusName(sender) }
         if let interface, !DBusNames.isValidInterfaceName(interface) { throw .invalidInterfaceName(interface) }
         if let member, !DBusNames.isValidMemberName(member) { throw .invalidMemberName(member) }
+        if let signature { _ = try DBusType.parseList(signature) }
         for (index, value) in arguments {
             guard (0...63).contains(index) else { throw .malformed("match rules cover arg0 to arg63, not arg\(index)") }
             try DBusNames.validateString(value)

@@ -28,6 +28,12 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     case unexpectedSignature(expected: String, found: String)
     /// Bytes that are not a well-formed D-Bus message or value.
     case malformed(String)
+    /// Containers nest deeper than the spec allows: 32 arrays and 32 structures within one
+    /// signature, 64 containers in all, variants included.
+    case nestingTooDeep
+    /// A received message's body holds more values than one message may decode into (each
+    /// value takes far more memory than its bytes on the wire); byte arrays count as one value.
+    case tooManyValues(limit: Int)
     /// The message is larger than the limit (the spec's 128 MiB, or a lower configured one).
     case messageTooLarge(size: Int, limit: Int)
     /// libdbus refused the message or ran out of memory.
@@ -51,6 +57,8 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
         case .typeMismatch(let expected, let found): "value of type \(found) where \(expected) is required"
         case .unexpectedSignature(let expected, let found): "expected a body of signature \"\(expected)\", got \"\(found)\""
         case .malformed(let detail): "malformed D-Bus data: \(detail)"
+        case .nestingTooDeep: "containers nest deeper than D-Bus allows (32 arrays and 32 structures per signature, 64 in all)"
+        case .tooManyValues(let limit): "the message holds more than \(limit) values, the most one message may decode into"
         case .messageTooLarge(let size, let limit): "message of \(size) bytes exceeds the limit of \(limit) bytes"
         case .rejected(let name, let message): "libdbus refused the message (\(name)): \(message)"
         }

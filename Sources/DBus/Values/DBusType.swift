@@ -80,6 +80,34 @@ public indirect enum DBusType: Sendable, Hashable {
 }
 
 extension DBusType {
+    /// Checks that the type can stand as a signature of its own (a message body's, a
+    /// variant's): at most 32 arrays and 32 structures deep, at most 255 bytes long.
+    ///
+    /// - Throws: ``DBusError/nestingTooDeep``, ``DBusError/invalidSignature(_:reason:)``.
+    func validateAsSignature() throws(DBusError) {
+        try checkNesting(within: .top)
+        let signature = signature
+        guard signature.utf8.count <= 255 else { throw .invalidSignature(signature, reason: "longer than 255 bytes") }
+    }
+
+    private func checkNesting(within depth: NestingDepth) throws(DBusError) {
+        switch self {
+        case .array(let element):
+            try element.checkNesting(within: depth.entering(.array))
+        case .dictionary(let key, let value):
+            let inner = try depth.entering(.array)
+            try key.checkNesting(within: inner)
+            try value.checkNesting(within: inner)
+        case .structure(let fields):
+            let inner = try depth.entering(.structure)
+            for field in fields { try field.checkNesting(within: inner) }
+        default:
+            break
+        }
+    }
+}
+
+extension DBusType {
     /// Parses one complete type.
     ///
     /// - Throws: ``DBusError/invalidSignature(_:reason:)`` when `signature` is not exactly one

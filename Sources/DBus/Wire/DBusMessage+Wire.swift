@@ -18,8 +18,9 @@ extension DBusMessage {
         var signature = ""
         for value in body {
             let type = value.type
+            try type.validateAsSignature()
             type.appendSignature(to: &signature)
-            try bodyWriter.append(value, as: type)
+            try bodyWriter.append(value, as: type, depth: .top)
         }
         var writer = WireWriter(capacity: 128 + bodyWriter.bytes.count)
         writer.append(UInt8(ascii: "l"))

@@ -1,18 +1,23 @@
 /// Unmarshals values from D-Bus wire bytes of either byte order. Every read is bounds-checked:
-/// bad bytes are ``DBusError/malformed(_:)``, never a crash.
+/// bad bytes are ``DBusError/malformed(_:)``, never a crash; nesting and the number of values
+/// decoded are bounded too.
 struct WireReader {
     private let bytes: [UInt8]
     private let bigEndian: Bool
     private let base: Int
     private(set) var position: Int
     let end: Int
+    private let valueLimit: Int
+    private var valuesLeft: Int
 
-    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int) {
+    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int, valueLimit: Int = WireLimits.maxDecodedValues) {
         self.bytes = bytes
         self.bigEndian = bigEndian
         self.base = start
         self.position = start
         self.end = end
+        self.valueLimit = valueLimit
+        self.valuesLeft = valueLimit
     }
 
     mutating func skipPadding(to alignment: Int) throws(DBusError) {
@@ -62,8 +67,13 @@ struct WireReader {
         return try readText(length: Int(length))
     }
 
-    mutating func readValue(_ type: DBusType, depth: Int = 0) throws(DBusError) -> DBusValue {
-        guard depth <= WireLimits.maxDepth else { throw .malformed("nesting deeper than \(WireLimits.maxDepth)") }
+    /// Reads one value of `type`, `depth` containers deep.
+    ///
+    /// - Throws: ``DBusError/malformed(_:)``, ``DBusError/nestingTooDeep``,
+    ///   ``DBusError/tooManyValues(limit:)``.
+    mutating func readValue(_ type: DBusType, depth: NestingDepth = .top) throws(DBusError) -> DBusValue {
+        guard valuesLeft > 0 else { throw .tooManyValues(limit: valueLimit) }
+        valuesLeft -= 1
         switch type {
         case .byte: return .byte(try readByte())
         case .boolean:
@@ -86,8 +96,9 @@ struct WireReader {
         case .variant:
             let signature = try readSignature()
             let innerType = try DBusType(parsing: signature)
-            return .variant(try readValue(innerType, depth: depth + 1))
+            return .variant(try readValue(innerType, depth: depth.entering(.variant)))
         case .array(.byte):
+            _ = try depth.entering(.array)
             let length = Int(try read(UInt32.self))
             guard length <= WireLimits.maxArrayLength, position + length <= end else {
                 throw .malformed("byte array runs past the end")
@@ -95,25 +106,28 @@ struct WireReader {
             defer { position += length }
             return .byteArray(Array(bytes[position..<(position + length)]))
         case .array(let elementType):
+            let inner = try depth.entering(.array)
             var elements: [DBusValue] = []
             try readArray(elementAlignment: elementType.alignment) { reader throws(DBusError) in
-                elements.append(try reader.readValue(elementType, depth: depth + 1))
+                elements.append(try reader.readValue(elementType, depth: inner))
             }
             return .array(element: elementType, elements)
         case .dictionary(let keyType, let valueType):
+            let inner = try depth.entering(.array)
             var entries: [DBusDictionaryEntry] = []
             try readArray(elementAlignment: 8) { reader throws(DBusError) in
                 try reader.skipPadding(to: 8)
-                let key = try reader.readValue(keyType, depth: depth + 1)
-                let value = try reader.readValue(valueType, depth: depth + 1)
+                let key = try reader.readValue(keyType, depth: inner)
+                let value = try reader.readValue(valueType, depth: inner)
                 entries.append(DBusDictionaryEntry(key, value))
             }
             return .dictionary(key: keyType, value: valueType, entries)
         case .structure(let fieldTypes):
+            let inner = try depth.entering(.structure)
             try skipPadding(to: 8)
             var fields: [DBusValue] = []
             fields.reserveCapacity(fieldTypes.count)
-            for fieldType in fieldTypes { fields.append(try readValue(fieldType, depth: depth + 1)) }
+            for fieldType in fieldTypes { fields.append(try readValue(fieldType, depth: inner)) }
             return .structure(fields)
         }
     }

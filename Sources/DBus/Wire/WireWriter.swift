@@ -58,7 +58,11 @@ struct WireWriter {
         }
     }
 
-    mutating func append(_ value: DBusValue, as type: DBusType) throws(DBusError) {
+    /// Writes `value` as `type`, `depth` containers deep.
+    ///
+    /// - Throws: ``DBusError/typeMismatch(expected:found:)``, ``DBusError/nestingTooDeep``, and
+    ///   the errors of strings, signatures and array lengths.
+    mutating func append(_ value: DBusValue, as type: DBusType, depth: NestingDepth) throws(DBusError) {
         switch (type, value) {
         case (.byte, .byte(let byte)): bytes.append(byte)
         case (.boolean, .boolean(let flag)): append(UInt32(flag ? 1 : 0))
@@ -73,38 +77,46 @@ struct WireWriter {
         case (.objectPath, .objectPath(let path)): try appendString(path.rawValue)
         case (.signature, .signature(let signature)): try appendSignature(signature.rawValue)
         case (.array(.byte), .byteArray(let data)):
+            _ = try depth.entering(.array)
             let array = beginArray(elementAlignment: 1)
             bytes.append(contentsOf: data)
             try endArray(lengthAt: array.lengthAt, start: array.start)
         case (.array(let elementType), .array(let declared, let elements)) where declared == elementType:
+            let inner = try depth.entering(.array)
             let array = beginArray(elementAlignment: elementType.alignment)
-            for element in elements { try append(element, as: elementType) }
+            for element in elements { try append(element, as: elementType, depth: inner) }
             try endArray(lengthAt: array.lengthAt, start: array.start)
         case (.dictionary(let keyType, let valueType), .dictionary(let declaredKey, let declaredValue, let entries))
         where declaredKey == keyType && declaredValue == valueType:
+            let inner = try depth.entering(.array)
             let array = beginArray(elementAlignment: 8)
             for entry in entries {
                 pad(to: 8)
-                try append(entry.key, as: keyType)
-                try append(entry.value, as: valueType)
+                try append(entry.key, as: keyType, depth: inner)
+                try append(entry.value, as: valueType, depth: inner)
             }
             try endArray(lengthAt: array.lengthAt, start: array.start)
         case (.structure(let fieldTypes), .structure(let fields)) where fieldTypes.count == fields.count:
+            let inner = try depth.entering(.structure)
             pad(to: 8)
-            for (field, fieldType) in zip(fields, fieldTypes) { try append(field, as: fieldType) }
-        case (.variant, .variant(let inner)):
-            let innerType = inner.type
+            for (field, fieldType) in zip(fields, fieldTypes) { try append(field, as: fieldType, depth: inner) }
+        case (.variant, .variant(let innerValue)):
+            let innerType = innerValue.type
+            try innerType.validateAsSignature()
             try appendSignature(innerType.signature)
-            try append(inner, as: innerType)
+            try append(innerValue, as: innerType, depth: depth.entering(.variant))
         default:
             throw .typeMismatch(expected: type.signature, found: value.type.signature)
         }
     }
 }
 
-/// Limits from the D-Bus specification.
+/// Limits from the D-Bus specification, and our own on decoding.
 enum WireLimits {
     static let maxArrayLength = 64 * 1024 * 1024
     static let maxMessageLength = 128 * 1024 * 1024
-    static let maxDepth = 64
+    /// The most values one received message may decode into. A value takes some fifty bytes
+    /// of memory however few it takes on the wire (an `int32` takes four), so this, not the
+    /// message size, bounds what a message costs; byte arrays are one value, kept as bytes.
+    static let maxDecodedValues = 256 * 1024
 }

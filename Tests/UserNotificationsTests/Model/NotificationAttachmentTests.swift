@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import UserNotifications
 
@@ -78,6 +79,41 @@ struct NotificationAttachmentTests {
     @Test func directoryIsAnInvalidURL() {
         let error = #expect(throws: UNError.self) { try UNNotificationAttachment(identifier: "a", url: directory.url) }
         #expect(error?.code == .attachmentInvalidURL)
+    }
+
+    @Test func fifoIsAnInvalidURLAndNeverWaitsForAWriter() throws {
+        let fifo = directory.url.appendingPathComponent("pipe.png")
+        try #require(mkfifo(fifo.path, 0o600) == 0)
+        let code = try Self.attachmentErrorCode(url: fifo, within: .seconds(5))
+        #expect(code == .attachmentInvalidURL)
+    }
+
+    /// The code of the error `UNNotificationAttachment.init` throws for `url`. An init still
+    /// running after `limit` is a failure: the test then opens the FIFO for writing once, which
+    /// lets a reader stuck in `open` go on, so the test fails instead of hanging.
+    private static func attachmentErrorCode(url: URL, within limit: Duration) throws -> UNError.Code? {
+        let outcome = Mutex<UNError.Code??>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let code: UNError.Code?
+            do {
+                _ = try UNNotificationAttachment(identifier: "a", url: url)
+                code = nil
+            } catch {
+                code = (error as? UNError)?.code
+            }
+            outcome.withLock { $0 = .some(code) }
+            finished.signal()
+        }
+        let seconds = Double(limit.components.seconds)
+        if finished.wait(timeout: .now() + seconds) == .timedOut {
+            Issue.record("UNNotificationAttachment.init was still waiting on \(url.path) after \(limit)")
+            while finished.wait(timeout: .now() + 0.1) == .timedOut {
+                let writer = open(url.path, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { close(writer) }
+            }
+        }
+        return try #require(outcome.withLock { $0 })
     }
 
     @Test func unknownExtensionAndContentIsUnrecognized() throws {

@@ -13,42 +13,23 @@ struct AttachmentFileInspection {
     static let sniffLength = 4096
 
     init(url: URL, typeHint: Any?) throws(UNError) {
-        let path = try Self.regularFilePath(of: url)
-        let leadingBytes = try Self.leadingBytes(ofFileAt: path)
+        let file = try AttachmentFileDescriptor(path: Self.filePath(of: url))
+        let path = file.path
+        let leadingBytes = try file.leadingBytes(count: Self.sniffLength)
         let header = Data(leadingBytes.prefix(AttachmentFileType.headerLength))
         let found = try Self.fileType(path: path, typeHint: typeHint, header: header, leadingBytes: leadingBytes)
         type = found.type
-        try Self.checkSize(ofFileAt: path, against: type)
+        try Self.checkSize(file.byteCount, ofFileAt: path, against: type)
         guard found.isContentChecked || type.accepts(header: header) else {
             throw UNError(.attachmentCorrupt, description: "The attachment file \(path) does not start like a \(type.identifier) file.")
         }
     }
 
-    private static func regularFilePath(of url: URL) throws(UNError) -> String {
+    private static func filePath(of url: URL) throws(UNError) -> String {
         guard url.isFileURL else {
             throw UNError(.attachmentInvalidURL, description: "The attachment URL must be a file URL, not \(url.absoluteString).")
         }
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw UNError(.attachmentInvalidURL, description: "There is no attachment file at \(path).")
-        }
-        guard !isDirectory.boolValue else {
-            throw UNError(.attachmentInvalidURL, description: "The attachment at \(path) is a directory, not a file.")
-        }
-        return path
-    }
-
-    private static func leadingBytes(ofFileAt path: String) throws(UNError) -> Data {
-        let unreadable = UNError(.attachmentInvalidURL, description: "The attachment file \(path) cannot be read.")
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw unreadable }
-        defer { try? handle.close() }
-        do {
-            // At the end of the file, which is the start of an empty one, there is nothing to read.
-            return try handle.read(upToCount: sniffLength) ?? Data()
-        } catch {
-            throw unreadable
-        }
+        return url.path
     }
 
     /// The type, and whether finding it already checked the content (GIO's sniffing did).
@@ -78,9 +59,7 @@ struct AttachmentFileInspection {
         )
     }
 
-    private static func checkSize(ofFileAt path: String, against type: AttachmentFileType) throws(UNError) {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        let byteCount = (attributes?[.size] as? NSNumber)?.intValue ?? 0
+    private static func checkSize(_ byteCount: Int, ofFileAt path: String, against type: AttachmentFileType) throws(UNError) {
         let limit = type.kind.maximumByteCount
         guard byteCount > 0 else {
             throw UNError(.attachmentInvalidFileSize, description: "The attachment file \(path) is empty.")
