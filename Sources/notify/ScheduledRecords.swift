@@ -27,12 +27,12 @@ struct ScheduledRecord: Codable, Sendable, Equatable {
     /// When it fires.
     var rule: ScheduleRule
 
-    /// Whether the values are ones `notify` writes (a file may hold anything).
+    /// Whether the values are ones `notify` writes (a file may hold anything): a record with
+    /// a time or a repeat out of the ranges the command line accepts is not read, since the
+    /// arithmetic on it could overflow or never end.
     var isPlausible: Bool {
         format == Self.currentFormat && ScheduledRecords.isValidID(id) && pid > 0
-            && rule.first.timeIntervalSince1970.isFinite
-            && (rule.every.map { $0.seconds.isFinite && $0.seconds >= ScheduleRule.minimumRepeatSeconds && ($0.days ?? 1) > 0 } ?? true)
-            && (0..<86_400).contains(rule.secondOfDay)
+            && ScheduleRule.plausibleDates.contains(created) && rule.isPlausible
     }
 }
 
