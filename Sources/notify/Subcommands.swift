@@ -54,11 +54,11 @@ extension NotifyCommand {
                     Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
                 } else {
                     Terminal.out("""
-                        name: \(info.name)
-                        vendor: \(info.vendor)
-                        version: \(info.version)
-                        spec version: \(info.specVersion)
-                        capabilities: \(capabilities.joined(separator: " "))
+                        name: \(TerminalText.singleLine(info.name))
+                        vendor: \(TerminalText.singleLine(info.vendor))
+                        version: \(TerminalText.singleLine(info.version))
+                        spec version: \(TerminalText.singleLine(info.specVersion))
+                        capabilities: \(TerminalText.singleLine(capabilities.joined(separator: " ")))
 
                         """)
                 }
@@ -169,8 +169,7 @@ extension NotifyCommand {
                 throw ExitCode(1)
             }
             for (name, entry) in live.sorted(by: { $0.key < $1.key }) {
-                let summary = entry.summary.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
-                Terminal.out("\(name)\t\(entry.id)\t\(summary)\n")
+                Terminal.out("\(TerminalText.singleLine(name))\t\(entry.id)\t\(TerminalText.singleLine(entry.summary))\n")
             }
         }
     }
