@@ -37,8 +37,8 @@ extension NotifyCommand {
                 switch entry {
                 case .live(let record):
                     live.append((record, record.rule.upcoming(at: now, calendar: .current, match: ScheduleRule.libraryMatch)))
-                case .unreadable(let name):
-                    Terminal.error("notify pending: skipping \(TerminalText.singleLine(name)) in \(ScheduledRecords.directory.path): not a record this notify can read\n")
+                case .unreadable(let name, let reason):
+                    Terminal.error("notify pending: skipping \(TerminalText.singleLine(name)) in \(ScheduledRecords.directory.path): \(reason)\n")
                 }
             }
             live.sort { ($0.next, $0.record.id) < ($1.next, $1.record.id) }
