@@ -8,12 +8,15 @@ import UserNotificationsTesting
 /// would, and posted to by real clients.
 @Suite("Terminal presenter: answers, limits and what it prints")
 struct TerminalPresenterTests {
-    /// A presenter serving on its own bus, its printed text and its keyboard.
+    /// A presenter serving on its own bus, its printed text, its keyboard, and a client
+    /// posting to it with the events the client receives.
     final class Setup: Sendable {
         let bus: TestBus
         let connection: DBusConnection
         let server: NotificationServer
         let keyboard: Pipe
+        let client: NotificationsClient
+        let events: EventRecorder<NotificationEvent>
         private let printed = Locked("")
 
         init(maximumLive: Int = TerminalPresenter.defaultMaximumLive) async throws {
@@ -23,6 +26,8 @@ struct TerminalPresenterTests {
             let printed = printed
             let presenter = TerminalPresenter(maximumLive: maximumLive) { text in printed.withLock { $0 += text } }
             server = try await presenter.start(on: connection, input: keyboard.fileHandleForReading)
+            client = NotificationsClient(bus: bus.bus)
+            events = EventRecorder(client.events())
         }
 
         var output: String { printed.withLock { $0 } }
@@ -41,6 +46,7 @@ struct TerminalPresenterTests {
         }
 
         func stop() async {
+            await client.disconnect()
             try? keyboard.fileHandleForWriting.close()
             await server.stop()
             await connection.close()
@@ -51,8 +57,7 @@ struct TerminalPresenterTests {
     @Test("a number typed for a notification without buttons is answered with a hint, and the notification stays")
     func numberWithoutButtons() async throws {
         let setup = try await Setup()
-        let client = NotificationsClient(bus: setup.bus.bus)
-        let events = EventRecorder(client.events())
+        let (client, events) = (setup.client, setup.events)
         let posted = try await client.notify(NotifyRequest(summary: "No buttons"))
         #expect(await setup.waitForOutput(containing: "No buttons"))
         setup.type("1")
@@ -60,14 +65,13 @@ struct TerminalPresenterTests {
         #expect(await events.extra().isEmpty)
         setup.type("")
         #expect(await events.next() == .closed(id: posted.id, reason: .dismissed, server: posted.server))
-        await client.disconnect()
         await setup.stop()
     }
 
     @Test("escape sequences and other control characters in every field are printed neutralised")
     func controlCharacters() async throws {
         let setup = try await Setup()
-        let client = NotificationsClient(bus: setup.bus.bus)
+        let client = setup.client
         var request = NotifyRequest(
             appName: "App\u{1B}]0;title\u{07}", summary: "Sum\u{1B}[2Jmary\u{9B}31m", body: "line\u{1B}[1A\nnext\u{202E}txt.exe",
             actions: [NotificationAction(key: "go", label: "Go\u{1B}[8m")])
@@ -78,7 +82,6 @@ struct TerminalPresenterTests {
         #expect(!printed.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(printed.debugDescription)")
         #expect(!printed.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(printed.debugDescription)")
         #expect(printed.contains("│ line^[[1A\n│ next<U+202E>txt.exe\n"))
-        await client.disconnect()
         await setup.stop()
     }
 
@@ -99,8 +102,7 @@ struct TerminalPresenterTests {
     @Test("a notification expires after its expire_timeout with NotificationClosed(id, 1); 0 and -1 stay")
     func expiry() async throws {
         let setup = try await Setup()
-        let client = NotificationsClient(bus: setup.bus.bus)
-        let events = EventRecorder(client.events())
+        let (client, events) = (setup.client, setup.events)
         let staying = try await client.notify(NotifyRequest(summary: "Default", expiry: .serverDefault))
         let forever = try await client.notify(NotifyRequest(summary: "Forever", expiry: .never))
         let started = ContinuousClock.now
@@ -115,15 +117,13 @@ struct TerminalPresenterTests {
             .closed(id: staying.id, reason: .closedByCall, server: staying.server),
             .closed(id: forever.id, reason: .closedByCall, server: forever.server),
         ])
-        await client.disconnect()
         await setup.stop()
     }
 
     @Test("past the live bound the oldest notification is closed (reason 1) to make room")
     func bounded() async throws {
         let setup = try await Setup(maximumLive: 3)
-        let client = NotificationsClient(bus: setup.bus.bus)
-        let events = EventRecorder(client.events())
+        let (client, events) = (setup.client, setup.events)
         var ids: [UInt32] = []
         for number in 1...3 { ids.append(try await client.notify(NotifyRequest(summary: "N\(number)")).id) }
         #expect(await events.extra().isEmpty)
@@ -132,16 +132,14 @@ struct TerminalPresenterTests {
         // Replacing a live one does not count as one more.
         #expect(try await client.notify(NotifyRequest(replacesID: ids[1], summary: "N2 again")).id == ids[1])
         #expect(await events.extra().isEmpty)
-        await client.disconnect()
         await setup.stop()
     }
 
     @Test("replaces_id of another client's notification gives a new id and leaves that one alone; one's own is replaced")
     func replaceOnlyOwn() async throws {
         let setup = try await Setup()
-        let owner = NotificationsClient(bus: setup.bus.bus)
+        let (owner, ownerEvents) = (setup.client, setup.events)
         let intruder = NotificationsClient(bus: setup.bus.bus)
-        let ownerEvents = EventRecorder(owner.events())
         let buttons = [NotificationAction(key: "ok", label: "OK")]
         let original = try await owner.notify(NotifyRequest(summary: "Bank: code 1234", actions: buttons))
         let taken = try await intruder.notify(NotifyRequest(replacesID: original.id, summary: "Hijacked"))
@@ -152,7 +150,6 @@ struct TerminalPresenterTests {
         #expect(await ownerEvents.extra().isEmpty)
         setup.type("1")
         #expect(await ownerEvents.next() == .actionInvoked(id: original.id, actionKey: "ok", server: original.server))
-        await owner.disconnect()
         await intruder.disconnect()
         await setup.stop()
     }
