@@ -187,6 +187,11 @@ extension NotifyCommand {
                 chooses an action, "> text" replies, an empty line dismisses it. When standard \
                 input ends, notifications expire as soon as they are shown. Control-C stops.
 
+                Every program may post, so what they send is checked as notify checks its own \
+                (sizes included), printed with control characters made visible (^[ for ESC), \
+                closed when its expire time passes, and a program can replace only its own \
+                notifications. At most 64 stay shown; a new one closes the oldest.
+
                 With --private, a bus of its own is started and its address printed as \
                 DBUS_SESSION_BUS_ADDRESS=... on the first line, for clients to use.
                 """,
