@@ -99,12 +99,14 @@ struct TerminalPresenterTests {
         await setup.stop()
     }
 
-    @Test("a notification expires after its expire_timeout with NotificationClosed(id, 1); 0 and -1 stay")
+    @Test("a notification expires after its expire_timeout with NotificationClosed(id, 1); 0, -1 and a replacement without one stay")
     func expiry() async throws {
         let setup = try await Setup()
         let (client, events) = (setup.client, setup.events)
         let staying = try await client.notify(NotifyRequest(summary: "Default", expiry: .serverDefault))
         let forever = try await client.notify(NotifyRequest(summary: "Forever", expiry: .never))
+        let replaced = try await client.notify(NotifyRequest(summary: "Soon", expiry: .milliseconds(300)))
+        #expect(try await client.notify(NotifyRequest(replacesID: replaced.id, summary: "Kept", expiry: .never)).id == replaced.id)
         let started = ContinuousClock.now
         let brief = try await client.notify(NotifyRequest(summary: "Brief", expiry: .milliseconds(300)))
         #expect(await events.next() == .closed(id: brief.id, reason: .expired, server: brief.server))
@@ -113,9 +115,11 @@ struct TerminalPresenterTests {
         #expect(await events.extra(after: .milliseconds(500)).isEmpty)
         try await client.closeNotification(id: staying.id)
         try await client.closeNotification(id: forever.id)
-        #expect(await events.next(2) == [
+        try await client.closeNotification(id: replaced.id)
+        #expect(await events.next(3) == [
             .closed(id: staying.id, reason: .closedByCall, server: staying.server),
             .closed(id: forever.id, reason: .closedByCall, server: forever.server),
+            .closed(id: replaced.id, reason: .closedByCall, server: replaced.server),
         ])
         await setup.stop()
     }

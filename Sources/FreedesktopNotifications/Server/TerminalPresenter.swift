@@ -31,6 +31,9 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
         var sender: String
         /// Tells this showing from a later replacement, whose expiry starts afresh.
         var showing: UInt64
+        /// The wait for `expire_timeout`, cancelled when the notification goes or is
+        /// replaced, so replacements cannot pile up sleeping tasks.
+        var expiry: Task<Void, Never>?
     }
 
     private struct State {
@@ -86,12 +89,7 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
             close(id: old, reason: .expired)
         }
         output(render(request, id: id))
-        if case .milliseconds(let milliseconds) = request.expiry {
-            Task { [self] in
-                try? await Task.sleep(for: .milliseconds(milliseconds))
-                expire(id: id, showing: showing)
-            }
-        }
+        if case .milliseconds(let milliseconds) = request.expiry { startExpiry(id: id, showing: showing, after: milliseconds) }
         let (early, ended) = state.withLock { state in
             defer { state.earlyAnswers = [] }
             return (state.earlyAnswers, state.inputEnded)
@@ -104,10 +102,11 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     /// replaces; returns its id, its showing, and the oldest ones that no longer fit.
     private func show(_ request: NotifyRequest, sender: String) -> (UInt32, UInt64, [UInt32]) {
         state.withLock { state in
-            state.nextShowing += 1
+            state.nextShowing &+= 1
             let live = Live(request: request, sender: sender, showing: state.nextShowing)
             if request.replacesID != 0,
                let index = state.live.firstIndex(where: { $0.id == request.replacesID && $0.notification.sender == sender }) {
+                state.live[index].notification.expiry?.cancel()
                 state.live[index].notification = live
                 return (request.replacesID, live.showing, [])
             }
@@ -118,6 +117,25 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
             } while state.live.contains { $0.id == state.nextID }
             state.live.append((id, live))
             return (id, live.showing, evicted)
+        }
+    }
+
+    /// Closes `id` after `milliseconds`, unless it goes or is replaced before.
+    private func startExpiry(id: UInt32, showing: UInt64, after milliseconds: Int32) {
+        let timer = Task { [self] in
+            do {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+            } catch {
+                return
+            }
+            expire(id: id, showing: showing)
+        }
+        state.withLock { state in
+            if let index = state.live.firstIndex(where: { $0.id == id && $0.notification.showing == showing }) {
+                state.live[index].notification.expiry = timer
+            } else {
+                timer.cancel()
+            }
         }
     }
 
@@ -197,7 +215,9 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
 
     private func close(id: UInt32, reason: NotificationCloseReason) {
         let (server, sender) = state.withLock { state -> (NotificationServer?, String?) in
-            let sender = state.live.first { $0.id == id }?.notification.sender
+            let closing = state.live.first { $0.id == id }?.notification
+            closing?.expiry?.cancel()
+            let sender = closing?.sender
             state.live.removeAll { $0.id == id }
             return (state.server, sender)
         }
