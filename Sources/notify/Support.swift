@@ -175,7 +175,7 @@ final class PrivateBus: Sendable {
         for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         // Dispatch's threads block signals, and a spawned child inherits the spawning
-        // thread's mask: start the daemon with none blocked, so SIGTERM stops it.
+        // thread's mask: start the guard (and so the daemon) with none blocked, so SIGTERM stops it.
         var noMask = sigset_t()
         sigemptyset(&noMask)
         posix_spawnattr_setsigmask(&attributes, &noMask)
