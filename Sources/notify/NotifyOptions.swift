@@ -54,6 +54,9 @@ extension NotifyOptions {
         if let timeout, !(timeout > 0 && timeout.isFinite) {
             return try fail("--timeout needs a number of seconds above 0, not \(timeout).")
         }
+        if let timeout, timeout > ScheduleDuration.maximumSeconds {
+            return try fail("--timeout accepts at most \(Int(ScheduleDuration.maximumSeconds)) seconds (ten years), not \(timeout).")
+        }
         if let identifier, !IdentifierStore.isValidName(identifier) {
             return try fail("--id needs a name that is not empty and not a number (numbers are ids), not \"\(identifier)\".")
         }

@@ -277,6 +277,19 @@ struct ScheduleRule: Hashable, Sendable, Codable {
     /// The shortest `--every` accepted.
     static let minimumRepeatSeconds: Double = 1
 
+    /// The dates a rule can name: from 1970 to the end of 9999, the years `--at` reads.
+    static let plausibleDates = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// Whether every value is one that ``make(delay:time:every:now:calendar:match:)`` can
+    /// give (a rule read from a file may hold anything).
+    var isPlausible: Bool {
+        guard Self.plausibleDates.contains(first), (0..<86_400).contains(secondOfDay) else { return false }
+        guard let every else { return true }
+        let longestDays = Int(ScheduleDuration.maximumSeconds / 86_400)
+        return (Self.minimumRepeatSeconds...ScheduleDuration.maximumSeconds).contains(every.seconds)
+            && every.days.map { (1...longestDays).contains($0) && Double($0) * 86_400 == every.seconds } ?? true
+    }
+
     /// The rule for the options given, or `nil` when none was given.
     ///
     /// - Parameters:

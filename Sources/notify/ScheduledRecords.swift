@@ -28,12 +28,12 @@ struct ScheduledRecord: Codable, Sendable, Equatable {
     /// When it fires.
     var rule: ScheduleRule
 
-    /// Whether the values are ones `notify` writes (a file may hold anything).
+    /// Whether the values are ones `notify` writes (a file may hold anything): a record with
+    /// a time or a repeat out of the ranges the command line accepts is not read, since the
+    /// arithmetic on it could overflow or never end.
     var isPlausible: Bool {
         format == Self.currentFormat && ScheduledRecords.isValidID(id) && pid > 0
-            && rule.first.timeIntervalSince1970.isFinite
-            && (rule.every.map { $0.seconds.isFinite && $0.seconds >= ScheduleRule.minimumRepeatSeconds && ($0.days ?? 1) > 0 } ?? true)
-            && (0..<86_400).contains(rule.secondOfDay)
+            && ScheduleRule.plausibleDates.contains(created) && rule.isPlausible
     }
 }
 
@@ -56,9 +56,11 @@ struct ScheduledRecord: Codable, Sendable, Equatable {
 ///   decision: a single-delivery process removes its own record when it fires, and whichever
 ///   of the two `unlink` calls succeeds has won, so a notification is either cancelled or
 ///   shown, never both. The signal wakes the process (it ends cleanly on `SIGTERM`, as on
-///   Control-C, and stays silent when its record is gone). It goes only to a process proven
-///   alive by the record's held lock, through a pidfd opened before the lock is checked
-///   where the system has them, so it cannot reach a process that reused the PID. A signal
+///   Control-C, and stays silent when its record is gone). It goes only to the process that
+///   the kernel's lock table (``LockTable``) shows holding the record's lock, and that the
+///   record names: a record planted to name another process, locked by its planter, is left
+///   alone. The signal goes through a pidfd opened before the lock is checked where the
+///   system has them, so it cannot reach a process that reused the PID. A signal
 ///   needs no kernel resource per waiting process, which inotify (128 instances per user by
 ///   default) would.
 /// - Records are immutable (see ``ScheduledRecord``); anything unreadable in the folder is
@@ -200,8 +202,9 @@ enum ScheduledRecords {
     enum Entry: Sendable {
         /// The record of a process that is waiting.
         case live(ScheduledRecord)
-        /// A file held by a live lock that is not a record `notify` can read.
-        case unreadable(name: String)
+        /// A file held by a live lock that is not a record `notify` can read, or whose lock
+        /// is not held by the process it names; `reason` says which.
+        case unreadable(name: String, reason: String)
     }
 
     /// The records of the processes still waiting, after removing stale ones. A missing
@@ -227,12 +230,16 @@ enum ScheduledRecords {
                     continue
                 case .live(let descriptor):
                     let record = read(descriptor).flatMap { try? decoder.decode(ScheduledRecord.self, from: $0) }
-                    close(descriptor)
-                    if let record, record.isPlausible, "\(record.id).json" == name {
-                        entries.append(.live(record))
-                    } else {
-                        entries.append(.unreadable(name: name))
+                    defer { close(descriptor) }
+                    guard let record, record.isPlausible, "\(record.id).json" == name else {
+                        entries.append(.unreadable(name: name, reason: "not a record this notify can read"))
+                        continue
                     }
+                    guard LockTable.isLocked(descriptor, by: record.pid) else {
+                        entries.append(.unreadable(name: name, reason: "its lock is not held by the process it names (\(record.pid))"))
+                        continue
+                    }
+                    entries.append(.live(record))
                 }
             } else if name.hasSuffix(".tmp") {
                 removeAbandonedTemporary(path)
@@ -268,9 +275,12 @@ enum ScheduledRecords {
             removeIfSame(path, as: descriptor)
             return .notPending
         }
+        // Only a record whose lock its own process holds is a waiting notify's; anything else
+        // (a file planted to name another process) is neither removed nor obeyed.
+        guard let record, let process, LockTable.isLocked(descriptor, by: record.pid) else { return .notPending }
         // Whichever unlink wins decides: the process's own (it is firing) or this one.
         guard unlink(path) == 0 else { return .notPending }
-        process?.terminate()
+        process.terminate()
         return .cancelled
     }
 
@@ -362,8 +372,8 @@ enum ScheduledRecords {
         flock(descriptor, LOCK_SH | LOCK_NB) == 0
     }
 
-    /// The file's bytes, or `nil` when it cannot be read or is too big.
-    private static func read(_ descriptor: Int32) -> Data? {
+    /// The file's bytes, or `nil` when it cannot be read or is bigger than `limit`.
+    static func read(_ descriptor: Int32, limit: Int = maximumRecordSize) -> Data? {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var offset: off_t = 0
@@ -374,7 +384,7 @@ enum ScheduledRecords {
             if count == 0 { break }
             bytes += buffer[..<count]
             offset += off_t(count)
-            guard bytes.count <= maximumRecordSize else { return nil }
+            guard bytes.count <= limit else { return nil }
         }
         return Data(bytes)
     }

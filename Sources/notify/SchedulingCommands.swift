@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FreedesktopNotifications
 
 extension NotifyCommand {
     /// `notify pending`: the scheduled notifications (`--in`, `--at`, `--every`) whose
@@ -36,8 +37,8 @@ extension NotifyCommand {
                 switch entry {
                 case .live(let record):
                     live.append((record, record.rule.upcoming(at: now, calendar: .current, match: ScheduleRule.libraryMatch)))
-                case .unreadable(let name):
-                    Terminal.error("notify pending: skipping \(name) in \(ScheduledRecords.directory.path): not a record this notify can read\n")
+                case .unreadable(let name, let reason):
+                    Terminal.error("notify pending: skipping \(TerminalText.singleLine(name)) in \(ScheduledRecords.directory.path): \(reason)\n")
                 }
             }
             live.sort { ($0.next, $0.record.id) < ($1.next, $1.record.id) }
@@ -59,7 +60,7 @@ extension NotifyCommand {
                 return
             }
             for (record, next) in live {
-                let summary = record.summary.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
+                let summary = TerminalText.singleLine(record.summary)
                 Terminal.out("\(record.id)\t\(Self.localTime(next))\t\(record.rule.every?.text ?? "-")\t\(record.pid)\t\(summary)\n")
             }
         }

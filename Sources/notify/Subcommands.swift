@@ -54,11 +54,11 @@ extension NotifyCommand {
                     Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
                 } else {
                     Terminal.out("""
-                        name: \(info.name)
-                        vendor: \(info.vendor)
-                        version: \(info.version)
-                        spec version: \(info.specVersion)
-                        capabilities: \(capabilities.joined(separator: " "))
+                        name: \(TerminalText.singleLine(info.name))
+                        vendor: \(TerminalText.singleLine(info.vendor))
+                        version: \(TerminalText.singleLine(info.version))
+                        spec version: \(TerminalText.singleLine(info.specVersion))
+                        capabilities: \(TerminalText.singleLine(capabilities.joined(separator: " ")))
 
                         """)
                 }
@@ -169,8 +169,7 @@ extension NotifyCommand {
                 throw ExitCode(1)
             }
             for (name, entry) in live.sorted(by: { $0.key < $1.key }) {
-                let summary = entry.summary.map { $0.isNewline || $0 == "\t" ? " " : String($0) }.joined()
-                Terminal.out("\(name)\t\(entry.id)\t\(summary)\n")
+                Terminal.out("\(TerminalText.singleLine(name))\t\(entry.id)\t\(TerminalText.singleLine(entry.summary))\n")
             }
         }
     }
@@ -187,6 +186,11 @@ extension NotifyCommand {
                 notify-send included. A line typed answers the newest notification: a number \
                 chooses an action, "> text" replies, an empty line dismisses it. When standard \
                 input ends, notifications expire as soon as they are shown. Control-C stops.
+
+                Every program may post, so what they send is checked as notify checks its own \
+                (sizes included), printed with control characters made visible (^[ for ESC), \
+                closed when its expire time passes, and a program can replace only its own \
+                notifications. At most 64 stay shown; a new one closes the oldest.
 
                 With --private, a bus of its own is started and its address printed as \
                 DBUS_SESSION_BUS_ADDRESS=... on the first line, for clients to use.

@@ -85,17 +85,36 @@ final class SignalWatcher: @unchecked Sendable {
 /// session bus (or no notification server on it), and `notify server --private`'s bus.
 ///
 /// The daemon runs in a process group of its own, so the Control-C meant for `notify` does
-/// not kill the bus under it, and it is stopped by its PID.
+/// not kill the bus under it, and it is stopped by its PID on every way out of `notify`, a
+/// crash or `SIGKILL` included: it is started by a small shell, its guard, that waits for
+/// the end of a pipe (the lifeline) whose writing end only this process holds. The kernel
+/// closes that end however the process ends; the guard then stops the daemon by the PID it
+/// started, waits for it and removes the bus's folder. ``stop()`` closes the lifeline too.
 final class PrivateBus: Sendable {
     /// Why the bus could not start.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
+    /// The guard: `$1` is the folder, the rest the daemon's command line.
+    private static let guardScript = """
+        directory=$1
+        shift
+        "$@" </dev/null &
+        daemon=$!
+        exec >/dev/null
+        read -r ignored
+        kill -TERM "$daemon"
+        wait "$daemon"
+        rm -rf -- "$directory"
+        """
+
     /// The address, as for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
+    /// The guard's PID.
     private let pid: pid_t
-    private let directory: String
+    /// The writing end of the lifeline, until ``stop()``.
+    private let lifeline: Locked<Int32?>
 
     /// Starts `dbus-daemon` with a minimal session configuration in a new temporary directory.
     init() throws(Failure) {
@@ -106,7 +125,7 @@ final class PrivateBus: Sendable {
         guard let made = mkdtemp(&template) else {
             throw Failure(description: "cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
-        directory = String(cString: made)
+        let directory = String(cString: made)
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -130,17 +149,23 @@ final class PrivateBus: Sendable {
             throw Failure(description: "cannot write \(configurationPath): \(error)")
         }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+        var lifelineFDs: [Int32] = [-1, -1]
+        guard Self.makePipe(&fds) else {
             try? FileManager.default.removeItem(atPath: directory)
             throw Failure(description: "pipe: \(String(cString: strerror(errno)))")
+        }
+        guard Self.makePipe(&lifelineFDs) else {
+            let reason = String(cString: strerror(errno))
+            fds.forEach { close($0) }
+            try? FileManager.default.removeItem(atPath: directory)
+            throw Failure(description: "pipe: \(reason)")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, lifelineFDs[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -150,23 +175,29 @@ final class PrivateBus: Sendable {
         for number in [SIGINT, SIGTERM, SIGPIPE] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         // Dispatch's threads block signals, and a spawned child inherits the spawning
-        // thread's mask: start the daemon with none blocked, so SIGTERM stops it.
+        // thread's mask: start the guard (and so the daemon) with none blocked, so SIGTERM stops it.
         var noMask = sigset_t()
         sigemptyset(&noMask)
         posix_spawnattr_setsigmask(&attributes, &noMask)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let arguments = [daemon, "--config-file=\(configurationPath)", "--nofork", "--nopidfile", "--print-address=1"]
+        let arguments = [
+            "notify-bus-guard", "-c", Self.guardScript, "notify-bus-guard", directory,
+            daemon, "--config-file=\(configurationPath)", "--nofork", "--nopidfile", "--print-address=1",
+        ]
         let cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var child: pid_t = 0
-        let spawned = posix_spawn(&child, daemon, &actions, &attributes, cArguments, environ)
+        let spawned = posix_spawn(&child, "/bin/sh", &actions, &attributes, cArguments, environ)
         close(fds[1])
+        close(lifelineFDs[0])
         guard spawned == 0 else {
             close(fds[0])
+            close(lifelineFDs[1])
             try? FileManager.default.removeItem(atPath: directory)
             throw Failure(description: "cannot start \(daemon): \(String(cString: strerror(spawned)))")
         }
         pid = child
+        lifeline = Locked(lifelineFDs[1])
         // The daemon prints its address and a newline once it listens; EOF means it died.
         var line: [UInt8] = []
         var byte: UInt8 = 0
@@ -178,22 +209,32 @@ final class PrivateBus: Sendable {
         }
         close(fds[0])
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        address = text
         guard text.contains(":") else {
-            kill(child, SIGKILL)
-            var status: Int32 = 0
-            waitpid(child, &status, 0)
-            try? FileManager.default.removeItem(atPath: directory)
+            stop()
             throw Failure(description: "dbus-daemon did not print an address")
         }
-        address = text
     }
 
-    /// Stops the daemon (by its PID) and removes its directory.
+    /// Stops the daemon (its guard kills it by its PID) and removes its directory. Calling it
+    /// again does nothing.
     func stop() {
-        kill(pid, SIGTERM)
+        let open = lifeline.withLock { descriptor in
+            defer { descriptor = nil }
+            return descriptor
+        }
+        guard let open else { return }
+        close(open)
         var status: Int32 = 0
-        waitpid(pid, &status, 0)
-        try? FileManager.default.removeItem(atPath: directory)
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
+
+    /// A pipe whose ends close on `exec` (children get them only as the descriptors their
+    /// spawn actions give).
+    private static func makePipe(_ descriptors: inout [Int32]) -> Bool {
+        guard pipe(&descriptors) == 0 else { return false }
+        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return true
     }
 
     private static func locate(_ program: String) -> String? {

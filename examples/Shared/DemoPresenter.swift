@@ -53,9 +53,10 @@ final class KeptAlive: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Control-C or SIGTERM stop `bus` before the process ends (status 130 or 143).
+    /// Control-C, SIGTERM or a hang-up stop `bus` before the process ends (status 128 + the
+    /// signal).
     func stopOnInterrupt(_ bus: TestBus) {
-        let sources = [SIGINT, SIGTERM].map { number in
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {

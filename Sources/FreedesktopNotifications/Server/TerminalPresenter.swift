@@ -9,14 +9,36 @@ public import Foundation
 /// (`NotificationReplied`, as KDE's inline reply), an empty line dismisses it. At the end of
 /// the input, live notifications expire (`NotificationClosed(id, 1)`), so a program waiting
 /// for an answer learns that none will come.
+///
+/// Every program on the bus may post, so each `Notify` is treated as hostile:
+///
+/// - it is checked as ``NotificationsClient`` checks its own (``NotifyRequest/validate(limits:)``
+///   with the default ``NotificationLimits``) and refused with `InvalidArgs` when it fails;
+/// - its text is printed through ``TerminalText``, so no escape sequence reaches the terminal;
+/// - a `replaces_id` names only the caller's own notifications: another program's id gets a
+///   new notification, as GNOME Shell does, so nobody can take over a notification (and the
+///   answer meant for it);
+/// - `expire_timeout` is honoured (`NotificationClosed(id, 1)` when it passes); -1, the
+///   server's default, keeps it until answered, as 0 does;
+/// - at most `maximumLive` notifications are kept: a new one past that closes the oldest
+///   (`NotificationClosed(id, 1)`).
 public final class TerminalPresenter: NotificationServerHandler, Sendable {
+    /// How many notifications are kept live by default.
+    public static let defaultMaximumLive = 64
+
     private struct Live {
         var request: NotifyRequest
         var sender: String
+        /// Tells this showing from a later replacement, whose expiry starts afresh.
+        var showing: UInt64
+        /// The wait for `expire_timeout`, cancelled when the notification goes or is
+        /// replaced, so replacements cannot pile up sleeping tasks.
+        var expiry: Task<Void, Never>?
     }
 
     private struct State {
         var nextID: UInt32 = 1
+        var nextShowing: UInt64 = 0
         var live: [(id: UInt32, notification: Live)] = []
         var server: NotificationServer?
         var inputEnded = false
@@ -25,13 +47,16 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     }
 
     private let state = Locked(State())
+    private let maximumLive: Int
     private let output: @Sendable (String) -> Void
 
-    /// Creates a presenter that writes to `output` (standard output by default).
-    public init(output: @escaping @Sendable (String) -> Void = { text in
+    /// Creates a presenter that keeps at most `maximumLive` notifications (at least 1) and
+    /// writes to `output` (standard output by default).
+    public init(maximumLive: Int = defaultMaximumLive, output: @escaping @Sendable (String) -> Void = { text in
         print(text, terminator: "")
         fflush(nil)
     }) {
+        self.maximumLive = max(1, maximumLive)
         self.output = output
     }
 
@@ -51,24 +76,77 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     // MARK: - NotificationServerHandler
 
     public func notify(_ request: NotifyRequest, sender: String, reply: NotificationServerReply<UInt32>) {
-        let id: UInt32 = state.withLock { state in
-            if request.replacesID != 0, let index = state.live.firstIndex(where: { $0.id == request.replacesID }) {
-                state.live[index].notification = Live(request: request, sender: sender)
-                return request.replacesID
-            }
-            let id = state.nextID
-            state.nextID += 1
-            state.live.append((id, Live(request: request, sender: sender)))
-            return id
+        do {
+            try request.validate()
+        } catch {
+            reply.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
+            return
         }
+        let (id, showing, evicted) = show(request, sender: sender)
         reply.succeed(id)
+        for old in evicted {
+            output("[notification \(old) closed: more than \(maximumLive) shown]\n")
+            close(id: old, reason: .expired)
+        }
         output(render(request, id: id))
+        if case .milliseconds(let milliseconds) = request.expiry { startExpiry(id: id, showing: showing, after: milliseconds) }
         let (early, ended) = state.withLock { state in
             defer { state.earlyAnswers = [] }
             return (state.earlyAnswers, state.inputEnded)
         }
         for line in early { answer(line) }
         if ended && isLive(id) { close(id: id, reason: .expired) }
+    }
+
+    /// Records `request` as a new notification, or in place of the caller's own that it
+    /// replaces; returns its id, its showing, and the oldest ones that no longer fit.
+    private func show(_ request: NotifyRequest, sender: String) -> (UInt32, UInt64, [UInt32]) {
+        state.withLock { state in
+            state.nextShowing &+= 1
+            let live = Live(request: request, sender: sender, showing: state.nextShowing)
+            if request.replacesID != 0,
+               let index = state.live.firstIndex(where: { $0.id == request.replacesID && $0.notification.sender == sender }) {
+                state.live[index].notification.expiry?.cancel()
+                state.live[index].notification = live
+                return (request.replacesID, live.showing, [])
+            }
+            let evicted = state.live.prefix(max(0, state.live.count - maximumLive + 1)).map(\.id)
+            let id = state.nextID
+            repeat {
+                state.nextID = state.nextID == UInt32.max ? 1 : state.nextID + 1
+            } while state.live.contains { $0.id == state.nextID }
+            state.live.append((id, live))
+            return (id, live.showing, evicted)
+        }
+    }
+
+    /// Closes `id` after `milliseconds`, unless it goes or is replaced before.
+    private func startExpiry(id: UInt32, showing: UInt64, after milliseconds: Int32) {
+        let timer = Task { [self] in
+            do {
+                try await Task.sleep(for: .milliseconds(milliseconds))
+            } catch {
+                return
+            }
+            expire(id: id, showing: showing)
+        }
+        state.withLock { state in
+            if let index = state.live.firstIndex(where: { $0.id == id && $0.notification.showing == showing }) {
+                state.live[index].notification.expiry = timer
+            } else {
+                timer.cancel()
+            }
+        }
+    }
+
+    /// Closes `id` as expired, unless it was answered or replaced since `showing`.
+    private func expire(id: UInt32, showing: UInt64) {
+        let current = state.withLock { state in
+            state.live.contains { $0.id == id && $0.notification.showing == showing }
+        }
+        guard current else { return }
+        output("[notification \(id) expired]\n")
+        close(id: id, reason: .expired)
     }
 
     public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {
@@ -85,26 +163,6 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
 
     public func serverInformation() -> NotificationServerInformation {
         NotificationServerInformation(name: "DesktopNotifications terminal presenter", vendor: "DesktopNotifications", version: "1.0", specVersion: "1.2")
-    }
-
-    // MARK: - Showing
-
-    func render(_ request: NotifyRequest, id: UInt32) -> String {
-        var lines = ["┌─ \(request.appName.isEmpty ? "notification" : request.appName) (\(id))", "│ \(request.summary)"]
-        for line in request.body.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("│ \(line)") }
-        if let image = request.hints.imagePath { lines.append("│ [image \(image)]") }
-        let buttons = request.actions.filter { $0.key != NotificationAction.defaultKey && $0.key != NotificationAction.inlineReplyKey }
-        for (index, action) in buttons.enumerated() { lines.append("│  [\(index + 1)] \(action.label)") }
-        var help: [String] = []
-        if request.actions.contains(where: { $0.key == NotificationAction.defaultKey }) { help.append("0 opens it") }
-        if !buttons.isEmpty { help.append("a number chooses") }
-        if let reply = request.actions.first(where: { $0.key == NotificationAction.inlineReplyKey }) {
-            let placeholder = request.hints.replyPlaceholderText.map { " (\($0))" } ?? ""
-            help.append("\"> text\" replies: \(reply.label)\(placeholder)")
-        }
-        help.append("an empty line dismisses")
-        lines.append("└─ " + help.joined(separator: ", "))
-        return lines.joined(separator: "\n") + "\n"
     }
 
     // MARK: - Answers
@@ -136,16 +194,16 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
         }
         guard let (id, live) = newest else { return }
         let server = state.withLock { $0.server }
-        let buttons = live.request.actions.filter { $0.key != NotificationAction.defaultKey && $0.key != NotificationAction.inlineReplyKey }
+        let buttons = Self.buttons(of: live.request)
         if line.hasPrefix(">") {
             let text = line.dropFirst().trimmingCharacters(in: .whitespaces)
             try? server?.emitReplied(id: id, text: text, to: live.sender)
         } else if line == "0" {
             try? server?.emitActionInvoked(id: id, actionKey: NotificationAction.defaultKey, to: live.sender)
-        } else if let number = Int(line), (1...buttons.count).contains(number) {
+        } else if let number = Int(line), number >= 1, number <= buttons.count {
             try? server?.emitActionInvoked(id: id, actionKey: buttons[number - 1].key, to: live.sender)
         } else if !line.isEmpty {
-            output("[answer with a number from 1 to \(buttons.count), \"> text\", or an empty line]\n")
+            output(Self.reminder(for: live.request))
             return
         }
         close(id: id, reason: .dismissed)
@@ -157,7 +215,9 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
 
     private func close(id: UInt32, reason: NotificationCloseReason) {
         let (server, sender) = state.withLock { state -> (NotificationServer?, String?) in
-            let sender = state.live.first { $0.id == id }?.notification.sender
+            let closing = state.live.first { $0.id == id }?.notification
+            closing?.expiry?.cancel()
+            let sender = closing?.sender
             state.live.removeAll { $0.id == id }
             return (state.server, sender)
         }

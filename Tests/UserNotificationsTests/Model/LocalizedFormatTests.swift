@@ -47,4 +47,27 @@ struct LocalizedFormatTests {
         #expect(format("Saw %@", [Point(x: 1)]) == "Saw Point(x: 1)")
         #expect(format("%@", [true]) == "true")
     }
+
+    @Test("a position past the arguments, however big, gets an empty or zero value; nothing is allocated for it", arguments: [
+        ("%9223372036854775807$@", ""), ("%100000000$@", ""), ("%99999999999999999999$@", ""), ("%0$@", ""), ("%65$d", "0"),
+    ])
+    func hugePosition(directive: String, shown: String) {
+        #expect(format("[\(directive)] %1$@", ["kept"]) == "[\(shown)] kept")
+    }
+
+    @Test("positions may skip arguments, whatever their types, and repeat")
+    func skippedPositions() {
+        #expect(format("%3$@ %1$@", [5, "b", "c"]) == "c 5")
+        #expect(format("%2$@", [3, "x"]) == "x")
+        #expect(format("%1$@|%64$@|%3$d", ["a"]) == "a||0")
+        #expect(format("%1$@-%1$@ %2$d", ["a", 2]) == "a-a 2")
+    }
+
+    @Test("widths and precisions, written or taken by *, are capped at the bound", arguments: [
+        ("%2147483647d", ["1"]), ("%.999999999f", ["1.5"]), ("%*d", ["1000000000", "7"]), ("%99999999999999999999@", ["x"]),
+        ("%*d", ["\(Int.min)", "7"]),
+    ])
+    func hugeWidth(format text: String, arguments: [String]) {
+        #expect(format(text, arguments).utf8.count <= LocalizedFormat.maximumWidth + 32)
+    }
 }

@@ -41,15 +41,6 @@ struct DeferredLocalization: Hashable, Sendable {
                 self = .string(String(describing: value))
             }
         }
-
-        var formatArgument: any CVarArg {
-            switch self {
-            case .string(let string): string
-            case .integer(let integer): integer
-            case .unsignedInteger(let integer): integer
-            case .double(let double): double
-            }
-        }
     }
 
     let key: String

@@ -9,52 +9,82 @@ import Foundation
 /// - floating-point directives (`%f`, `%g`, `%e`, `%a`) get a `Double`;
 /// - a directive past the last argument gets an empty or zero value.
 ///
-/// Positional directives (`%2$@`) are honoured, as translations reorder them.
+/// Positional directives (`%2$@`) are honoured, as translations reorder them. A format comes
+/// from a payload or a translation, so Foundation never sees a position: each directive is
+/// rewritten without it and handed its own value, in order. Foundation would otherwise
+/// allocate for the highest position named (`%9223372036854775807$@` aborts), and read the
+/// wrong argument, or an integer as an object, when a position is skipped. A position past
+/// the arguments, 0, or too big for an `Int` gets an empty or zero value.
+///
+/// A width or precision above ``maximumWidth``, written or taken by `*`, is lowered to it:
+/// `%2147483647d` would crash Foundation, and smaller ones ask for as many bytes.
 enum LocalizedFormat {
+    /// The widest padding and the longest precision a directive gets.
+    static let maximumWidth = 1024
+
     private enum Need {
         case text
         case signed
         case unsigned
         case floating
+        /// A `*` width or precision.
+        case width
+    }
+
+    /// One value of the rewritten format: the argument it takes (`nil`: none) and its form.
+    private struct Slot {
+        let index: Int?
+        let need: Need
     }
 
     static func format(_ format: String, arguments: [DeferredLocalization.Argument]) -> String {
-        let (rewritten, needs) = scan(format)
-        let count = max(arguments.count, (needs.keys.max() ?? -1) + 1)
-        let values: [any CVarArg] = (0..<count).map { index in
-            convert(index < arguments.count ? arguments[index] : nil, to: needs[index])
+        let (rewritten, slots) = scan(format)
+        let values: [any CVarArg] = slots.map { slot in
+            let argument = slot.index.flatMap { arguments.indices.contains($0) ? arguments[$0] : nil }
+            return convert(argument, to: slot.need)
         }
         return String(format: rewritten, arguments: values)
     }
 
-    /// The format with `%s`, `%S` and `%n` turned into `%@`, and what each argument index
-    /// (from 0) must be.
-    private static func scan(_ format: String) -> (String, [Int: Need]) {
+    /// The format with positions removed, `%s`, `%S` and `%n` turned into `%@`, widths
+    /// capped, and the value each directive takes, in order.
+    private static func scan(_ format: String) -> (String, [Slot]) {
         var output = String.UnicodeScalarView()
-        var needs: [Int: Need] = [:]
+        var slots: [Slot] = []
         var next = 0
         var scalars = Array(format.unicodeScalars)[...]
         while let scalar = scalars.popFirst() {
             output.append(scalar)
             guard scalar == "%" else { continue }
             var directive = String.UnicodeScalarView()
-            var position: Int?
-            var digits = ""
+            var digits = String.UnicodeScalarView()
             while let peek = scalars.first, ("0"..."9").contains(peek) {
-                digits.unicodeScalars.append(peek)
-                directive.append(scalars.removeFirst())
+                digits.append(scalars.removeFirst())
             }
-            if scalars.first == "$", let number = Int(digits), number > 0 {
-                position = number - 1
-                directive.append(scalars.removeFirst())
+            var index: Int?
+            var positioned = false
+            if scalars.first == "$" {
+                scalars.removeFirst()
+                positioned = true
+                index = Int(String(digits)).flatMap { $0 > 0 ? $0 - 1 : nil }
+            } else {
+                directive.append(contentsOf: cappedWidth(digits))
             }
+            var width = String.UnicodeScalarView()
             while let peek = scalars.first, "-+ #0'.123456789*hlqLzjt".unicodeScalars.contains(peek) {
+                if ("0"..."9").contains(peek) {
+                    width.append(scalars.removeFirst())
+                    continue
+                }
                 if peek == "*" {
-                    needs[next] = .signed
+                    slots.append(Slot(index: next, need: .width))
                     next += 1
                 }
+                directive.append(contentsOf: cappedWidth(width))
+                width = String.UnicodeScalarView()
                 directive.append(scalars.removeFirst())
             }
+            directive.append(contentsOf: cappedWidth(width))
             guard let conversion = scalars.popFirst() else {
                 output.append(contentsOf: directive)
                 break
@@ -71,22 +101,30 @@ enum LocalizedFormat {
             case "f", "F", "e", "E", "g", "G", "a", "A": need = .floating
             default: need = .text
             }
-            let index = position ?? next
-            if position == nil { next += 1 }
-            needs[index] = need
+            if !positioned {
+                index = next
+                next += 1
+            }
+            slots.append(Slot(index: index, need: need))
             output.append(contentsOf: directive)
             output.append(need == .text ? "@" : conversion)
         }
-        return (String(output), needs)
+        return (String(output), slots)
     }
 
-    private static func convert(_ argument: DeferredLocalization.Argument?, to need: Need?) -> any CVarArg {
+    /// A run of digits of a width or precision, lowered to ``maximumWidth`` when above it.
+    private static func cappedWidth(_ digits: String.UnicodeScalarView) -> String.UnicodeScalarView {
+        guard !digits.isEmpty, Int(String(digits)).map({ $0 > maximumWidth }) ?? true else { return digits }
+        return "\(maximumWidth)".unicodeScalars
+    }
+
+    private static func convert(_ argument: DeferredLocalization.Argument?, to need: Need) -> any CVarArg {
         switch need {
-        case .text?: argument.map(text) ?? ""
-        case .signed?: argument.map(signed) ?? 0
-        case .unsigned?: argument.map { UInt(bitPattern: signed($0)) } ?? UInt(0)
-        case .floating?: argument.map(floating) ?? 0.0
-        case nil: argument?.formatArgument ?? ""
+        case .text: argument.map(text) ?? ""
+        case .signed: argument.map(signed) ?? 0
+        case .unsigned: argument.map { UInt(bitPattern: signed($0)) } ?? UInt(0)
+        case .floating: argument.map(floating) ?? 0.0
+        case .width: argument.map { min(max(signed($0), -maximumWidth), maximumWidth) } ?? 0
         }
     }
 
