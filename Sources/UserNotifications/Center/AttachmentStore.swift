@@ -1,4 +1,5 @@
 import Foundation
+import FreedesktopNotifications
 
 /// Where accepted attachment files live while their notification is pending or shown:
 /// `<state folder>/attachments/<one folder per request>/`. Files are copied in (the caller's
@@ -71,7 +72,7 @@ struct AttachmentStore: Sendable {
             names = try StateFileSystem.names(inFolder: root.path)
         } catch {
             CenterLog.logger.error(
-                "stored attachments were not pruned", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
+                "stored attachments were not pruned", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
             return
         }
         for name in names {
@@ -86,7 +87,7 @@ struct AttachmentStore: Sendable {
             try PrivateStorage.remove(folder.path)
         } catch {
             CenterLog.logger.error(
-                "a stored attachment was not removed", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
+                "a stored attachment was not removed", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FreedesktopNotifications
 
 extension NotificationEngine {
     /// Reads the saved state: categories and authorization as they were, pending requests
@@ -34,7 +35,7 @@ extension NotificationEngine {
         case .setAside(let reason, let movedTo):
             CenterLog.logger.error(
                 "the saved state could not be trusted; it was set aside",
-                metadata: ["reason": "\(reason)", "movedTo": "\(CenterLog.printable(movedTo.path))"])
+                metadata: ["reason": "\(reason)", "movedTo": "\(TerminalText.singleLine(movedTo.path))"])
             return EngineState()
         }
     }
@@ -79,7 +80,7 @@ extension NotificationEngine {
     func recordStateProblem(_ error: any Error) {
         stateProblem = error
         CenterLog.logger.error(
-            "the notification state is not saved", metadata: ["error": "\(CenterLog.printable(error.localizedDescription))"])
+            "the notification state is not saved", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
     }
 
     /// How long a burst of changes is gathered into one write.

@@ -6,12 +6,4 @@ import Logging
 /// app chooses the backend with `LoggingSystem.bootstrap`.
 enum CenterLog {
     static let logger = Logger(label: "org.desktopnotifications.center")
-
-    /// `text` (a path, an id, an error's description) with its control characters shown as
-    /// `?`, so that nothing reaches a terminal as a command.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? "?" : scalar
-        }))
-    }
 }
