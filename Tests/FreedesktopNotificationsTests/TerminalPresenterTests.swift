@@ -68,6 +68,24 @@ struct TerminalPresenterTests {
         await setup.stop()
     }
 
+    @Test("an input line past the answer limit is ignored whole, with a note, and the next line is an answer again")
+    func overlongInputLine() async throws {
+        let setup = try await Setup()
+        let (client, events) = (setup.client, setup.events)
+        let posted = try await client.notify(NotifyRequest(summary: "Reply here", actions: [NotificationAction(key: "inline-reply", label: "Reply")]))
+        #expect(await setup.waitForOutput(containing: "Reply here"))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 16_384)
+        for _ in 0..<(TerminalPresenter.maximumAnswerBytes / chunk.count + 2) {
+            setup.keyboard.fileHandleForWriting.write(chunk)
+        }
+        #expect(await setup.waitForOutput(containing: "[input line longer than \(TerminalPresenter.maximumAnswerBytes) bytes: ignored]"))
+        setup.type("> tail of the long line")
+        setup.type("> short")
+        #expect(await events.next() == .replied(id: posted.id, text: "short", server: posted.server))
+        #expect(await events.extra() == [.closed(id: posted.id, reason: .dismissed, server: posted.server)])
+        await setup.stop()
+    }
+
     @Test("escape sequences and other control characters in every field are printed neutralised")
     func controlCharacters() async throws {
         let setup = try await Setup()

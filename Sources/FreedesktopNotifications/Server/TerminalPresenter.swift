@@ -167,8 +167,17 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
 
     // MARK: - Answers
 
+    /// The longest line of input taken as an answer (a reply's text included), in bytes; a
+    /// longer one is dropped whole, with a note, so that input with no line break cannot grow
+    /// without bound.
+    public static let maximumAnswerBytes = 65_536
+
+    /// Answers typed before any notification is shown that are kept for the first one.
+    static let maximumEarlyAnswers = 16
+
     private func readAnswers(from input: FileHandle) {
         var buffer = Data()
+        var discarding = false
         while true {
             let chunk = input.availableData
             if chunk.isEmpty { break }
@@ -176,7 +185,16 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex...newline)
-                answer(line.trimmingCharacters(in: .whitespaces))
+                if discarding {
+                    discarding = false
+                } else {
+                    answer(line.trimmingCharacters(in: .whitespaces))
+                }
+            }
+            if buffer.count > Self.maximumAnswerBytes {
+                if !discarding { output("[input line longer than \(Self.maximumAnswerBytes) bytes: ignored]\n") }
+                discarding = true
+                buffer.removeAll()
             }
         }
         let remaining = state.withLock { state -> [UInt32] in
@@ -189,7 +207,7 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     /// Applies one line of input to the newest live notification.
     func answer(_ line: String) {
         let newest: (id: UInt32, notification: Live)? = state.withLock { state in
-            if state.live.isEmpty { state.earlyAnswers.append(line) }
+            if state.live.isEmpty && state.earlyAnswers.count < Self.maximumEarlyAnswers { state.earlyAnswers.append(line) }
             return state.live.last
         }
         guard let (id, live) = newest else { return }
