@@ -1,14 +1,28 @@
 import DBus
 import Dispatch
 import Foundation
+import FreedesktopNotifications
 
 /// Unbuffered writes to standard output and standard error, so that what `notify` prints
 /// reaches a pipe at once (a script may read the id while `notify` still waits).
+///
+/// Standard error is for people, and its messages can carry text from outside (a D-Bus
+/// error's message, a file name, a payload's words): its control characters are always made
+/// visible. Standard output is data for scripts when it is a pipe or a file, and is written as
+/// it is; on a terminal it is made visible too.
 enum Terminal {
-    /// Writes `text` to standard output.
-    static func out(_ text: String) { write(1, text) }
-    /// Writes `text` to standard error.
-    static func error(_ text: String) { write(2, text) }
+    /// Writes `text` to standard output (neutralised when it is a terminal).
+    static func out(_ text: String) { write(1, outputIsTerminal ? visible(text) : text) }
+    /// Writes `text` to standard error, neutralised.
+    static func error(_ text: String) { write(2, visible(text)) }
+
+    private static let outputIsTerminal = isatty(1) == 1
+
+    /// `text` with its line breaks kept and every other control character made visible
+    /// (``TerminalText``).
+    static func visible(_ text: String) -> String {
+        TerminalText.lines(of: text).joined(separator: "\n")
+    }
 
     private static func write(_ descriptor: Int32, _ text: String) {
         var bytes = Array(text.utf8)[...]
