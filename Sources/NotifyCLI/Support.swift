@@ -4,11 +4,11 @@ import Foundation
 
 /// Unbuffered writes to standard output and standard error, so that what `notify` prints
 /// reaches a pipe at once (a script may read the id while `notify` still waits).
-enum Terminal {
+package enum Terminal {
     /// Writes `text` to standard output.
-    static func out(_ text: String) { write(1, text) }
+    package static func out(_ text: String) { write(1, text) }
     /// Writes `text` to standard error.
-    static func error(_ text: String) { write(2, text) }
+    package static func error(_ text: String) { write(2, text) }
 
     private static func write(_ descriptor: Int32, _ text: String) {
         var bytes = Array(text.utf8)[...]
