@@ -58,7 +58,7 @@ actor NotificationEngine {
         self.client = client
         self.clock = clock
         self.presenter = presenter
-        self.store = stateDirectory.map { StateFile(folder: $0, name: "notifications") }
+        self.store = stateDirectory.map(EngineState.file(in:))
         self.attachmentStore = stateDirectory.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
     }
 
