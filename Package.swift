@@ -91,6 +91,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "notify-fuzz",
+            dependencies: ["CDBus", "DBus", "UserNotifications", "NotifyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/Fuzz",
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "state-file-torture",
             dependencies: ["UserNotifications"],
             path: "Tests/Support/StateFileTorture",

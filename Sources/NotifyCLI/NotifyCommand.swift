@@ -173,7 +173,7 @@ package struct NotifyCommand: AsyncParsableCommand {
     }
 
     /// The options as values, for ``NotifyOptions/makePlan()``.
-    var options: NotifyOptions {
+    package var options: NotifyOptions {
         NotifyOptions(
             urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, category: category,
             transient: transient, hint: hint, printID: printID, replaceID: replaceID, wait: wait, action: action,
