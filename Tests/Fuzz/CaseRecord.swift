@@ -17,6 +17,7 @@ enum CaseRecord {
     private static let caseNumber = Atomic<Int>(-1)
     /// When the case began (monotonic nanoseconds); 0 between cases.
     private static let startedAt = Atomic<UInt64>(0)
+    private static let trapped = Atomic<Bool>(false)
     /// The handlers there before ours, by signal number.
     nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
     nonisolated(unsafe) private static var mainThread = pthread_self()
@@ -128,6 +129,9 @@ enum CaseRecord {
     /// Reports the case, then hands the signal to the handler that was there before (the Swift
     /// runtime's, which prints the stack) by restoring it and raising the signal again.
     private static let onFatalSignal: @convention(c) (Int32) -> Void = { signal in
+        // The watchdog must not call the time the runtime takes to print the stack a hang.
+        startedAt.store(0, ordering: .releasing)
+        trapped.store(true, ordering: .releasing)
         report(" trapped (fatal signal)")
         sigaction(signal, previousActions + Int(signal), nil)
         raise(signal)
@@ -154,7 +158,7 @@ enum CaseRecord {
     private static func startWatchdog(memoryLimitKiB: Int, timeLimit: Duration) {
         let limit = UInt64(timeLimit.components.seconds) * 1_000_000_000 + UInt64(timeLimit.components.attoseconds / 1_000_000_000)
         let thread = Thread {
-            while true {
+            while !trapped.load(ordering: .acquiring) {
                 usleep(10_000)
                 let started = startedAt.load(ordering: .acquiring)
                 if started != 0 && monotonicNanoseconds() &- started > limit {

@@ -27,6 +27,13 @@ struct ParentRun {
         child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         child.arguments = ["--target", name, "--cases", String(settings.cases), "--seed", String(settings.seed),
                            "--memory-limit-mib", String(settings.memoryLimitMiB)]
+        // The stack of a trap in short: the runtime's whole report of a stack overflow (tens of
+        // thousands of frames, every thread, the registers) would bury the input.
+        var environment = ProcessInfo.processInfo.environment
+        if environment["SWIFT_BACKTRACE"] == nil {
+            environment["SWIFT_BACKTRACE"] = "limit=40,top=10,threads=crashed,registers=none,images=none"
+        }
+        child.environment = environment
         let output = Pipe()
         child.standardOutput = output
         do {

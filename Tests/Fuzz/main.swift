@@ -1,4 +1,4 @@
-// notify-fuzz [--target NAME] [--cases N] [--seed S] [--memory-limit-mib M] [--case C | --input HEX]
+// notify-fuzz [--target NAME] [--cases N] [--seed S] [--memory-limit-mib M] [--case C | --input HEX | --input-file PATH]
 //
 // Random and mutated inputs into the parsers that read outside input: payloads, localized
 // formats, hints, command lines, D-Bus messages and state files. Without --target it runs
@@ -9,7 +9,7 @@
 // peak resident memory over the limit (the watchdog prints the input), or on a wrong answer
 // (a refused seed, two command-line parsers that disagree). Every case's input follows from
 // the seed, the target and the case number: `--case C` makes case C again and runs it alone,
-// `--input HEX` runs given bytes.
+// `--input HEX` and `--input-file PATH` run given bytes.
 import Foundation
 
 struct Settings {
@@ -21,7 +21,9 @@ struct Settings {
     var singleCase: Int?
     var input: [UInt8]?
 
-    static let usage = "usage: notify-fuzz [--target NAME] [--cases N] [--seed S] [--memory-limit-mib M] [--case C | --input HEX]"
+    static let usage = """
+        usage: notify-fuzz [--target NAME] [--cases N] [--seed S] [--memory-limit-mib M] [--case C | --input HEX | --input-file PATH]
+        """
 
     init(_ arguments: [String]) throws(FuzzFinding) {
         var rest = arguments[...]
@@ -34,6 +36,9 @@ struct Settings {
             case "--memory-limit-mib": memoryLimitMiB = try Self.number(value, flag)
             case "--case": singleCase = try Self.number(value, flag)
             case "--input": input = try Self.bytes(hex: value)
+            case "--input-file":
+                guard let contents = FileManager.default.contents(atPath: value) else { throw FuzzFinding(description: "cannot read \(value)") }
+                input = Array(contents)
             default: throw FuzzFinding(description: "unknown option \(flag)\n\(Self.usage)")
             }
         }
