@@ -5,6 +5,8 @@ import Foundation
 struct TargetRun {
     let target: FuzzTarget
     let settings: Settings
+    /// Bytes to run alone instead of the generated cases.
+    let input: [UInt8]?
     static let timeLimit: Duration = .seconds(1)
     /// Findings past this many are counted, not printed.
     static let printedFindings = 10
@@ -13,7 +15,7 @@ struct TargetRun {
         CaseRecord.install(
             target: target.name, seed: settings.seed, memoryLimitKiB: settings.memoryLimitMiB * 1024, timeLimit: Self.timeLimit)
         defer { target.cleanUp() }
-        if let input = settings.input { return runAlone(input, number: 0) }
+        if let input { return runAlone(input, number: 0) }
         let generator = target.generator(seed: settings.seed)
         if let number = settings.singleCase { return runAlone(generator.input(forCase: number), number: number) }
         guard checkSeeds() else { return 1 }
