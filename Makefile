@@ -2,9 +2,10 @@
 #
 #   make deps    install the Debian packages the build and the tests need (fast when present)
 #   make build   swift build
-#   make test    deps, build with tests, swift test, then a ThreadSanitizer pass
+#   make test    deps, build with tests, swift test, a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
@@ -31,7 +32,7 @@ export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 
-.PHONY: deps bench-deps install-missing build test demo bench man versions clean
+.PHONY: deps bench-deps install-missing build test demo bench fuzz man versions clean
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -64,6 +65,7 @@ test: deps
 	swift build --build-tests
 	swift test
 	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)'
+	.build/debug/notify-fuzz --cases $(FUZZ_SHORT_CASES)
 
 demo: deps
 	swift run SaySomething
@@ -93,6 +95,19 @@ bench: bench-deps
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
+
+# notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages and
+# state files; each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
+# FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
+# make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.
+FUZZ_CASES ?= 100000
+FUZZ_SHORT_CASES ?= 2000
+FUZZ_SEED ?= 1
+FUZZ_MEMORY_MIB ?= 512
+
+fuzz: deps
+	swift build -c release --product notify-fuzz
+	.build/release/notify-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --memory-limit-mib $(FUZZ_MEMORY_MIB)
 
 man:
 	swift package generate-manual --multi-page

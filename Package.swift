@@ -61,10 +61,20 @@ let package = Package(
             path: "examples/UpdateAndWithdraw",
             swiftSettings: strict
         ),
+        // The command's code, a library so that the tests and the fuzz harness can reach its
+        // parsers; `notify` is its main.swift alone.
+        .target(
+            name: "NotifyCLI",
+            dependencies: [
+                "DBus", "FreedesktopNotifications", "UserNotifications",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "notify",
             dependencies: [
-                "DBus", "FreedesktopNotifications", "UserNotifications",
+                "NotifyCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -79,6 +89,12 @@ let package = Package(
             name: "notify-bench",
             dependencies: ["FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
             path: "Benchmarks/NotifyBench",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "notify-fuzz",
+            dependencies: ["CDBus", "DBus", "UserNotifications", "NotifyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/Fuzz",
             swiftSettings: strict
         ),
         .executableTarget(
@@ -110,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifyCommandTests",
-            dependencies: ["notify", "FreedesktopNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "NotifyCLI", "FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NotifyCLI
 
 // Swift's CommandLine.arguments repairs invalid UTF-8 silently (and libdbus would abort on
 // it), so the raw bytes are checked first, as notify-send's later versions do.

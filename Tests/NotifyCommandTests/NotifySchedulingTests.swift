@@ -3,7 +3,7 @@ import FreedesktopNotifications
 import Testing
 import UserNotifications
 import UserNotificationsTesting
-@testable import notify
+@testable import NotifyCLI
 
 /// End-to-end tests of `notify --in/--at/--every`, `notify pending` and `notify cancel`: the
 /// built binary against ``FakeNotificationServer`` on a private ``TestBus``, each test with a

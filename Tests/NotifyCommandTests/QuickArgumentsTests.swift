@@ -1,6 +1,6 @@
 import ArgumentParser
 import Testing
-@testable import notify
+@testable import NotifyCLI
 
 /// `QuickArguments` is a fast path in front of swift-argument-parser: whatever it accepts must
 /// read exactly as swift-argument-parser reads it, and what it cannot read must go there.

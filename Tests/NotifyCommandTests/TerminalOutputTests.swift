@@ -1,5 +1,5 @@
 import Testing
-@testable import notify
+@testable import NotifyCLI
 
 @Suite("notify's own output: what reaches a terminal")
 struct TerminalOutputTests {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the center keeps across launches, in `$XDG_STATE_HOME/<app-id>/notifications.json`.
-struct EngineState: Codable, Sendable {
+package struct EngineState: Codable, Sendable {
     struct Pending: Codable, Hashable, Sendable {
         var request: NotificationRequestSnapshot
         var anchor: Date

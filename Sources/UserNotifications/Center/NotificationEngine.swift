@@ -66,7 +66,7 @@ actor NotificationEngine {
         self.clock = clock
         self.presenter = presenter
         let folder = try? stateDirectory?.get()
-        self.store = folder.map { StateFile(folder: $0, name: "notifications") }
+        self.store = folder.map(EngineState.file(in:))
         self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
         if case .failure(let error) = stateDirectory { stateProblem = error }
     }

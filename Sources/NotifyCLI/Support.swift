@@ -10,11 +10,11 @@ import FreedesktopNotifications
 /// error's message, a file name, a payload's words): its control characters are always made
 /// visible. Standard output is data for scripts when it is a pipe or a file, and is written as
 /// it is; on a terminal it is made visible too.
-enum Terminal {
+package enum Terminal {
     /// Writes `text` to standard output (neutralised when it is a terminal).
-    static func out(_ text: String) { write(1, outputIsTerminal ? visible(text) : text) }
+    package static func out(_ text: String) { write(1, outputIsTerminal ? visible(text) : text) }
     /// Writes `text` to standard error, neutralised.
-    static func error(_ text: String) { write(2, visible(text)) }
+    package static func error(_ text: String) { write(2, visible(text)) }
 
     private static let outputIsTerminal = isatty(1) == 1
 

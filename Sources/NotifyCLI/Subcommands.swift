@@ -5,10 +5,10 @@ import FreedesktopNotifications
 
 extension NotifyCommand {
     /// The words that start a subcommand when they come first on the command line.
-    static let subcommandNames: Set<String> = ["info", "close", "server", "list", "push", "pending", "cancel"]
+    package static let subcommandNames: Set<String> = ["info", "close", "server", "list", "push", "pending", "cancel"]
 
     /// The subcommands by the word that starts them (``subcommandNames``).
-    static var subcommandsByName: [String: any ParsableCommand.Type] {
+    package static var subcommandsByName: [String: any ParsableCommand.Type] {
         [
             "info": Info.self, "close": Close.self, "server": Server.self, "list": List.self, "push": Push.self,
             "pending": Pending.self, "cancel": Cancel.self,

@@ -13,15 +13,15 @@ import Foundation
 /// - `boolean` is true for `true` (any case) or a number other than 0, false otherwise;
 /// - `variant` is GVariant text (`<int64 3>`, `[1, 2]`, `'text'`, `@ai []`, ...), parsed by
 ///   the `DBus` module's `GVariantText`, within D-Bus's nesting limits and its length limit.
-enum HintParser {
+package enum HintParser {
     /// A hint that cannot be used; `message` is notify-send's own wording.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         let message: String
-        var description: String { message }
+        package var description: String { message }
     }
 
     /// Parses one `-h` argument into a hint name and its wire value.
-    static func parse(_ argument: String) throws(Failure) -> (name: String, value: DBusValue) {
+    package static func parse(_ argument: String) throws(Failure) -> (name: String, value: DBusValue) {
         let parts = argument.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3 else {
             throw Failure(message: "Invalid hint syntax specified. Use TYPE:NAME:VALUE.")

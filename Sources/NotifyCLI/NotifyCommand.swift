@@ -6,10 +6,10 @@ import FreedesktopNotifications
 /// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (0.8), with
 /// waiting that always ends, inline replies, JSON output, a terminal fallback and a small
 /// notification server.
-struct NotifyCommand: AsyncParsableCommand {
+package struct NotifyCommand: AsyncParsableCommand {
     static let version = "1.0.0"
 
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "notify",
         abstract: "Show a desktop notification (a drop-in for notify-send).",
         discussion: """
@@ -138,9 +138,12 @@ struct NotifyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The summary (one line) and the body.", valueName: "SUMMARY [BODY]"))
     var text: [String] = []
 
+    /// The defaults; swift-argument-parser fills the options in from the command line.
+    package init() {}
+
     /// Runs a plain `notify` read by ``QuickArguments`` (no scheduling options); returns the
     /// exit status.
-    static func run(_ options: NotifyOptions) async -> Int32 {
+    package static func run(_ options: NotifyOptions) async -> Int32 {
         if options.version {
             Terminal.out("notify \(version)\n")
             return 0
@@ -153,7 +156,7 @@ struct NotifyCommand: AsyncParsableCommand {
         }
     }
 
-    mutating func run() async throws {
+    package mutating func run() async throws {
         if version {
             Terminal.out("notify \(Self.version)\n")
             return
@@ -170,7 +173,7 @@ struct NotifyCommand: AsyncParsableCommand {
     }
 
     /// The options as values, for ``NotifyOptions/makePlan()``.
-    var options: NotifyOptions {
+    package var options: NotifyOptions {
         NotifyOptions(
             urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, category: category,
             transient: transient, hint: hint, printID: printID, replaceID: replaceID, wait: wait, action: action,

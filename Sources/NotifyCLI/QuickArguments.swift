@@ -9,7 +9,7 @@
 /// is empty after `=`, a number that does not parse, an unknown option, more than two words)
 /// returns `nil` and goes to swift-argument-parser, whose messages and behaviour stay the
 /// reference.
-enum QuickArguments {
+package enum QuickArguments {
     private enum Slot {
         case urgency, expireTime, appName, icon, category, hint, replaceID, action, reply, timeout, image, sound, identifier
     }
@@ -41,7 +41,7 @@ enum QuickArguments {
     /// The options, or `nil` when swift-argument-parser must read this command line.
     ///
     /// - Parameter subcommands: the words that start a subcommand when first (and `help`).
-    static func parse(_ arguments: [String], subcommands: Set<String>) -> NotifyOptions? {
+    package static func parse(_ arguments: [String], subcommands: Set<String>) -> NotifyOptions? {
         var options = NotifyOptions()
         var index = 0
         while index < arguments.count {

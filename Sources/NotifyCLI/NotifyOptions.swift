@@ -7,7 +7,7 @@ import FreedesktopNotifications
 /// Both parsers fill it: swift-argument-parser (``NotifyCommand``, the definition that help,
 /// the manual and the completion scripts come from) and ``QuickArguments`` (the start-up
 /// fast path). A test holds them equal on every command line the fast path accepts.
-struct NotifyOptions: Equatable, Sendable {
+package struct NotifyOptions: Equatable, Sendable {
     var urgency: String?
     var expireTime: Int32?
     var appName: String?
