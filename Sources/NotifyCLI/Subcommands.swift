@@ -7,6 +7,10 @@ extension NotifyCommand {
     /// The words that start a subcommand when they come first on the command line.
     package static let subcommandNames: Set<String> = ["info", "close", "server", "list", "push", "pending", "cancel"]
 
+    /// The most words a command line may have. swift-argument-parser's time grows with the
+    /// square of an option's repeats (4,000 `-A` took 2 s), and no real use comes near this.
+    package static let maximumArguments = 1024
+
     /// The subcommands by the word that starts them (``subcommandNames``).
     package static var subcommandsByName: [String: any ParsableCommand.Type] {
         [

@@ -12,6 +12,11 @@ for index in 1..<Int(CommandLine.argc) {
     }
 }
 
+if CommandLine.argc - 1 > NotifyCommand.maximumArguments {
+    Terminal.error("notify: too many arguments (\(CommandLine.argc - 1)); at most \(NotifyCommand.maximumArguments).\n")
+    exit(1)
+}
+
 /// Runs an async command (opening the existential, so that its async `run` is the one called).
 func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) async throws {
     try await command.run()

@@ -33,7 +33,8 @@ extension FuzzTarget {
             guard let quick = QuickArguments.parse(words, subcommands: NotifyCommand.subcommandNames.union(["help"])) else {
                 return .refused
             }
-            guard words.count <= referenceWords else { return .accepted }
+            // notify refuses longer command lines before either parser reads them.
+            guard words.count <= NotifyCommand.maximumArguments else { return .accepted }
             let reference: NotifyOptions
             do {
                 guard let command = try NotifyCommand.parseAsRoot(words) as? NotifyCommand else {
@@ -51,6 +52,4 @@ extension FuzzTarget {
             return .accepted
         }
     )
-
-    private static let referenceWords = 512
 }

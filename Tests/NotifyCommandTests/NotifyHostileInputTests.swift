@@ -185,6 +185,19 @@ struct NotifyHostileInputTests {
         await bus.stop()
     }
 
+    @Test("a command line past the argument limit exits 1 at once, before any parser reads it")
+    func tooManyArguments() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let words = ["--bogus"] + Array(repeating: ["-A", "a=b"], count: 4_000).flatMap { $0 } + ["Title"]
+        let result = try await NotifyCommandTests.run(words, bus: bus)
+        #expect(result.status == .exited(1), "\(result.standardError)")
+        #expect(result.standardError.contains("too many arguments (8002); at most 1024"), "\(result.standardError)")
+        #expect(server.notifications.isEmpty)
+        await server.stop()
+        await bus.stop()
+    }
+
     // MARK: - Records of scheduled notifications
 
     /// Writes a record `id` to the records folder as `fields` over plausible values, and

@@ -70,4 +70,11 @@ struct LocalizedFormatTests {
     func hugeWidth(format text: String, arguments: [String]) {
         #expect(format(text, arguments).utf8.count <= LocalizedFormat.maximumWidth + 32)
     }
+
+    @Test("a percent sign with flags or a `*` between (`%*%`, `%-5%`) is a literal percent and takes no value (fuzz: format case 2016 crashed)")
+    func literalPercentWithFlags() {
+        #expect(format("%*%@d|%@", ["4", "name"]) == "%@d|4")
+        #expect(format("%-5%|%d", [7]) == "%|7")
+        #expect(format("%1$*%|%@", ["a"]) == "%|a")
+    }
 }

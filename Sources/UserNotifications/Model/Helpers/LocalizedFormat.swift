@@ -56,6 +56,7 @@ enum LocalizedFormat {
         while let scalar = scalars.popFirst() {
             output.append(scalar)
             guard scalar == "%" else { continue }
+            let (slotsBefore, nextBefore) = (slots.count, next)
             var directive = String.UnicodeScalarView()
             var digits = String.UnicodeScalarView()
             while let peek = scalars.first, ("0"..."9").contains(peek) {
@@ -90,7 +91,10 @@ enum LocalizedFormat {
                 break
             }
             if conversion == "%" {
-                output.append(contentsOf: directive)
+                // A literal percent sign takes no value, whatever flags or `*` stood between
+                // (Foundation takes none for `%*%`, and every later value would be misread).
+                slots.removeSubrange(slotsBefore...)
+                next = nextBefore
                 output.append(conversion)
                 continue
             }
