@@ -93,7 +93,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "notify-fuzz",
-            dependencies: ["CDBus", "DBus", "UserNotifications", "NotifyCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CDBus", "DBus", "UserNotifications", "NotifyCLI", "UserNotificationsTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/Fuzz",
             swiftSettings: strict
         ),

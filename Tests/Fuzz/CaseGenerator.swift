@@ -1,18 +1,4 @@
-/// SplitMix64: small, fast and the same on every machine, so a seed and a case number name
-/// one input for good (Swift's own generators are not reproducible across runs).
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-}
+import UserNotificationsTesting
 
 /// Makes the input of one case from the run's seed, the target and the case number alone, so
 /// any case can be made again by itself (`--case`): a purely random input, or a seed of the
@@ -41,7 +27,7 @@ struct CaseGenerator {
     ].map { Array($0.utf8) } + [[0xC3], [0xFF, 0xFE], [0xED, 0xA0, 0x80]]
 
     func input(forCase number: Int) -> [UInt8] {
-        var random = SplitMix64(seed: runSeed ^ Self.fnv1a(targetName) ^ (UInt64(number) &* 0xD6E8_FEB8_6659_FD93))
+        var random = SeededGenerator(seed: runSeed ^ Self.fnv1a(targetName) ^ (UInt64(number) &* 0xD6E8_FEB8_6659_FD93))
         if seeds.isEmpty || random.next() % 10 == 0 { return randomBytes(using: &random) }
         var bytes = seeds[Int(random.next() % UInt64(seeds.count))]
         // A valid seed unchanged now and then checks that the valid path itself holds up.
@@ -54,12 +40,12 @@ struct CaseGenerator {
         return bytes
     }
 
-    private func randomBytes(using random: inout SplitMix64) -> [UInt8] {
+    private func randomBytes(using random: inout SeededGenerator) -> [UInt8] {
         let length = random.next() % 8 == 0 ? Int(random.next() % 4096) : Int(random.next() % 64)
         return (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
     }
 
-    private func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+    private func mutate(_ bytes: inout [UInt8], using random: inout SeededGenerator) {
         let position = bytes.isEmpty ? 0 : Int(random.next() % UInt64(bytes.count + 1))
         switch random.next() % 11 {
         case 0 where !bytes.isEmpty:
@@ -97,7 +83,7 @@ struct CaseGenerator {
 
     /// An opener repeated 2 to 100,000 times (spread over the orders of magnitude), then
     /// sometimes its closers, so both bounded and unbounded depth are tried.
-    private func deepNesting(using random: inout SplitMix64) -> [UInt8] {
+    private func deepNesting(using random: inout SeededGenerator) -> [UInt8] {
         let opener = nesting[Int(random.next() % UInt64(nesting.count))]
         let depth = Int(powerOfTen(random.next() % 6)) * (1 + Int(random.next() % 9)) / 9 + 2
         var result: [UInt8] = []
@@ -112,7 +98,7 @@ struct CaseGenerator {
 
     /// A 32-bit word at an aligned place set to an edge value, in either byte order: the
     /// lengths and counts of binary formats.
-    private func overwriteWord(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+    private func overwriteWord(_ bytes: inout [UInt8], using random: inout SeededGenerator) {
         let edges: [UInt32] = [0, 1, 3, 4, 7, 8, 0x7F, 0x80, 0xFF, 0x100, 0xFFFF, 0x10000, 0x400_0001, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF]
         var value = edges[Int(random.next() % UInt64(edges.count))]
         if random.next() % 2 == 0 { value = value.byteSwapped }

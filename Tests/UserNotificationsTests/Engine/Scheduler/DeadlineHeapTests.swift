@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UserNotifications
+import UserNotificationsTesting
 
 @Suite("DeadlineHeap")
 struct DeadlineHeapTests {

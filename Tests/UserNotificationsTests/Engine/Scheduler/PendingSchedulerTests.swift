@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import UserNotifications
+import UserNotificationsTesting
 
 @Suite("PendingScheduler on virtual time")
 struct PendingSchedulerTests {
