@@ -77,4 +77,20 @@ struct LocalizedFormatTests {
         #expect(format("%-5%|%d", [7]) == "%|7")
         #expect(format("%1$*%|%@", ["a"]) == "%|a")
     }
+
+    @Test("the grouping flag (%'d) is dropped, and the directives after it get their own values (fuzz: format case 8911 crashed)")
+    func groupingFlag() {
+        #expect(format("%'d %@", [5, "x"]) == "5 x")
+        #expect(format("%'d%S", [1234, "wide"]) == "1234wide")
+    }
+
+    @Test("a directive that does not follow the grammar, or comes past the directive limit, is printed as it stands (fuzz: %hh3.1 trapped, 5,000 %d crashed)")
+    func malformedAndTooMany() {
+        #expect(format("%hh3.14 and %", [1]) == "%hh3.14 and %")
+        #expect(format("100%! sure %k", []) == "100%! sure %k")
+        let many = String(repeating: "%d", count: 5_000)
+        let filled = format(many, [7])
+        #expect(filled.hasPrefix("7" + String(repeating: "0", count: LocalizedFormat.maximumDirectives - 1) + "%d"))
+        #expect(filled.utf8.count == LocalizedFormat.maximumDirectives + 2 * (5_000 - LocalizedFormat.maximumDirectives))
+    }
 }

@@ -22,6 +22,11 @@ enum LocalizedFormat {
     /// The widest padding and the longest precision a directive gets.
     static let maximumWidth = 1024
 
+    /// The most directives a format has filled; a `%` past them is printed as it stands. No
+    /// translation has this many, and each may pad to ``maximumWidth``: Foundation crashed on
+    /// 5,000 `%d` and took most of a second on a few hundred padded ones.
+    static let maximumDirectives = 128
+
     private enum Need {
         case text
         case signed
@@ -46,80 +51,153 @@ enum LocalizedFormat {
         return String(format: rewritten, arguments: values)
     }
 
-    /// The format with positions removed, `%s`, `%S` and `%n` turned into `%@`, widths
-    /// capped, and the value each directive takes, in order.
+    /// The format rewritten for Foundation, and the value each directive takes, in order.
+    ///
+    /// Each directive is read by the grammar `%[position$][flags][width][.precision][length]
+    /// conversion`; one that does not follow it (a lone `%` at the end, `%hh3.1`, an unknown
+    /// conversion), or comes past ``maximumDirectives`` values, is printed as it stands, its
+    /// `%` escaped, and takes no value. Positions
+    /// are removed, `%s`, `%S` and `%n` become `%@`, widths and precisions are capped, the
+    /// grouping flag `'` is dropped (Foundation on Linux misreads it), integers are always
+    /// passed as 64-bit values, and a floating-point length (`%Lf`) is dropped.
     private static func scan(_ format: String) -> (String, [Slot]) {
         var output = String.UnicodeScalarView()
         var slots: [Slot] = []
         var next = 0
-        var scalars = Array(format.unicodeScalars)[...]
-        while let scalar = scalars.popFirst() {
-            output.append(scalar)
-            guard scalar == "%" else { continue }
-            let (slotsBefore, nextBefore) = (slots.count, next)
-            var directive = String.UnicodeScalarView()
-            var digits = String.UnicodeScalarView()
-            while let peek = scalars.first, ("0"..."9").contains(peek) {
-                digits.append(scalars.removeFirst())
-            }
-            var index: Int?
-            var positioned = false
-            if scalars.first == "$" {
-                scalars.removeFirst()
-                positioned = true
-                index = Int(String(digits)).flatMap { $0 > 0 ? $0 - 1 : nil }
-            } else {
-                directive.append(contentsOf: cappedWidth(digits))
-            }
-            var width = String.UnicodeScalarView()
-            while let peek = scalars.first, "-+ #0'.123456789*hlqLzjt".unicodeScalars.contains(peek) {
-                if ("0"..."9").contains(peek) {
-                    width.append(scalars.removeFirst())
-                    continue
-                }
-                if peek == "*" {
-                    slots.append(Slot(index: next, need: .width))
-                    next += 1
-                }
-                directive.append(contentsOf: cappedWidth(width))
-                width = String.UnicodeScalarView()
-                directive.append(scalars.removeFirst())
-            }
-            directive.append(contentsOf: cappedWidth(width))
-            guard let conversion = scalars.popFirst() else {
-                output.append(contentsOf: directive)
-                break
-            }
-            if conversion == "%" {
-                // A literal percent sign takes no value, whatever flags or `*` stood between
-                // (Foundation takes none for `%*%`, and every later value would be misread).
-                slots.removeSubrange(slotsBefore...)
-                next = nextBefore
-                output.append(conversion)
+        let scalars = Array(format.unicodeScalars)
+        var position = 0
+        while position < scalars.count {
+            let scalar = scalars[position]
+            position += 1
+            guard scalar == "%" else {
+                output.append(scalar)
                 continue
             }
-            let need: Need
-            switch conversion {
-            case "d", "i", "c", "C": need = .signed
-            case "u", "o", "x", "X", "p": need = .unsigned
-            case "f", "F", "e", "E", "g", "G", "a", "A": need = .floating
-            default: need = .text
+            if position < scalars.count, scalars[position] == "%" {
+                output.append(contentsOf: "%%".unicodeScalars)
+                position += 1
+                continue
             }
-            if !positioned {
+            guard slots.count < maximumDirectives, let directive = Directive(reading: scalars, at: &position) else {
+                output.append(contentsOf: "%%".unicodeScalars)
+                continue
+            }
+            guard let need = directive.need else {
+                output.append(contentsOf: "%%".unicodeScalars)
+                continue
+            }
+            for _ in 0..<directive.starWidths {
+                slots.append(Slot(index: next, need: .width))
+                next += 1
+            }
+            let index: Int?
+            if let position = directive.position {
+                index = position
+            } else {
                 index = next
                 next += 1
             }
             slots.append(Slot(index: index, need: need))
-            output.append(contentsOf: directive)
-            output.append(need == .text ? "@" : conversion)
+            output.append(contentsOf: directive.rewritten.unicodeScalars)
         }
         return (String(output), slots)
     }
 
-    /// A run of digits of a width or precision, lowered to ``maximumWidth`` when above it.
-    private static func cappedWidth(_ digits: String.UnicodeScalarView) -> String.UnicodeScalarView {
-        guard !digits.isEmpty, Int(String(digits)).map({ $0 > maximumWidth }) ?? true else { return digits }
-        return "\(maximumWidth)".unicodeScalars
+    /// One directive, read after its `%`.
+    private struct Directive {
+        /// The argument named by a `N$` position (`nil` without one); past the arguments,
+        /// 0 or too big for an `Int` it is an index no argument has.
+        var position: Int?
+        var flags = ""
+        var width = ""
+        var precision: String?
+        var length = ""
+        var conversion: Unicode.Scalar = "@"
+        /// How many `*` the width and precision take.
+        var starWidths = 0
+
+        /// Reads the directive that starts at `start` in `scalars`; on success `start` moves
+        /// past it, on failure it stays.
+        init?(reading scalars: [Unicode.Scalar], at start: inout Int) {
+            var cursor = start
+            func peek() -> Unicode.Scalar? { cursor < scalars.count ? scalars[cursor] : nil }
+            let digits = Self.digits(scalars, &cursor)
+            if peek() == "$", !digits.isEmpty {
+                cursor += 1
+                position = Int(digits).map { $0 > 0 ? $0 - 1 : Int.max } ?? Int.max
+            } else {
+                cursor = start
+            }
+            while let flag = peek(), "-+ #0'".unicodeScalars.contains(flag) {
+                cursor += 1
+                if flag != "'" { flags.unicodeScalars.append(flag) }
+            }
+            width = Self.widthOrStar(scalars, &cursor, stars: &starWidths)
+            if peek() == "." {
+                cursor += 1
+                precision = Self.widthOrStar(scalars, &cursor, stars: &starWidths)
+            }
+            if let modifier = peek(), "hlqLzjt".unicodeScalars.contains(modifier) {
+                cursor += 1
+                length = String(modifier)
+                if (modifier == "h" || modifier == "l"), peek() == modifier {
+                    cursor += 1
+                    length += String(modifier)
+                }
+            }
+            guard let conversion = peek(), "diouxXfFeEgGaAcCsSpn@%".unicodeScalars.contains(conversion) else {
+                return nil
+            }
+            self.conversion = conversion
+            start = cursor + 1
+        }
+
+        /// What the directive asks for; `nil` for `%%` (with flags or not), which takes none.
+        var need: Need? {
+            switch conversion {
+            case "%": nil
+            case "d", "i", "c", "C": .signed
+            case "u", "o", "x", "X", "p": .unsigned
+            case "f", "F", "e", "E", "g", "G", "a", "A": .floating
+            default: .text
+            }
+        }
+
+        /// The directive as Foundation gets it.
+        var rewritten: String {
+            let size = [width, precision.map { "." + $0 } ?? ""].joined()
+            switch need {
+            case .text: return "%" + flags + size + "@"
+            case .floating: return "%" + flags + size + String(conversion)
+            case .signed where conversion == "c" || conversion == "C",
+                 .unsigned where conversion == "p":
+                return "%" + flags + size + String(conversion)
+            default:
+                let integerLength = length == "h" || length == "hh" ? length : "l"
+                return "%" + flags + size + integerLength + String(conversion)
+            }
+        }
+
+        private static func digits(_ scalars: [Unicode.Scalar], _ cursor: inout Int) -> String {
+            var digits = ""
+            while cursor < scalars.count, ("0"..."9").contains(scalars[cursor]) {
+                digits.unicodeScalars.append(scalars[cursor])
+                cursor += 1
+            }
+            return digits
+        }
+
+        /// A width or precision: `*` (counted in `stars`) or digits capped at ``maximumWidth``.
+        private static func widthOrStar(_ scalars: [Unicode.Scalar], _ cursor: inout Int, stars: inout Int) -> String {
+            if cursor < scalars.count, scalars[cursor] == "*" {
+                cursor += 1
+                stars += 1
+                return "*"
+            }
+            let written = digits(scalars, &cursor)
+            guard !written.isEmpty, Int(written).map({ $0 > maximumWidth }) ?? true else { return written }
+            return String(maximumWidth)
+        }
     }
 
     private static func convert(_ argument: DeferredLocalization.Argument?, to need: Need) -> any CVarArg {
