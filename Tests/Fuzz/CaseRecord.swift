@@ -26,6 +26,9 @@ enum CaseRecord {
     /// Prepares the report for `target` and installs the handlers; call once, before any case.
     static func install(target: String, seed: UInt64, memoryLimitKiB: Int, timeLimit: Duration) {
         mainThread = pthread_self()
+        // The buffers are lazy globals: made here, so that no handler allocates one (malloc
+        // in a signal handler deadlocks when the trap came from inside malloc).
+        _ = (input, hex, digits, previousActions)
         name = Array("notify-fuzz: \(target)".utf8)
         reproduce = Array("\nreproduce: notify-fuzz --target \(target) --seed \(seed) --case ".utf8)
         installSignalHandlers()
@@ -33,12 +36,14 @@ enum CaseRecord {
         startWatchdog(memoryLimitKiB: memoryLimitKiB, timeLimit: timeLimit)
     }
 
-    /// Records `bytes` as case `number` and starts its clock.
+    /// Records `bytes` as case `number` (its first ``CaseGenerator/maximumLength`` bytes: an
+    /// input given with --input or --input-file may be longer) and starts its clock.
     static func begin(_ number: Int, _ bytes: [UInt8]) {
+        let kept = min(bytes.count, CaseGenerator.maximumLength)
         bytes.withUnsafeBufferPointer { buffer in
-            if let base = buffer.baseAddress { input.update(from: base, count: buffer.count) }
+            if let base = buffer.baseAddress { input.update(from: base, count: kept) }
         }
-        length.store(bytes.count, ordering: .releasing)
+        length.store(kept, ordering: .releasing)
         caseNumber.store(number, ordering: .releasing)
         startedAt.store(monotonicNanoseconds(), ordering: .releasing)
     }
