@@ -115,7 +115,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["UserNotificationsTesting"],
+            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

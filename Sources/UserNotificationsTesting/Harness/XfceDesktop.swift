@@ -1,0 +1,42 @@
+/// A private bus, a virtual display and xfce4-notifyd on them, for tests against a real
+/// notification server; stopped by PID in reverse order.
+public struct XfceDesktop: Sendable {
+    public let testBus: TestBus
+    public let display: XvfbDisplay
+    public let xfce: XfceNotifyServer
+
+    /// Starts the three, runs `body`, and stops them whether `body` throws or not.
+    public static func run(_ body: (XfceDesktop) async throws -> Void) async throws {
+        let testBus = try await TestBus()
+        let display: XvfbDisplay
+        do {
+            display = try await XvfbDisplay()
+        } catch {
+            await testBus.stop()
+            throw error
+        }
+        let xfce: XfceNotifyServer
+        do {
+            xfce = try await XfceNotifyServer(bus: testBus, display: display)
+        } catch {
+            await display.stop()
+            await testBus.stop()
+            throw error
+        }
+        let desktop = XfceDesktop(testBus: testBus, display: display, xfce: xfce)
+        do {
+            try await body(desktop)
+        } catch {
+            await desktop.stop()
+            throw error
+        }
+        await desktop.stop()
+    }
+
+    /// Stops xfce4-notifyd, the display and the bus.
+    public func stop() async {
+        await xfce.stop()
+        await display.stop()
+        await testBus.stop()
+    }
+}
