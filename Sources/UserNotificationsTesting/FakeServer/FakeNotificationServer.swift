@@ -60,10 +60,13 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     private struct Live {
         var request: NotifyRequest
         var sender: String
+        /// Which Notify put it there, so that an expiry timer of replaced content does nothing.
+        var generation: Int
     }
 
     private struct State {
         var nextID: UInt32 = 1
+        var generations = 0
         var live: [UInt32: Live] = [:]
         var calls: [Call] = []
         var waiters: [(predicate: @Sendable ([Call]) -> Bool, continuation: CheckedContinuation<[Call], Never>)] = []
@@ -231,12 +234,27 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     private func answer(
         _ request: NotifyRequest, sender: String, id: UInt32, callIndex: Int, reply: NotificationServerReply<UInt32>
     ) {
+        var generation = 0
         record { state in
-            state.live[id] = Live(request: request, sender: sender)
+            state.generations += 1
+            generation = state.generations
+            state.live[id] = Live(request: request, sender: sender, generation: generation)
             state.calls[callIndex] = .notify(request, sender: sender, id: id)
         }
         reply.succeed(id)
         if personality.closesRightAway, !script.neverClose { close(id: id, reason: .undefined) }
+        if personality.honoursExpiry, case .milliseconds(let timeout) = request.expiry, !script.neverClose {
+            expire(id: id, generation: generation, after: .milliseconds(Int(timeout)))
+        }
+    }
+
+    /// Closes `id` with reason 1 after `delay`, unless it was closed or replaced meanwhile.
+    private func expire(id: UInt32, generation: Int, after delay: Duration) {
+        Task {
+            try? await Task.sleep(for: delay)
+            let current = self.state.withLock { $0.live[id]?.generation == generation }
+            if current { self.close(id: id, reason: .expired) }
+        }
     }
 
     public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {
@@ -261,13 +279,15 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     // MARK: - Acting as the person in front of the screen
 
     /// The person clicked action `key` of notification `id`: `ActivationToken` (when given),
-    /// `ActionInvoked`, then (unless the notification is resident) `NotificationClosed(id, 2)`.
+    /// `ActionInvoked`, then (unless the notification is resident, or the personality keeps
+    /// it open after an action other than `default`) `NotificationClosed(id, 2)`.
     /// The script can move the close first (``Script/closeBeforeAction``), reverse the whole
     /// order (``Script/reverseSignals``) or drop the close (``Script/neverClose``).
     public func invokeAction(id: UInt32, key: String = NotificationAction.defaultKey, activationToken: String? = nil) {
         let script = self.script
         let poster = posterOf(id)
         let resident = state.withLock { $0.live[id]?.request.hints.resident } ?? false
+        let staysOpen = resident || (key != NotificationAction.defaultKey && !personality.closesAfterAction)
         var emissions: [() -> Void] = []
         if let activationToken {
             emissions.append { self.signal(to: poster) { try $0.emitActivationToken(id: id, token: activationToken, to: $1) } }
@@ -277,7 +297,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
             let close = { self.close(id: id, reason: .dismissed) }
             if script.closeBeforeAction {
                 emissions.insert(close, at: 0)
-            } else if !resident {
+            } else if !staysOpen {
                 emissions.append(close)
             }
         }
