@@ -19,13 +19,14 @@ SHELL := /bin/bash
 # dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
+# gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
 # xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
 # mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
 DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock x11-utils \
-	xfce4-notifyd xdotool mako-notifier sway \
+	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	hyperfine strace valgrind
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config

@@ -26,6 +26,30 @@ struct PersonalityCheckTests {
         return observed
     }
 
+    @Test("headless GNOME Shell 43 and the gnome43 personality observe the same, field by field")
+    func gnome() async throws {
+        var real: PersonalityScenario.Observations = [:]
+        try await GnomeDesktop.run { desktop in
+            let shell = desktop.shell
+            let person = ScenarioPerson(
+                invoke: { id, key, actions in
+                    if key == NotificationAction.defaultKey {
+                        try await shell.activate(id: id)
+                    } else {
+                        try await shell.invokeAction(id: id, label: try #require(actions.first { $0.key == key }).label)
+                    }
+                },
+                dismiss: { id in try await shell.dismiss(id: id) })
+            real = try await PersonalityScenario.observe(bus: desktop.testBus.bus, person: person)
+        }
+        let fake = try await Self.fakeObservations(.gnome43)
+        #expect(PersonalityScenario.differences(real, fake) == [], "real GNOME Shell: \(real)")
+        // Signals reach only the poster (the shell's own broadcast copy comes from a name that
+        // does not own org.freedesktop.Notifications, which the client ignores).
+        #expect(real["close.live.bystander"] == "nothing")
+        #expect(real["replace.unknown.id"] == "new")
+    }
+
     @Test("xfce4-notifyd under Xvfb and the xfce personality observe the same, field by field")
     func xfce() async throws {
         var real: PersonalityScenario.Observations = [:]

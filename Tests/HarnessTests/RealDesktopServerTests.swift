@@ -64,7 +64,7 @@ struct XfceNotifyServerTests {
             await client.disconnect()
         }
         for pid in pids {
-            #expect(kill(pid, 0) != 0, "PID \(pid) still runs")
+            #expect(kill(pid, 0) != 0, "PID \(pid) still runs: \(String(describing: try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8).prefix(80)))")
         }
     }
 
@@ -147,7 +147,7 @@ struct MakoServerTests {
             await client.disconnect()
         }
         for pid in pids {
-            #expect(kill(pid, 0) != 0, "PID \(pid) still runs")
+            #expect(kill(pid, 0) != 0, "PID \(pid) still runs: \(String(describing: try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8).prefix(80)))")
         }
     }
 
@@ -174,6 +174,57 @@ struct MakoServerTests {
             let dismissed = await monitor.waitFor(2)
             #expect(dismissed == ["ActionInvoked \(posted.id) ok", "NotificationClosed \(posted.id) 2"])
             #expect(try await desktop.mako.waitForList(count: 0).isEmpty)
+            await monitor.process.stop()
+            await client.disconnect()
+        }
+    }
+}
+
+@Suite("GnomeShellServer: headless GNOME Shell 43 with the harness's extension on a private bus")
+struct GnomeShellServerTests {
+    @Test("it serves GNOME's facts through the activated service, and stops by PID with logind and the system bus")
+    func startAndStop() async throws {
+        var pids: [Int32] = []
+        try await GnomeDesktop.run { desktop in
+            let shell = desktop.shell
+            #expect(try await desktop.testBus.ownerPID(of: "org.freedesktop.Notifications") == shell.notificationServicePID)
+            #expect(try await shell.systemBus.ownerPID(of: "org.freedesktop.login1") == shell.logind.pid)
+            let client = NotificationsClient(bus: desktop.testBus.bus)
+            let information = try await client.serverInformation()
+            #expect(information.name == "gnome-shell")
+            #expect(information.vendor == "GNOME")
+            #expect(information.version.hasPrefix("43."))
+            #expect(try await client.capabilities() == ["actions", "body", "body-markup", "icon-static", "persistence", "sound"])
+            #expect(try await shell.list().isEmpty)
+            pids = [shell.pid, shell.notificationServicePID, shell.logind.pid, shell.systemBus.pid, desktop.testBus.pid]
+            await client.disconnect()
+        }
+        for pid in pids {
+            #expect(kill(pid, 0) != 0, "PID \(pid) still runs: \(String(describing: try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8).prefix(80)))")
+        }
+    }
+
+    @Test("the extension lists a notification with its source and buttons; a button click sends ActionInvoked then NotificationClosed(2)")
+    func listAndClick() async throws {
+        try await GnomeDesktop.run { desktop in
+            let monitor = try await SignalMonitor.start(on: desktop.testBus)
+            let client = NotificationsClient(bus: desktop.testBus.bus)
+            let posted = try await client.notify(NotifyRequest(
+                appName: "HarnessTests", summary: "Gnome", body: "a body",
+                actions: [NotificationAction(key: "default", label: ""), NotificationAction(key: "ok", label: "OK")]))
+            let listed = try await desktop.shell.waitForList(count: 1)
+            #expect(listed == [GnomeNotification(id: posted.id, title: "Gnome", body: "a body", source: "HarnessTests", app: "", actions: ["OK"])])
+
+            try await desktop.shell.invokeAction(id: posted.id, label: "OK")
+            // The shell broadcasts each signal itself and the service forwards a copy to the
+            // poster: the monitor sees both, the copies in no fixed order.
+            let signals = await monitor.waitFor(4).sorted()
+            #expect(signals == [
+                "ActionInvoked \(posted.id) ok", "ActionInvoked \(posted.id) ok",
+                "NotificationClosed \(posted.id) 2", "NotificationClosed \(posted.id) 2",
+            ])
+            #expect(try await desktop.shell.waitForList(count: 0).isEmpty)
+            await #expect(throws: HarnessError.self) { try await desktop.shell.activate(id: posted.id) }
             await monitor.process.stop()
             await client.disconnect()
         }

@@ -3,9 +3,10 @@ import FreedesktopNotifications
 import Testing
 import UserNotificationsTesting
 
-/// The built `notify` command against real desktops' servers: xfce4-notifyd under Xvfb
-/// (clicked with xdotool) and mako on a headless sway (driven with makoctl).
-@Suite("notify command against xfce4-notifyd and mako")
+/// The built `notify` command against real desktops' servers: headless GNOME Shell 43
+/// (through the harness's extension), xfce4-notifyd under Xvfb (clicked with xdotool) and
+/// mako on a headless sway (driven with makoctl).
+@Suite("notify command against GNOME Shell, xfce4-notifyd and mako")
 struct NotifyRealDesktopTests {
     @Test("xfce: -A yes=Yes -A no=No waits; a click on No prints no and exits 0")
     func xfceActions() async throws {
@@ -29,6 +30,33 @@ struct NotifyRealDesktopTests {
             let window = try #require(try await desktop.xfce.waitForWindows(count: 1).first, "\(notify.standardError)")
             #expect(notify.isRunning)
             try await desktop.xfce.clickBody(of: window)
+            let result = try await notify.result(timeout: .seconds(15))
+            #expect(result.status == .exited(0), "\(result.standardError)")
+        }
+    }
+
+    @Test("GNOME: -A yes=Yes -A no=No waits; a click on No prints no and exits 0")
+    func gnomeActions() async throws {
+        try await GnomeDesktop.run { desktop in
+            let notify = try NotifyCommandTests.start(["-A", "yes=Yes", "-A", "no=No", "Question"], bus: desktop.testBus)
+            let shown = try #require(try await desktop.shell.waitForList(count: 1).first, "\(notify.standardError)")
+            #expect(shown.actions == ["Yes", "No"])
+            #expect(notify.isRunning)
+            try await desktop.shell.invokeAction(id: shown.id, label: "No")
+            let result = try await notify.result(timeout: .seconds(15))
+            #expect(result.status == .exited(0), "\(result.standardError)")
+            #expect(result.standardOutput == "no\n")
+            #expect(try await desktop.shell.waitForList(count: 0).isEmpty)
+        }
+    }
+
+    @Test("GNOME: --wait ends with exit 0 when the person dismisses the notification")
+    func gnomeWait() async throws {
+        try await GnomeDesktop.run { desktop in
+            let notify = try NotifyCommandTests.start(["--wait", "Wait for me"], bus: desktop.testBus)
+            let shown = try #require(try await desktop.shell.waitForList(count: 1).first, "\(notify.standardError)")
+            #expect(notify.isRunning)
+            try await desktop.shell.dismiss(id: shown.id)
             let result = try await notify.result(timeout: .seconds(15))
             #expect(result.status == .exited(0), "\(result.standardError)")
         }

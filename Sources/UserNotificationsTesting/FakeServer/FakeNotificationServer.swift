@@ -62,6 +62,8 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         var sender: String
         /// Which Notify put it there, so that an expiry timer of replaced content does nothing.
         var generation: Int
+        /// Which Notify first showed it (a replacement keeps its place among its sender's).
+        var firstGeneration: Int
     }
 
     private struct State {
@@ -235,17 +237,30 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         _ request: NotifyRequest, sender: String, id: UInt32, callIndex: Int, reply: NotificationServerReply<UInt32>
     ) {
         var generation = 0
+        var pushedOut: [UInt32] = []
         record { state in
             state.generations += 1
             generation = state.generations
-            state.live[id] = Live(request: request, sender: sender, generation: generation)
+            let first = state.live[id]?.firstGeneration
+            if first == nil, let limit = personality.maximumPerSender {
+                pushedOut = Self.oldest(of: sender, in: state.live, beyond: limit - 1)
+            }
+            state.live[id] = Live(request: request, sender: sender, generation: generation, firstGeneration: first ?? generation)
             state.calls[callIndex] = .notify(request, sender: sender, id: id)
         }
         reply.succeed(id)
+        for old in pushedOut { close(id: old, reason: .expired) }
         if personality.closesRightAway, !script.neverClose { close(id: id, reason: .undefined) }
         if personality.honoursExpiry, case .milliseconds(let timeout) = request.expiry, !script.neverClose {
             expire(id: id, generation: generation, after: .milliseconds(Int(timeout)))
         }
+    }
+
+    /// The ids of `sender`'s live notifications that must go, oldest first, so that at most
+    /// `kept` remain.
+    private static func oldest(of sender: String, in live: [UInt32: Live], beyond kept: Int) -> [UInt32] {
+        let own = live.filter { $0.value.sender == sender }.sorted { $0.value.firstGeneration < $1.value.firstGeneration }
+        return own.prefix(max(0, own.count - kept)).map(\.key)
     }
 
     /// Closes `id` with reason 1 after `delay`, unless it was closed or replaced meanwhile.

@@ -21,6 +21,9 @@ public struct ServerPersonality: Sendable, Hashable {
     /// mako keeps it open: its actions are invoked through `makoctl`, not clicked; a click
     /// on a mako notification invokes `default` and closes it.
     public var closesAfterAction: Bool
+    /// How many notifications one sender may have at once; a new one closes the oldest
+    /// with reason 1 (GNOME Shell: three per source, as observed with 43).
+    public var maximumPerSender: Int?
     /// What `GetCapabilities` answers.
     public var capabilities: [NotificationCapability]
     /// What `GetServerInformation` answers.
@@ -46,7 +49,7 @@ public struct ServerPersonality: Sendable, Hashable {
     public init(
         name: String, unicastSignals: Bool, unknownReplacement: UnknownReplacement, unknownClose: UnknownClose,
         closesRightAway: Bool = false, honoursExpiry: Bool = false, closesAfterAction: Bool = true,
-        capabilities: [NotificationCapability], information: NotificationServerInformation
+        maximumPerSender: Int? = nil, capabilities: [NotificationCapability], information: NotificationServerInformation
     ) {
         self.name = name
         self.unicastSignals = unicastSignals
@@ -55,6 +58,7 @@ public struct ServerPersonality: Sendable, Hashable {
         self.closesRightAway = closesRightAway
         self.honoursExpiry = honoursExpiry
         self.closesAfterAction = closesAfterAction
+        self.maximumPerSender = maximumPerSender
         self.capabilities = capabilities
         self.information = information
     }
@@ -64,6 +68,16 @@ public struct ServerPersonality: Sendable, Hashable {
         name: "gnome", unicastSignals: true, unknownReplacement: .newID, unknownClose: .ignore,
         capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
         information: NotificationServerInformation(name: "gnome-shell", vendor: "GNOME", version: "46.0", specVersion: "1.2"))
+
+    /// GNOME Shell 43 (Debian 12), as observed headless: ``gnome`` with its version, and at
+    /// most three notifications per source (a fourth closes the oldest with reason 1).
+    public static let gnome43: ServerPersonality = {
+        var personality = gnome
+        personality.name = "gnome43"
+        personality.maximumPerSender = 3
+        personality.information.version = "43.9"
+        return personality
+    }()
 
     /// KDE Plasma: broadcast signals, inline reply, adopts requested ids.
     public static let kde = ServerPersonality(

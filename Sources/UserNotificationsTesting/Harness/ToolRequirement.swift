@@ -40,6 +40,8 @@ public enum ToolRequirement {
         "dunst": "dunst",
         "dunstctl": "dunst",
         "gdbus": "libglib2.0-bin",
+        "gjs": "gjs",
+        "gnome-shell": "gnome-shell",
         "hyperfine": "hyperfine",
         "mako": "mako-notifier",
         "makoctl": "mako-notifier",

@@ -154,7 +154,11 @@ public final class XfceNotifyServer: Sendable {
 
     /// The notification windows on screen, oldest first.
     public func windows() async throws -> [XfceNotificationWindow] {
-        let search = try await xdotool(["search", "--onlyvisible", "--classname", "xfce4-notifyd"])
+        var search = try await xdotool(["search", "--onlyvisible", "--classname", "xfce4-notifyd"])
+        // A window that closes while xdotool looks at it fails the search with BadWindow: look again.
+        for _ in 0..<5 where !search.succeeded && search.standardError.contains("BadWindow") {
+            search = try await xdotool(["search", "--onlyvisible", "--classname", "xfce4-notifyd"])
+        }
         // xdotool exits 1 when it finds nothing.
         guard search.succeeded else {
             guard search.standardOutput.isEmpty, search.standardError.isEmpty else { throw HarnessError.commandFailed(search) }

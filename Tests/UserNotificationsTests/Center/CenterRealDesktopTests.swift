@@ -4,11 +4,12 @@ import FreedesktopNotifications
 import Testing
 import UserNotificationsTesting
 
-/// The center end to end against real desktops' servers: xfce4-notifyd under Xvfb and mako
-/// on a headless sway, each on a private bus, acted on as a person would (xfce's windows
-/// clicked with xdotool, mako through makoctl). Neither server has `inline-reply`, so a
-/// text-input action is a plain button whose response carries no text.
-@Suite("Center against real desktops: xfce4-notifyd and mako")
+/// The center end to end against real desktops' servers: headless GNOME Shell 43,
+/// xfce4-notifyd under Xvfb and mako on a headless sway, each on a private bus, acted on as a
+/// person would (GNOME's message tray through the harness's extension, xfce's windows
+/// clicked with xdotool, mako through makoctl). None has `inline-reply`, so a text-input
+/// action is a plain button whose response carries no text.
+@Suite("Center against real desktops: GNOME Shell, xfce4-notifyd and mako")
 struct CenterRealDesktopTests {
     @Test("a request with a category is shown once with the category's buttons", arguments: RealDesktop.allCases)
     func showsWithCategory(desktop: RealDesktop) async throws {
@@ -23,6 +24,14 @@ struct CenterRealDesktopTests {
                 #expect(shown.appName == RealDesktopSession.identity.displayName)
                 #expect(shown.actions == ["default": "", "reply": "Reply", "later": "Later"])
             }
+            if let gnome = session.gnome {
+                let shown = try #require(try await gnome.list().first)
+                #expect(shown.title == "Greeting")
+                #expect(shown.body == "From the center")
+                #expect(shown.source == RealDesktopSession.identity.displayName)
+                // default is the click on the body, not a button.
+                #expect(shown.actions == ["Reply", "Later"])
+            }
         }
     }
 
@@ -32,6 +41,7 @@ struct CenterRealDesktopTests {
             try await session.center.add(RealDesktopSession.request("news", body: "first"))
             #expect(try await session.shownCount(1) == 1)
             let firstID = try await session.mako?.list().first?.id
+            let firstGnomeID = try await session.gnome?.list().first?.id
             try await session.center.add(RealDesktopSession.request("news", body: "second"))
             #expect(try await session.shownCount(1) == 1)
             let delivered = await session.center.deliveredNotifications()
@@ -40,6 +50,11 @@ struct CenterRealDesktopTests {
             if let mako = session.mako {
                 let shown = try await mako.list()
                 #expect(shown.map(\.id) == [try #require(firstID)])
+                #expect(shown.first?.body == "second")
+            }
+            if let gnome = session.gnome {
+                let shown = try await gnome.list()
+                #expect(shown.map(\.id) == [try #require(firstGnomeID)])
                 #expect(shown.first?.body == "second")
             }
             // The update closed nothing: no response.
@@ -77,8 +92,8 @@ struct CenterRealDesktopTests {
         }
     }
 
-    @Test("mako: the default action (makoctl invoke default, what a click does) is UNNotificationDefaultActionIdentifier",
-          arguments: [RealDesktop.mako])
+    @Test("the default action (GNOME: a click on the body; mako: makoctl invoke default) is UNNotificationDefaultActionIdentifier",
+          arguments: [RealDesktop.gnome, .mako])
     func defaultAction(desktop: RealDesktop) async throws {
         try await desktop.withCenter { session in
             try await session.center.add(RealDesktopSession.request("open-me", body: "Open"))
@@ -101,7 +116,7 @@ struct CenterRealDesktopTests {
         }
     }
 
-    @Test("a dismissal (xfce: a click on the body, the only click there; mako: makoctl dismiss) is the dismiss response with .customDismissAction",
+    @Test("a dismissal (GNOME: the close button; xfce: a click on the body, the only click there; mako: makoctl dismiss) is the dismiss response with .customDismissAction",
           arguments: RealDesktop.allCases)
     func dismissal(desktop: RealDesktop) async throws {
         try await desktop.withCenter { session in
@@ -119,6 +134,7 @@ struct CenterRealDesktopTests {
 
 /// The real desktops the center is tested against.
 enum RealDesktop: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case gnome
     case xfce
     case mako
 
@@ -128,13 +144,17 @@ enum RealDesktop: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// and stops everything by PID whether `body` throws or not.
     func withCenter(_ body: (RealDesktopSession) async throws -> Void) async throws {
         switch self {
+        case .gnome:
+            try await GnomeDesktop.run { desktop in
+                try await body(try await RealDesktopSession(bus: desktop.testBus, gnome: desktop.shell))
+            }
         case .xfce:
             try await XfceDesktop.run { desktop in
-                try await body(try await RealDesktopSession(bus: desktop.testBus, xfce: desktop.xfce, mako: nil))
+                try await body(try await RealDesktopSession(bus: desktop.testBus, xfce: desktop.xfce))
             }
         case .mako:
             try await MakoDesktop.run { desktop in
-                try await body(try await RealDesktopSession(bus: desktop.testBus, xfce: nil, mako: desktop.mako))
+                try await body(try await RealDesktopSession(bus: desktop.testBus, mako: desktop.mako))
             }
         }
     }
@@ -144,6 +164,7 @@ enum RealDesktop: String, CaseIterable, Sendable, CustomTestStringConvertible {
 struct RealDesktopSession {
     let center: UNUserNotificationCenter
     let delegate: RecordingDelegate
+    let gnome: GnomeShellServer?
     let xfce: XfceNotifyServer?
     let mako: MakoServer?
 
@@ -163,11 +184,12 @@ struct RealDesktopSession {
         NotificationAction(key: "later", label: "Later"),
     ]
 
-    init(bus: TestBus, xfce: XfceNotifyServer?, mako: MakoServer?) async throws {
+    init(bus: TestBus, gnome: GnomeShellServer? = nil, xfce: XfceNotifyServer? = nil, mako: MakoServer? = nil) async throws {
         center = UNUserNotificationCenter(identity: Self.identity, bus: .address(bus.address), persistent: false)
         delegate = await RecordingDelegate()
         center.delegate = delegate
         center.setNotificationCategories([Self.category])
+        self.gnome = gnome
         self.xfce = xfce
         self.mako = mako
     }
@@ -182,6 +204,7 @@ struct RealDesktopSession {
 
     /// Waits until the server shows `count` notifications and returns how many it shows.
     func shownCount(_ count: Int) async throws -> Int {
+        if let gnome { return try await gnome.waitForList(count: count).count }
         if let xfce { return try await xfce.waitForWindows(count: count).count }
         if let mako { return try await mako.waitForList(count: count).count }
         return 0
@@ -189,7 +212,14 @@ struct RealDesktopSession {
 
     /// Invokes action `key` of the one notification shown.
     func invoke(_ key: String) async throws {
-        if let xfce {
+        if let gnome {
+            let shown = try #require(try await gnome.waitForList(count: 1).first)
+            if key == NotificationAction.defaultKey {
+                try await gnome.activate(id: shown.id)
+            } else {
+                try await gnome.invokeAction(id: shown.id, label: try #require(Self.actions.first { $0.key == key }).label)
+            }
+        } else if let xfce {
             let window = try #require(try await xfce.waitForWindows(count: 1).first)
             try await xfce.clickButton(for: key, among: Self.actions, in: window)
         } else if let mako {
@@ -200,7 +230,9 @@ struct RealDesktopSession {
 
     /// Dismisses the one notification shown.
     func dismiss() async throws {
-        if let xfce {
+        if let gnome {
+            try await gnome.dismiss(id: try #require(try await gnome.waitForList(count: 1).first).id)
+        } else if let xfce {
             try await xfce.clickBody(of: try #require(try await xfce.waitForWindows(count: 1).first))
         } else if let mako {
             try await mako.dismiss(id: try #require(try await mako.waitForList(count: 1).first).id)
