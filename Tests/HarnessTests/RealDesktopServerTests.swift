@@ -19,9 +19,10 @@ private struct SignalMonitor {
         return SignalMonitor(process: process)
     }
 
-    /// The notification signals so far, as `member arg arg`, for example `ActionInvoked 1 ok`.
+    /// The notification signals so far whose two arguments have been printed, as
+    /// `member arg arg`, for example `ActionInvoked 1 ok`.
     var signals: [String] {
-        var result: [String] = []
+        var result: [[String]] = []
         var current: Int?
         for line in process.standardOutput.split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces)
@@ -29,13 +30,14 @@ private struct SignalMonitor {
                 // dbus-monitor's own NameAcquired and NameLost are printed too: only ours count.
                 let ours = text.contains("interface=org.freedesktop.Notifications;")
                 current = ours ? result.count : nil
-                if ours { result.append(String(text[range.upperBound...])) }
+                if ours { result.append([String(text[range.upperBound...])]) }
             } else if let index = current, text.hasPrefix("uint32 ") || text.hasPrefix("string ") {
                 let value = text.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
-                result[index] += " " + value.replacingOccurrences(of: "\"", with: "")
+                result[index].append(value.replacingOccurrences(of: "\"", with: ""))
             }
         }
-        return result
+        // Every signal of the interface has two arguments; one still being printed waits.
+        return result.filter { $0.count == 3 }.map { $0.joined(separator: " ") }
     }
 
     func waitFor(_ count: Int, timeout: Duration = .seconds(10)) async -> [String] {

@@ -52,9 +52,10 @@ public enum PersonalityScenario {
     ///
     /// - Parameters:
     ///   - signalWait: How long a step waits for a signal it expects.
-    ///   - quiet: How long a step then waits for more (and a step that expects none waits).
+    ///   - quiet: How long without a new signal ends a step (a step that expects none waits
+    ///     that long).
     public static func observe(
-        bus: DBusBus, person: ScenarioPerson, signalWait: Duration = .seconds(10), quiet: Duration = .milliseconds(500)
+        bus: DBusBus, person: ScenarioPerson, signalWait: Duration = .seconds(10), quiet: Duration = .seconds(1)
     ) async throws -> Observations {
         let run = Run(bus: bus, signalWait: signalWait, quiet: quiet)
         try await run.connect()
@@ -175,16 +176,21 @@ public enum PersonalityScenario {
             _ = bystanderEvents.drain()
         }
 
-        /// Waits for the poster's first signal (when `expecting`), then `quiet`, and records
-        /// what the poster and the bystander received, with `id` written as `it`.
+        /// Waits for the first signal (when `expecting`), then until none has come for
+        /// `quiet`, and records what the poster and the bystander received, with `id` written
+        /// as `it`.
         func observeSignals(_ field: String, about id: UInt32, expecting: Bool) async throws {
+            let deadline = ContinuousClock.now + signalWait
             if expecting {
-                let deadline = ContinuousClock.now + signalWait
                 while posterEvents.pending == 0 && bystanderEvents.pending == 0 && ContinuousClock.now < deadline {
                     try await Task.sleep(for: .milliseconds(20))
                 }
             }
-            try await Task.sleep(for: quiet)
+            var seen = -1
+            while posterEvents.pending + bystanderEvents.pending != seen, ContinuousClock.now < deadline + signalWait {
+                seen = posterEvents.pending + bystanderEvents.pending
+                try await Task.sleep(for: quiet)
+            }
             record("\(field).poster", Self.describe(posterEvents.drain(), it: id))
             record("\(field).bystander", Self.describe(bystanderEvents.drain(), it: id))
         }
