@@ -8,21 +8,8 @@ public struct GnomeDesktop: Sendable {
     /// Starts the two, runs `body`, and stops them whether `body` throws or not.
     public static func run(_ body: (GnomeDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus(withServiceDirectory: true)
-        let shell: GnomeShellServer
-        do {
-            shell = try await GnomeShellServer(bus: testBus)
-        } catch {
-            await testBus.stop()
-            throw error
-        }
-        let desktop = GnomeDesktop(testBus: testBus, shell: shell)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
-        }
-        await desktop.stop()
+        let shell = try await HarnessLifecycle.start({ try await GnomeShellServer(bus: testBus) }, cleanUp: { await testBus.stop() })
+        try await HarnessLifecycle.run(GnomeDesktop(testBus: testBus, shell: shell), body) { await $0.stop() }
     }
 
     /// Stops the shell (with its system bus) and the session bus.

@@ -80,18 +80,17 @@ public final class GnomeShellServer: Sendable {
             // The logind template connects to the system bus: this private one.
             var systemEnvironment = system.environment
             systemEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
-            let logind = try ChildProcess(
-                executable: ToolRequirement.require("/usr/bin/python3"), arguments: ["-m", "dbusmock", "--system", "--template", "logind"],
-                environment: systemEnvironment)
+            let logind = try await system.startOwner(
+                of: "org.freedesktop.login1", executable: ToolRequirement.require("/usr/bin/python3"),
+                arguments: ["-m", "dbusmock", "--system", "--template", "logind"], environment: systemEnvironment, timeout: startTimeout)
             started.append(logind)
-            try await system.waitForName("org.freedesktop.login1", ownedBy: logind, timeout: startTimeout)
             var environment = try Self.prepareHome(home, bus: bus)
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
-            let process = try ChildProcess(
-                executable: shell, arguments: ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
-                environment: environment)
+            let process = try await bus.startOwner(
+                of: GnomeShellExtension.busName, executable: shell,
+                arguments: ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800"],
+                environment: environment, timeout: startTimeout)
             started.append(process)
-            try await bus.waitForName(GnomeShellExtension.busName, ownedBy: process, timeout: startTimeout)
             notificationServicePID = try await Self.activateNotifications(on: bus, shell: process, timeout: startTimeout)
             self.process = process
             self.logind = logind
@@ -115,28 +114,16 @@ public final class GnomeShellServer: Sendable {
 
     /// Writes the extension and its settings under `home` and returns the shell's environment.
     private static func prepareHome(_ home: URL, bus: TestBus) throws -> [String: String] {
-        let config = home.appendingPathComponent(".config")
-        let data = home.appendingPathComponent(".local/share")
-        let runtime = home.appendingPathComponent("run")
-        let extensionFolder = data.appendingPathComponent("gnome-shell/extensions/\(GnomeShellExtension.uuid)")
-        let settingsFolder = config.appendingPathComponent("glib-2.0/settings")
-        for folder in [extensionFolder, settingsFolder, runtime] {
+        var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        let extensionFolder = home.appendingPathComponent(".local/share/gnome-shell/extensions/\(GnomeShellExtension.uuid)")
+        let settingsFolder = home.appendingPathComponent(".config/glib-2.0/settings")
+        for folder in [extensionFolder, settingsFolder] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
         try GnomeShellExtension.metadata.write(to: extensionFolder.appendingPathComponent("metadata.json"), atomically: true, encoding: .utf8)
         try GnomeShellExtension.script.write(to: extensionFolder.appendingPathComponent("extension.js"), atomically: true, encoding: .utf8)
         try GnomeShellExtension.settings.write(to: settingsFolder.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
-        var environment = bus.environment
-        environment["DISPLAY"] = nil
-        environment["WAYLAND_DISPLAY"] = nil
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["GSETTINGS_BACKEND"] = "keyfile"
-        environment["HOME"] = home.path
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
         return environment
     }
 
@@ -195,14 +182,10 @@ public final class GnomeShellServer: Sendable {
     /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` at the deadline.
     @discardableResult
     public func waitForList(count: Int, timeout: Duration = .seconds(15)) async throws -> [GnomeNotification] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let current = try await list()
-            if current.count == count { return current }
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError.timedOut(operation: "waiting for GNOME Shell to hold \(count)", after: timeout, detail: "\(current)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        var current: [GnomeNotification] = []
+        return try await HarnessLifecycle.poll("waiting for GNOME Shell to hold \(count)", timeout: timeout, detail: { "\(current)" }) {
+            current = try await list()
+            return current.count == count ? current : nil
         }
     }
 

@@ -8,29 +8,12 @@ public struct MakoDesktop: Sendable {
     /// Starts the three, runs `body`, and stops them whether `body` throws or not.
     public static func run(_ body: (MakoDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus()
-        let compositor: SwayCompositor
-        do {
-            compositor = try await SwayCompositor()
-        } catch {
-            await testBus.stop()
-            throw error
-        }
-        let mako: MakoServer
-        do {
-            mako = try await MakoServer(bus: testBus, compositor: compositor)
-        } catch {
+        let compositor = try await HarnessLifecycle.start({ try await SwayCompositor() }, cleanUp: { await testBus.stop() })
+        let mako = try await HarnessLifecycle.start({ try await MakoServer(bus: testBus, compositor: compositor) }, cleanUp: {
             await compositor.stop()
             await testBus.stop()
-            throw error
-        }
-        let desktop = MakoDesktop(testBus: testBus, compositor: compositor, mako: mako)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
-        }
-        await desktop.stop()
+        })
+        try await HarnessLifecycle.run(MakoDesktop(testBus: testBus, compositor: compositor, mako: mako), body) { await $0.stop() }
     }
 
     /// Stops mako, sway and the bus.

@@ -71,13 +71,9 @@ public final class MakoServer: Sendable {
             environment["XDG_CONFIG_HOME"] = directory.path
             environment["XDG_RUNTIME_DIR"] = compositor.runtimeDirectory.path
             environment["WAYLAND_DISPLAY"] = compositor.waylandDisplay
-            let process = try ChildProcess(executable: mako, arguments: ["--config", configurationFile.path], environment: environment)
-            do {
-                try await bus.waitForName("org.freedesktop.Notifications", ownedBy: process, timeout: startTimeout)
-            } catch {
-                await process.kill()
-                throw error
-            }
+            let process = try await bus.startOwner(
+                of: "org.freedesktop.Notifications", executable: mako, arguments: ["--config", configurationFile.path],
+                environment: environment, timeout: startTimeout)
             self.process = process
             self.bus = bus
             self.compositor = compositor
@@ -124,14 +120,10 @@ public final class MakoServer: Sendable {
     /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` at the deadline.
     @discardableResult
     public func waitForList(count: Int, timeout: Duration = .seconds(15)) async throws -> [MakoNotification] {
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let current = try await list()
-            if current.count == count { return current }
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError.timedOut(operation: "waiting for mako to show \(count)", after: timeout, detail: "\(current)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
+        var current: [MakoNotification] = []
+        return try await HarnessLifecycle.poll("waiting for mako to show \(count)", timeout: timeout, detail: { "\(current)" }) {
+            current = try await list()
+            return current.count == count ? current : nil
         }
     }
 

@@ -97,8 +97,9 @@ public final class SwayCompositor: Sendable {
 
     /// Waits until a `wayland-N` socket appears in `runtime` and returns its name.
     private static func waitForSocket(in runtime: URL, of process: ChildProcess, timeout: Duration) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while true {
+        try await HarnessLifecycle.poll(
+            "waiting for sway's Wayland socket", timeout: timeout, interval: .milliseconds(20), detail: { process.standardError }
+        ) {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path)) ?? []
             if let socket = names.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) {
                 return socket
@@ -108,10 +109,7 @@ public final class SwayCompositor: Sendable {
                     program: "sway", reason: "it exited with \(status) before creating its Wayland socket",
                     log: process.standardOutput + process.standardError)
             }
-            guard ContinuousClock.now < deadline else {
-                throw HarnessError.timedOut(operation: "waiting for sway's Wayland socket", after: timeout, detail: process.standardError)
-            }
-            try await Task.sleep(for: .milliseconds(20))
+            return nil
         }
     }
 

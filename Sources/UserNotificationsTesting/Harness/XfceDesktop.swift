@@ -8,29 +8,12 @@ public struct XfceDesktop: Sendable {
     /// Starts the three, runs `body`, and stops them whether `body` throws or not.
     public static func run(_ body: (XfceDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus()
-        let display: XvfbDisplay
-        do {
-            display = try await XvfbDisplay()
-        } catch {
-            await testBus.stop()
-            throw error
-        }
-        let xfce: XfceNotifyServer
-        do {
-            xfce = try await XfceNotifyServer(bus: testBus, display: display)
-        } catch {
+        let display = try await HarnessLifecycle.start({ try await XvfbDisplay() }, cleanUp: { await testBus.stop() })
+        let xfce = try await HarnessLifecycle.start({ try await XfceNotifyServer(bus: testBus, display: display) }, cleanUp: {
             await display.stop()
             await testBus.stop()
-            throw error
-        }
-        let desktop = XfceDesktop(testBus: testBus, display: display, xfce: xfce)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
-        }
-        await desktop.stop()
+        })
+        try await HarnessLifecycle.run(XfceDesktop(testBus: testBus, display: display, xfce: xfce), body) { await $0.stop() }
     }
 
     /// Stops xfce4-notifyd, the display and the bus.

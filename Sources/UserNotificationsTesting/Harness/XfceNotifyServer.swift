@@ -94,12 +94,11 @@ public final class XfceNotifyServer: Sendable {
         var started: [ChildProcess] = []
         do {
             let environment = try Self.prepareHome(home, bus: bus, display: display)
-            let settingsDaemon = try ChildProcess(executable: xfconfd, environment: environment)
+            let settingsDaemon = try await bus.startOwner(
+                of: "org.xfce.Xfconf", executable: xfconfd, environment: environment, timeout: startTimeout)
             started.append(settingsDaemon)
-            try await bus.waitForName("org.xfce.Xfconf", ownedBy: settingsDaemon, timeout: startTimeout)
-            let process = try ChildProcess(executable: notifyd, environment: environment)
-            started.append(process)
-            try await bus.waitForName("org.freedesktop.Notifications", ownedBy: process, timeout: startTimeout)
+            let process = try await bus.startOwner(
+                of: "org.freedesktop.Notifications", executable: notifyd, environment: environment, timeout: startTimeout)
             self.process = process
             self.settingsDaemon = settingsDaemon
             self.bus = bus
@@ -121,28 +120,17 @@ public final class XfceNotifyServer: Sendable {
     /// Writes the settings and the theme under `home` and returns the environment both
     /// programs run with.
     private static func prepareHome(_ home: URL, bus: TestBus, display: XvfbDisplay) throws -> [String: String] {
-        let config = home.appendingPathComponent(".config")
-        let data = home.appendingPathComponent(".local/share")
-        let runtime = home.appendingPathComponent("run")
-        let channels = config.appendingPathComponent("xfce4/xfconf/xfce-perchannel-xml")
-        let themeFolder = data.appendingPathComponent("themes/Harness/xfce-notify-4.0")
-        for folder in [channels, themeFolder, runtime] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
-        try settings.write(to: channels.appendingPathComponent("xfce4-notifyd.xml"), atomically: true, encoding: .utf8)
-        try theme.write(to: themeFolder.appendingPathComponent("gtk.css"), atomically: true, encoding: .utf8)
-        var environment = bus.environment
+        var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
         environment["DISPLAY"] = display.display
-        environment["WAYLAND_DISPLAY"] = nil
         environment["GDK_BACKEND"] = "x11"
         environment["GTK_THEME"] = "Adwaita"
-        environment["NO_AT_BRIDGE"] = "1"
-        environment["HOME"] = home.path
-        environment["XDG_CONFIG_HOME"] = config.path
-        environment["XDG_DATA_HOME"] = data.path
-        environment["XDG_CACHE_HOME"] = home.appendingPathComponent(".cache").path
-        environment["XDG_RUNTIME_DIR"] = runtime.path
+        let channels = home.appendingPathComponent(".config/xfce4/xfconf/xfce-perchannel-xml")
+        let themeFolder = home.appendingPathComponent(".local/share/themes/Harness/xfce-notify-4.0")
+        for folder in [channels, themeFolder] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try settings.write(to: channels.appendingPathComponent("xfce4-notifyd.xml"), atomically: true, encoding: .utf8)
+        try theme.write(to: themeFolder.appendingPathComponent("gtk.css"), atomically: true, encoding: .utf8)
         return environment
     }
 
