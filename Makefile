@@ -20,6 +20,7 @@ SHELL := /bin/bash
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
 # gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
+# kwin-wayland, plasma-workspace, plasma-desktop, kactivitymanagerd, qtwayland5: Plasma 5's notification server on a headless KWin.
 # xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
 # mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
@@ -27,6 +28,7 @@ DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-sc
 	dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
+	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
 	hyperfine strace valgrind
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
@@ -35,10 +37,10 @@ BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
-# The suites that start real desktops (GNOME Shell, xfce4-notifyd, mako): they run on their
+# The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps install-missing build test demo bench man versions clean
 

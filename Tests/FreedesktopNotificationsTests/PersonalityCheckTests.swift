@@ -89,6 +89,22 @@ struct PersonalityCheckTests {
         #expect(real["replace.unknown.id"] == "new")
     }
 
+    @Test("Plasma 5.27 headless and the plasma5 personality observe the same, field by field (no clicks: protocol only)")
+    func plasma() async throws {
+        var real: PersonalityScenario.Observations = [:]
+        try await PlasmaDesktop.run { desktop in
+            real = try await PersonalityScenario.observe(bus: desktop.testBus.bus, person: nil)
+        }
+        let testBus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .plasma5)
+        let fake = try await PersonalityScenario.observe(bus: testBus.bus, person: nil, signalWait: .seconds(2))
+        await server.stop()
+        await testBus.stop()
+        #expect(PersonalityScenario.differences(real, fake) == [], "real Plasma: \(real)")
+        #expect(real["close.unknown.bystander"] == "closed(it, 3)")
+        #expect(real["replace.unknown.id"] == "requested")
+    }
+
     @Test("two personalities that differ are told apart, and the difference names its fields")
     func differencesNameFields() async throws {
         let kde = try await Self.fakeObservations(.kde)

@@ -232,3 +232,28 @@ struct GnomeShellServerTests {
         }
     }
 }
+
+@Suite("PlasmaShellServer: Plasma's notification server on a headless KWin on a private bus")
+struct PlasmaShellServerTests {
+    @Test("plasmashell owns the name, reports Plasma's facts, and stops by PID with KWin and the activity manager")
+    func startAndStop() async throws {
+        var pids: [Int32] = []
+        try await PlasmaDesktop.run { desktop in
+            let plasma = desktop.plasma
+            #expect(try await desktop.testBus.ownerPID(of: "org.freedesktop.Notifications") == plasma.pid)
+            let client = NotificationsClient(bus: desktop.testBus.bus)
+            let information = try await client.serverInformation()
+            #expect(information.name == "Plasma")
+            #expect(information.vendor == "KDE")
+            #expect(information.version.hasPrefix("5.27"))
+            #expect(try await client.capabilities().contains(.inlineReply))
+            let posted = try await client.notify(NotifyRequest(appName: "HarnessTests", summary: "Plasma", expiry: .never))
+            #expect(posted.id == 1)
+            pids = [plasma.pid, plasma.activityManager.pid, plasma.compositor.pid, desktop.testBus.pid]
+            await client.disconnect()
+        }
+        for pid in pids {
+            #expect(kill(pid, 0) != 0, "PID \(pid) still runs")
+        }
+    }
+}

@@ -285,6 +285,9 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         }
         reply.succeed()
         if wasLive, !script.neverClose { close(id: id, reason: .closedByCall) }
+        if !wasLive, personality.unknownClose == .closedSignal {
+            signal(to: sender) { try $0.emitClosed(id: id, reason: .closedByCall, to: $1) }
+        }
     }
 
     public func capabilities() -> [NotificationCapability] { personality.capabilities }

@@ -51,11 +51,13 @@ public enum PersonalityScenario {
     /// Runs the scenario on `bus` against whatever server owns the notification name there.
     ///
     /// - Parameters:
+    ///   - person: What the person does; without one (a server nothing can click) the
+    ///     action and dismissal steps are left out.
     ///   - signalWait: How long a step waits for a signal it expects.
     ///   - quiet: How long without a new signal ends a step (a step that expects none waits
     ///     that long).
     public static func observe(
-        bus: DBusBus, person: ScenarioPerson, signalWait: Duration = .seconds(10), quiet: Duration = .seconds(1)
+        bus: DBusBus, person: ScenarioPerson?, signalWait: Duration = .seconds(10), quiet: Duration = .seconds(1)
     ) async throws -> Observations {
         let run = Run(bus: bus, signalWait: signalWait, quiet: quiet)
         try await run.connect()
@@ -63,7 +65,7 @@ public enum PersonalityScenario {
         try await run.replacements()
         try await run.closes()
         try await run.expiry()
-        try await run.gestures(person)
+        if let person { try await run.gestures(person) }
         await run.finish()
         return run.observations.withLock { $0 }
     }
@@ -139,6 +141,7 @@ public enum PersonalityScenario {
             } catch {
                 record("close.unknown", "error \(error)")
             }
+            try await observeSignals("close.unknown", about: target + 5000, expecting: false)
             let again = try await post("closed, again", replacing: target)
             record("replace.closed.id", again == target ? "requested" : "new")
         }

@@ -43,6 +43,8 @@ public struct ServerPersonality: Sendable, Hashable {
         case ignore
         /// The error `org.freedesktop.Notifications.InvalidId` (notification-daemon).
         case invalidIDError
+        /// An empty reply and `NotificationClosed(id, 3)` all the same (Plasma 5.27).
+        case closedSignal
     }
 
     /// Creates a personality.
@@ -87,6 +89,22 @@ public struct ServerPersonality: Sendable, Hashable {
             "persistence", "sound", "x-kde-display-appname", "x-kde-origin-name", "x-kde-urls",
         ],
         information: NotificationServerInformation(name: "Plasma", vendor: "KDE", version: "6.0", specVersion: "1.2"))
+
+    /// KDE Plasma 5.27 (Debian 12), as observed headless: ``kde`` with its version and
+    /// capabilities (`inhibitions`, no `sound`); honours `expire_timeout`; answers
+    /// CloseNotification for an id it does not know with `NotificationClosed(id, 3)`.
+    public static let plasma5: ServerPersonality = {
+        var personality = kde
+        personality.name = "plasma5"
+        personality.unknownClose = .closedSignal
+        personality.honoursExpiry = true
+        personality.capabilities = [
+            "body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions", "persistence", "inline-reply",
+            "x-kde-urls", "x-kde-origin-name", "x-kde-display-appname", "inhibitions",
+        ]
+        personality.information.version = "5.27.5"
+        return personality
+    }()
 
     /// dunst: signals only to the poster; adopts unknown replacement ids; no body markup.
     public static let dunst = ServerPersonality(
