@@ -2,7 +2,7 @@
 #
 #   make deps    install the Debian packages the build and the tests need (fast when present)
 #   make build   swift build
-#   make test    deps, build with tests, swift test, a ThreadSanitizer pass, then a short fuzz pass
+#   make test    deps, build with tests, swift test (the real desktops apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
@@ -20,10 +20,17 @@ SHELL := /bin/bash
 # dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
+# gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
+# kwin-wayland, plasma-workspace, plasma-desktop, kactivitymanagerd, qtwayland5: Plasma 5's notification server on a headless KWin.
+# xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
+# mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
 DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-daemon dbus-bin systemd \
-	dunst xvfb libnotify-bin python3-dbusmock x11-utils hyperfine strace valgrind
+	dunst xvfb libnotify-bin python3-dbusmock x11-utils \
+	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
+	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
+	hyperfine strace valgrind
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 
@@ -31,6 +38,10 @@ BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
 TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
+# The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
+# own, one test at a time, so that their start-up load does not starve the timing checks of
+# the parallel run (2 cores), and not again under ThreadSanitizer.
+REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps install-missing build test demo bench fuzz man versions clean
 
@@ -63,8 +74,9 @@ build:
 
 test: deps
 	swift build --build-tests
-	swift test
-	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)'
+	swift test --skip-build --skip '$(REAL_DESKTOPS)'
+	swift test --skip-build --no-parallel --filter '$(REAL_DESKTOPS)'
+	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)' --skip '$(REAL_DESKTOPS)'
 	.build/debug/notify-fuzz --cases $(FUZZ_SHORT_CASES)
 
 demo: deps

@@ -134,7 +134,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["UserNotificationsTesting"],
+            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -60,10 +60,15 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     private struct Live {
         var request: NotifyRequest
         var sender: String
+        /// Which Notify put it there, so that an expiry timer of replaced content does nothing.
+        var generation: Int
+        /// Which Notify first showed it (a replacement keeps its place among its sender's).
+        var firstGeneration: Int
     }
 
     private struct State {
         var nextID: UInt32 = 1
+        var generations = 0
         var live: [UInt32: Live] = [:]
         var calls: [Call] = []
         var waiters: [(predicate: @Sendable ([Call]) -> Bool, continuation: CheckedContinuation<[Call], Never>)] = []
@@ -231,12 +236,40 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     private func answer(
         _ request: NotifyRequest, sender: String, id: UInt32, callIndex: Int, reply: NotificationServerReply<UInt32>
     ) {
+        var generation = 0
+        var pushedOut: [UInt32] = []
         record { state in
-            state.live[id] = Live(request: request, sender: sender)
+            state.generations += 1
+            generation = state.generations
+            let first = state.live[id]?.firstGeneration
+            if first == nil, let limit = personality.maximumPerSender {
+                pushedOut = Self.oldest(of: sender, in: state.live, beyond: limit - 1)
+            }
+            state.live[id] = Live(request: request, sender: sender, generation: generation, firstGeneration: first ?? generation)
             state.calls[callIndex] = .notify(request, sender: sender, id: id)
         }
         reply.succeed(id)
+        for old in pushedOut { close(id: old, reason: .expired) }
         if personality.closesRightAway, !script.neverClose { close(id: id, reason: .undefined) }
+        if personality.honoursExpiry, case .milliseconds(let timeout) = request.expiry, !script.neverClose {
+            expire(id: id, generation: generation, after: .milliseconds(Int(timeout)))
+        }
+    }
+
+    /// The ids of `sender`'s live notifications that must go, oldest first, so that at most
+    /// `kept` remain.
+    private static func oldest(of sender: String, in live: [UInt32: Live], beyond kept: Int) -> [UInt32] {
+        let own = live.filter { $0.value.sender == sender }.sorted { $0.value.firstGeneration < $1.value.firstGeneration }
+        return own.prefix(max(0, own.count - kept)).map(\.key)
+    }
+
+    /// Closes `id` with reason 1 after `delay`, unless it was closed or replaced meanwhile.
+    private func expire(id: UInt32, generation: Int, after delay: Duration) {
+        Task {
+            try? await Task.sleep(for: delay)
+            let current = self.state.withLock { $0.live[id]?.generation == generation }
+            if current { self.close(id: id, reason: .expired) }
+        }
     }
 
     public func closeNotification(id: UInt32, sender: String, reply: NotificationServerReply<Void>) {
@@ -252,6 +285,9 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         }
         reply.succeed()
         if wasLive, !script.neverClose { close(id: id, reason: .closedByCall) }
+        if !wasLive, personality.unknownClose == .closedSignal {
+            signal(to: sender) { try $0.emitClosed(id: id, reason: .closedByCall, to: $1) }
+        }
     }
 
     public func capabilities() -> [NotificationCapability] { personality.capabilities }
@@ -261,13 +297,15 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     // MARK: - Acting as the person in front of the screen
 
     /// The person clicked action `key` of notification `id`: `ActivationToken` (when given),
-    /// `ActionInvoked`, then (unless the notification is resident) `NotificationClosed(id, 2)`.
+    /// `ActionInvoked`, then (unless the notification is resident, or the personality keeps
+    /// it open after an action other than `default`) `NotificationClosed(id, 2)`.
     /// The script can move the close first (``Script/closeBeforeAction``), reverse the whole
     /// order (``Script/reverseSignals``) or drop the close (``Script/neverClose``).
     public func invokeAction(id: UInt32, key: String = NotificationAction.defaultKey, activationToken: String? = nil) {
         let script = self.script
         let poster = posterOf(id)
         let resident = state.withLock { $0.live[id]?.request.hints.resident } ?? false
+        let staysOpen = resident || (key != NotificationAction.defaultKey && !personality.closesAfterAction)
         var emissions: [() -> Void] = []
         if let activationToken {
             emissions.append { self.signal(to: poster) { try $0.emitActivationToken(id: id, token: activationToken, to: $1) } }
@@ -277,7 +315,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
             let close = { self.close(id: id, reason: .dismissed) }
             if script.closeBeforeAction {
                 emissions.insert(close, at: 0)
-            } else if !resident {
+            } else if !staysOpen {
                 emissions.append(close)
             }
         }

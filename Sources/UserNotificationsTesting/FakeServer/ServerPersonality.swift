@@ -14,6 +14,16 @@ public struct ServerPersonality: Sendable, Hashable {
     /// Sends `NotificationClosed(id, 4)` right after replying to each Notify (xfce's
     /// do-not-disturb mode).
     public var closesRightAway: Bool
+    /// Closes a notification with reason 1 (expired) once a positive `expire_timeout` (in
+    /// milliseconds) has passed (xfce4-notifyd, mako, as observed here).
+    public var honoursExpiry: Bool
+    /// Whether invoking an action other than `default` closes the notification (reason 2).
+    /// mako keeps it open: its actions are invoked through `makoctl`, not clicked; a click
+    /// on a mako notification invokes `default` and closes it.
+    public var closesAfterAction: Bool
+    /// How many notifications one sender may have at once; a new one closes the oldest
+    /// with reason 1 (GNOME Shell: three per source, as observed with 43).
+    public var maximumPerSender: Int?
     /// What `GetCapabilities` answers.
     public var capabilities: [NotificationCapability]
     /// What `GetServerInformation` answers.
@@ -33,18 +43,24 @@ public struct ServerPersonality: Sendable, Hashable {
         case ignore
         /// The error `org.freedesktop.Notifications.InvalidId` (notification-daemon).
         case invalidIDError
+        /// An empty reply and `NotificationClosed(id, 3)` all the same (Plasma 5.27).
+        case closedSignal
     }
 
     /// Creates a personality.
     public init(
         name: String, unicastSignals: Bool, unknownReplacement: UnknownReplacement, unknownClose: UnknownClose,
-        closesRightAway: Bool = false, capabilities: [NotificationCapability], information: NotificationServerInformation
+        closesRightAway: Bool = false, honoursExpiry: Bool = false, closesAfterAction: Bool = true,
+        maximumPerSender: Int? = nil, capabilities: [NotificationCapability], information: NotificationServerInformation
     ) {
         self.name = name
         self.unicastSignals = unicastSignals
         self.unknownReplacement = unknownReplacement
         self.unknownClose = unknownClose
         self.closesRightAway = closesRightAway
+        self.honoursExpiry = honoursExpiry
+        self.closesAfterAction = closesAfterAction
+        self.maximumPerSender = maximumPerSender
         self.capabilities = capabilities
         self.information = information
     }
@@ -55,6 +71,16 @@ public struct ServerPersonality: Sendable, Hashable {
         capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"],
         information: NotificationServerInformation(name: "gnome-shell", vendor: "GNOME", version: "46.0", specVersion: "1.2"))
 
+    /// GNOME Shell 43 (Debian 12), as observed headless: ``gnome`` with its version, and at
+    /// most three notifications per source (a fourth closes the oldest with reason 1).
+    public static let gnome43: ServerPersonality = {
+        var personality = gnome
+        personality.name = "gnome43"
+        personality.maximumPerSender = 3
+        personality.information.version = "43.9"
+        return personality
+    }()
+
     /// KDE Plasma: broadcast signals, inline reply, adopts requested ids.
     public static let kde = ServerPersonality(
         name: "kde", unicastSignals: false, unknownReplacement: .adoptRequested, unknownClose: .ignore,
@@ -64,24 +90,56 @@ public struct ServerPersonality: Sendable, Hashable {
         ],
         information: NotificationServerInformation(name: "Plasma", vendor: "KDE", version: "6.0", specVersion: "1.2"))
 
+    /// KDE Plasma 5.27 (Debian 12), as observed headless: ``kde`` with its version and
+    /// capabilities (`inhibitions`, no `sound`); honours `expire_timeout`; answers
+    /// CloseNotification for an id it does not know with `NotificationClosed(id, 3)`.
+    public static let plasma5: ServerPersonality = {
+        var personality = kde
+        personality.name = "plasma5"
+        personality.unknownClose = .closedSignal
+        personality.honoursExpiry = true
+        personality.capabilities = [
+            "body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions", "persistence", "inline-reply",
+            "x-kde-urls", "x-kde-origin-name", "x-kde-display-appname", "inhibitions",
+        ]
+        personality.information.version = "5.27.5"
+        return personality
+    }()
+
     /// dunst: signals only to the poster; adopts unknown replacement ids; no body markup.
     public static let dunst = ServerPersonality(
         name: "dunst", unicastSignals: true, unknownReplacement: .adoptRequested, unknownClose: .ignore,
         capabilities: ["actions", "body", "body-hyperlinks", "icon-static", "synchronous", "x-dunst-stack-tag"],
         information: NotificationServerInformation(name: "dunst", vendor: "knopwob", version: "1.9.0", specVersion: "1.2"))
 
-    /// mako: broadcast signals; new ids for unknown replacements.
+    /// mako 1.7 (Debian 12), as observed on a headless sway: broadcast signals; new ids for
+    /// unknown replacements; honours `expire_timeout`; an action invoked through `makoctl`
+    /// leaves the notification open. Debian's build reports version `0.0.0`.
     public static let mako = ServerPersonality(
         name: "mako", unicastSignals: false, unknownReplacement: .newID, unknownClose: .ignore,
-        capabilities: ["actions", "body", "body-markup", "icon-static"],
-        information: NotificationServerInformation(name: "mako", vendor: "emersion", version: "1.9.0", specVersion: "1.2"))
+        honoursExpiry: true, closesAfterAction: false,
+        capabilities: ["body", "body-markup", "actions", "icon-static", "x-canonical-private-synchronous", "x-dunst-stack-tag"],
+        information: NotificationServerInformation(name: "mako", vendor: "emersion", version: "0.0.0", specVersion: "1.2"))
 
-    /// xfce4-notifyd in do-not-disturb mode: broadcast; closes every notification with reason
-    /// 4 right after replying.
-    public static let xfceDoNotDisturb = ServerPersonality(
+    /// xfce4-notifyd 0.7 (Debian 12), as observed under Xvfb: broadcast signals; adopts
+    /// unknown replacement ids; honours `expire_timeout`; no `persistence`; a click on a
+    /// button sends ActionInvoked then NotificationClosed(id, 2).
+    public static let xfce = ServerPersonality(
         name: "xfce", unicastSignals: false, unknownReplacement: .adoptRequested, unknownClose: .ignore,
-        closesRightAway: true, capabilities: ["actions", "body", "body-markup", "icon-static", "persistence"],
-        information: NotificationServerInformation(name: "Xfce Notify Daemon", vendor: "Xfce", version: "0.9.4", specVersion: "1.2"))
+        honoursExpiry: true,
+        capabilities: [
+            "action-icons", "actions", "body", "body-hyperlinks", "body-markup", "icon-static", "x-canonical-private-icon-only",
+        ],
+        information: NotificationServerInformation(name: "Xfce Notify Daemon", vendor: "Xfce", version: "0.7.3", specVersion: "1.2"))
+
+    /// xfce4-notifyd in do-not-disturb mode: ``xfce``, but every notification is closed with
+    /// reason 4 right after the reply.
+    public static let xfceDoNotDisturb: ServerPersonality = {
+        var personality = xfce
+        personality.name = "xfce-dnd"
+        personality.closesRightAway = true
+        return personality
+    }()
 
     /// GNOME's old notification-daemon: broadcast; `InvalidId` for unknown closes.
     public static let notificationDaemon = ServerPersonality(

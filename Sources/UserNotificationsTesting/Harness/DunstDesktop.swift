@@ -8,16 +8,12 @@ public struct DunstDesktop: Sendable {
     /// Starts the three, runs `body`, and stops them whether `body` throws or not.
     public static func run(_ body: (DunstDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus()
-        let display = try await XvfbDisplay()
-        let dunst = try await DunstServer(bus: testBus, display: display)
-        let desktop = DunstDesktop(testBus: testBus, display: display, dunst: dunst)
-        do {
-            try await body(desktop)
-        } catch {
-            await desktop.stop()
-            throw error
-        }
-        await desktop.stop()
+        let display = try await HarnessLifecycle.start({ try await XvfbDisplay() }, cleanUp: { await testBus.stop() })
+        let dunst = try await HarnessLifecycle.start({ try await DunstServer(bus: testBus, display: display) }, cleanUp: {
+            await display.stop()
+            await testBus.stop()
+        })
+        try await HarnessLifecycle.run(DunstDesktop(testBus: testBus, display: display, dunst: dunst), body) { await $0.stop() }
     }
 
     /// Stops dunst, the display and the bus.

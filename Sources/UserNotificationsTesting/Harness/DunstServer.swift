@@ -150,17 +150,9 @@ public final class DunstServer: Sendable {
             environment["DISPLAY"] = display.display
             environment["WAYLAND_DISPLAY"] = nil
             environment["XDG_CONFIG_HOME"] = directory.path
-            let process = try ChildProcess(
-                executable: dunst,
-                arguments: ["-config", configurationFile.path],
-                environment: environment
-            )
-            do {
-                try await bus.waitForName("org.freedesktop.Notifications", ownedBy: process, timeout: startTimeout)
-            } catch {
-                await process.kill()
-                throw error
-            }
+            let process = try await bus.startOwner(
+                of: "org.freedesktop.Notifications", executable: dunst, arguments: ["-config", configurationFile.path],
+                environment: environment, timeout: startTimeout)
             self.version = version
             self.process = process
             self.bus = bus

@@ -40,13 +40,26 @@ public enum ToolRequirement {
         "dunst": "dunst",
         "dunstctl": "dunst",
         "gdbus": "libglib2.0-bin",
+        "gjs": "gjs",
+        "gnome-shell": "gnome-shell",
         "hyperfine": "hyperfine",
+        "kactivitymanagerd": "kactivitymanagerd",
+        "kwin_wayland": "kwin-wayland",
+        "mako": "mako-notifier",
+        "makoctl": "mako-notifier",
         "notify-send": "libnotify-bin",
+        "plasmashell": "plasma-workspace",
         "python3": "python3",
+        "setpriv": "util-linux",
         "stdbuf": "coreutils",
         "strace": "strace",
+        "sway": "sway",
+        "swaymsg": "sway",
         "valgrind": "valgrind",
+        "xdotool": "xdotool",
         "xdpyinfo": "x11-utils",
+        "xfce4-notifyd": "xfce4-notifyd",
+        "xfconfd": "xfconf",
         "Xvfb": "xvfb",
     ]
 
@@ -95,5 +108,26 @@ public enum ToolRequirement {
                 searched: "\(interpreter): \(result.standardError.trimmingCharacters(in: .whitespacesAndNewlines))"
             )
         }
+    }
+}
+
+extension ToolRequirement {
+    /// Returns a program that Debian installs outside `PATH`, under a multiarch library
+    /// folder: `relativePath` (for example `xfce4/notifyd/xfce4-notifyd`) is looked for in
+    /// each `/usr/lib/<triplet>/`, then in `/usr/lib/` and `/usr/libexec/`.
+    ///
+    /// - Throws: ``MissingToolError`` naming the program's Debian package when none is there.
+    public static func requireLibraryProgram(_ relativePath: String) throws -> URL {
+        let fileManager = FileManager.default
+        let triplets = ((try? fileManager.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+            .filter { $0.contains("-linux-") }
+            .sorted()
+        let folders = triplets.map { "/usr/lib/\($0)" } + ["/usr/lib", "/usr/libexec"]
+        let candidates = folders.map { "\($0)/\(relativePath)" }
+        guard let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0) }) else {
+            let program = (relativePath as NSString).lastPathComponent
+            throw MissingToolError(tool: program, package: debianPackages[program], searched: candidates.joined(separator: ", "))
+        }
+        return URL(fileURLWithPath: found)
     }
 }

@@ -43,6 +43,17 @@ public final class EventRecorder<Element: Sendable>: Sendable {
     /// Everything received so far.
     public var all: [Element] { state.withLock { $0.received } }
 
+    /// How many elements arrived that neither `next` nor `drain` has returned yet.
+    public var pending: Int { state.withLock { $0.received.count - $0.consumed } }
+
+    /// Returns, without waiting, every element not returned yet, and counts them as returned.
+    public func drain() -> [Element] {
+        state.withLock { state in
+            defer { state.consumed = state.received.count }
+            return Array(state.received[state.consumed...])
+        }
+    }
+
     /// The next element not yet returned by `next`, waiting at most `timeout`.
     public func next(timeout: Duration = .seconds(5)) async -> Element? {
         let deadline = ContinuousClock.now + timeout

@@ -1,0 +1,20 @@
+/// A private session bus (with a service directory, for the shell's notification service)
+/// and headless GNOME Shell on it, for tests against a real notification server; stopped by
+/// PID in reverse order.
+public struct GnomeDesktop: Sendable {
+    public let testBus: TestBus
+    public let shell: GnomeShellServer
+
+    /// Starts the two, runs `body`, and stops them whether `body` throws or not.
+    public static func run(_ body: (GnomeDesktop) async throws -> Void) async throws {
+        let testBus = try await TestBus(withServiceDirectory: true)
+        let shell = try await HarnessLifecycle.start({ try await GnomeShellServer(bus: testBus) }, cleanUp: { await testBus.stop() })
+        try await HarnessLifecycle.run(GnomeDesktop(testBus: testBus, shell: shell), body) { await $0.stop() }
+    }
+
+    /// Stops the shell (with its system bus) and the session bus.
+    public func stop() async {
+        await shell.stop()
+        await testBus.stop()
+    }
+}

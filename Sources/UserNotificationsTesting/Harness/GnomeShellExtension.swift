@@ -1,0 +1,122 @@
+/// The GNOME Shell 43 extension the harness installs in ``GnomeShellServer``'s temporary
+/// home: it serves `org.desktopnotifications.Harness` on the session bus, so that a test can
+/// read the message tray and act on it as a person would.
+///
+/// It reaches the shell's freedesktop notification daemon (`Main.notificationDaemon`), whose
+/// notifications are keyed by the id the client got from Notify: `List` returns them as
+/// JSON (title, body, the source's title and app id, the button labels), `Activate` clicks
+/// the body, `InvokeAction` clicks a button by its label (and, like the banner, closes a
+/// notification that is not resident), `Dismiss` is the close button.
+enum GnomeShellExtension {
+    /// The extension's folder name and uuid.
+    static let uuid = "harness@desktopnotifications.example"
+
+    /// The well-known name, object path and interface it serves.
+    static let busName = "org.desktopnotifications.Harness"
+    static let objectPath = "/org/desktopnotifications/Harness"
+
+    static let metadata = """
+        {
+          "uuid": "\(uuid)",
+          "name": "DesktopNotifications test harness",
+          "description": "Reads and clicks the message tray for the tests, over D-Bus.",
+          "shell-version": ["43"]
+        }
+
+        """
+
+    /// Turns the extension on through the keyfile GSettings backend.
+    static let settings = """
+        [org/gnome/shell]
+        enabled-extensions=['\(uuid)']
+        disable-user-extensions=false
+
+        """
+
+    static let script = #"""
+        /* exported init */
+        // Serves org.desktopnotifications.Harness: the tests read the message tray and act on
+        // it as a person would (a click on the body, a button, the close button).
+        const { Gio, GLib } = imports.gi;
+        const Main = imports.ui.main;
+        const MessageTray = imports.ui.messageTray;
+
+        const INTERFACE = `<node>
+          <interface name="org.desktopnotifications.Harness">
+            <method name="List"><arg type="s" direction="out" name="json"/></method>
+            <method name="Activate"><arg type="u" direction="in" name="id"/></method>
+            <method name="InvokeAction"><arg type="u" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
+            <method name="Dismiss"><arg type="u" direction="in" name="id"/></method>
+          </interface>
+        </node>`;
+
+        function fdoNotifications() {
+            return Main.notificationDaemon._fdoNotificationDaemon._notifications;
+        }
+
+        function notification(id) {
+            const ndata = fdoNotifications()[id];
+            if (!ndata || !ndata.notification)
+                throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `no notification ${id}`);
+            return ndata.notification;
+        }
+
+        class Harness {
+            List() {
+                const shown = [];
+                for (const [id, ndata] of Object.entries(fdoNotifications())) {
+                    const n = ndata.notification;
+                    if (!n)
+                        continue;
+                    shown.push({
+                        id: Number(id),
+                        title: n.title || '',
+                        body: n.bannerBodyText || '',
+                        source: n.source ? n.source.title || '' : '',
+                        app: n.source && n.source.app ? n.source.app.get_id() : '',
+                        actions: n.actions.map(action => action.label),
+                    });
+                }
+                return JSON.stringify(shown);
+            }
+
+            Activate(id) {
+                notification(id).activate();
+            }
+
+            InvokeAction(id, label) {
+                const n = notification(id);
+                const action = n.actions.find(candidate => candidate.label === label);
+                if (!action)
+                    throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `notification ${id} has no button ${label}`);
+                action.callback();
+                if (!n.resident)
+                    n.destroy();
+            }
+
+            Dismiss(id) {
+                notification(id).destroy(MessageTray.NotificationDestroyedReason.DISMISSED);
+            }
+        }
+
+        class Extension {
+            enable() {
+                this._object = Gio.DBusExportedObject.wrapJSObject(INTERFACE, new Harness());
+                this._object.export(Gio.DBus.session, '/org/desktopnotifications/Harness');
+                this._name = Gio.bus_own_name_on_connection(Gio.DBus.session, 'org.desktopnotifications.Harness',
+                    Gio.BusNameOwnerFlags.NONE, null, null);
+            }
+
+            disable() {
+                Gio.bus_unown_name(this._name);
+                this._object.unexport();
+                this._object = null;
+            }
+        }
+
+        function init() {
+            return new Extension();
+        }
+
+        """#
+}

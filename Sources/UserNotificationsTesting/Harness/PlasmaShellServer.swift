@@ -1,0 +1,111 @@
+import Foundation
+
+/// KDE Plasma 5's notification server (plasmashell's notifications applet), headless: KWin
+/// with a virtual framebuffer (`kwin_wayland --virtual`), the activity manager plasmashell
+/// refuses to start without, then `plasmashell`, on a ``TestBus`` in a temporary home.
+///
+/// Debian installs `kwin_wayland` with the file capability `cap_sys_resource`; where that
+/// capability is outside the bounding set (a container), executing it fails with `EPERM`,
+/// so the harness runs a copy of the program, which carries no capability.
+///
+/// Nothing here clicks Plasma's notifications: it has no tool or interface for that, so
+/// tests drive it through the protocol alone.
+public final class PlasmaShellServer: Sendable {
+    /// `plasmashell`.
+    public let process: ChildProcess
+    /// `kwin_wayland`, the compositor plasmashell draws on.
+    public let compositor: ChildProcess
+    /// `kactivitymanagerd`.
+    public let activityManager: ChildProcess
+    /// The bus it serves on.
+    public let bus: TestBus
+
+    private let home: URL
+
+    /// The PID of `plasmashell`.
+    public var pid: Int32 { process.pid }
+
+    /// Starts the three in order and waits until plasmashell owns
+    /// `org.freedesktop.Notifications`.
+    ///
+    /// - Throws: ``MissingToolError`` without kwin-wayland, plasma-workspace, plasma-desktop,
+    ///   kactivitymanagerd or qtwayland5; ``HarnessError`` when a part does not start.
+    public init(bus: TestBus, startTimeout: Duration = .seconds(90)) async throws {
+        let kwin = try ToolRequirement.require("kwin_wayland")
+        let plasmashell = try ToolRequirement.require("plasmashell")
+        let activityManager = try ToolRequirement.requireLibraryProgram("libexec/kactivitymanagerd")
+        try ToolRequirement.requireDataFile("/usr/share/plasma/shells/org.kde.plasma.desktop", package: "plasma-desktop")
+        let home = try HarnessTemporaryDirectory.make(prefix: "PlasmaShellServer")
+        var started: [ChildProcess] = []
+        do {
+            let kwinCopy = home.appendingPathComponent("kwin_wayland")
+            try FileManager.default.copyItem(at: kwin, to: kwinCopy)
+            var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
+            environment["XDG_SESSION_TYPE"] = "wayland"
+            environment["QT_QPA_PLATFORM"] = "wayland"
+            let compositor = try ChildProcess(
+                executable: kwinCopy,
+                arguments: ["--virtual", "--no-lockscreen", "--socket", "wayland-plasma", "--width", "1280", "--height", "800"],
+                environment: environment)
+            started.append(compositor)
+            let runtime = home.appendingPathComponent("run").path
+            _ = try await HarnessLifecycle.poll("waiting for kwin_wayland's socket", timeout: startTimeout, detail: { compositor.standardError }) {
+                guard compositor.isRunning else {
+                    throw HarnessError.startFailed(program: "kwin_wayland", reason: "it exited", log: compositor.standardError)
+                }
+                return FileManager.default.fileExists(atPath: runtime + "/wayland-plasma") ? true : nil
+            }
+            environment["WAYLAND_DISPLAY"] = "wayland-plasma"
+            let activities = try await bus.startOwner(
+                of: "org.kde.ActivityManager", executable: activityManager, environment: environment, timeout: startTimeout)
+            started.append(activities)
+            let process = try await bus.startOwner(
+                of: "org.freedesktop.Notifications", executable: plasmashell, arguments: ["--no-respawn"],
+                environment: environment, timeout: startTimeout)
+            self.process = process
+            self.compositor = compositor
+            self.activityManager = activities
+            self.bus = bus
+            self.home = home
+        } catch {
+            for process in started.reversed() { await process.kill() }
+            try? FileManager.default.removeItem(at: home)
+            throw error
+        }
+    }
+
+    deinit {
+        process.send(SIGKILL)
+        activityManager.send(SIGKILL)
+        compositor.send(SIGKILL)
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// Stops plasmashell, the activity manager and KWin (`SIGTERM`, then `SIGKILL` after
+    /// `grace`) and removes the temporary home.
+    public func stop(grace: Duration = .seconds(3)) async {
+        await process.stop(grace: grace)
+        await activityManager.stop(grace: grace)
+        await compositor.stop(grace: grace)
+        try? FileManager.default.removeItem(at: home)
+    }
+}
+
+/// A private bus and Plasma's notification server on it; stopped by PID in reverse order.
+public struct PlasmaDesktop: Sendable {
+    public let testBus: TestBus
+    public let plasma: PlasmaShellServer
+
+    /// Starts the two, runs `body`, and stops them whether `body` throws or not.
+    public static func run(_ body: (PlasmaDesktop) async throws -> Void) async throws {
+        let testBus = try await TestBus()
+        let plasma = try await HarnessLifecycle.start({ try await PlasmaShellServer(bus: testBus) }, cleanUp: { await testBus.stop() })
+        try await HarnessLifecycle.run(PlasmaDesktop(testBus: testBus, plasma: plasma), body) { await $0.stop() }
+    }
+
+    /// Stops Plasma and the bus.
+    public func stop() async {
+        await plasma.stop()
+        await testBus.stop()
+    }
+}
