@@ -83,7 +83,7 @@ public final class DunstServer: Sendable {
     /// The generated `dunstrc`.
     public let configurationFile: URL
 
-    private let directory: URL
+    private let processes: HarnessProcesses
 
     /// The PID of `dunst`.
     public var pid: Int32 { process.pid }
@@ -142,7 +142,8 @@ public final class DunstServer: Sendable {
                 log: ""
             )
         }
-        let directory = try HarnessTemporaryDirectory.make(prefix: "DunstServer")
+        let processes = try HarnessProcesses(prefix: "DunstServer")
+        let directory = processes.folder
         do {
             let configurationFile = directory.appendingPathComponent("dunstrc")
             try Self.configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
@@ -150,24 +151,18 @@ public final class DunstServer: Sendable {
             environment["DISPLAY"] = display.display
             environment["WAYLAND_DISPLAY"] = nil
             environment["XDG_CONFIG_HOME"] = directory.path
-            let process = try await bus.startOwner(
+            process = processes.adopt(try await bus.startOwner(
                 of: "org.freedesktop.Notifications", executable: dunst, arguments: ["-config", configurationFile.path],
-                environment: environment, timeout: startTimeout)
+                environment: environment, timeout: startTimeout))
             self.version = version
-            self.process = process
             self.bus = bus
             self.display = display
             self.configurationFile = configurationFile
-            self.directory = directory
+            self.processes = processes
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            await processes.stop()
             throw error
         }
-    }
-
-    deinit {
-        process.send(SIGKILL)
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs `dunstctl` with `arguments` against this server's bus.
@@ -259,8 +254,7 @@ public final class DunstServer: Sendable {
 
     /// Stops dunst (`SIGTERM`, then `SIGKILL` after `grace`) and removes its configuration.
     public func stop(grace: Duration = .seconds(2)) async {
-        await process.stop(grace: grace)
-        try? FileManager.default.removeItem(at: directory)
+        await processes.stop(grace: grace)
     }
 
     // MARK: - History JSON

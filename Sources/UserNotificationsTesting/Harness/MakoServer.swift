@@ -40,7 +40,7 @@ public final class MakoServer: Sendable {
     /// The compositor mako draws on.
     public let compositor: SwayCompositor
 
-    private let directory: URL
+    private let processes: HarnessProcesses
 
     /// The PID of `mako`.
     public var pid: Int32 { process.pid }
@@ -61,7 +61,8 @@ public final class MakoServer: Sendable {
         let mako = try ToolRequirement.require("mako")
         _ = try ToolRequirement.require("makoctl")
         _ = try ToolRequirement.require("busctl")
-        let directory = try HarnessTemporaryDirectory.make(prefix: "MakoServer")
+        let processes = try HarnessProcesses(prefix: "MakoServer")
+        let directory = processes.folder
         do {
             let configurationFile = directory.appendingPathComponent("config")
             try Self.configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
@@ -71,22 +72,16 @@ public final class MakoServer: Sendable {
             environment["XDG_CONFIG_HOME"] = directory.path
             environment["XDG_RUNTIME_DIR"] = compositor.runtimeDirectory.path
             environment["WAYLAND_DISPLAY"] = compositor.waylandDisplay
-            let process = try await bus.startOwner(
+            process = processes.adopt(try await bus.startOwner(
                 of: "org.freedesktop.Notifications", executable: mako, arguments: ["--config", configurationFile.path],
-                environment: environment, timeout: startTimeout)
-            self.process = process
+                environment: environment, timeout: startTimeout))
             self.bus = bus
             self.compositor = compositor
-            self.directory = directory
+            self.processes = processes
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            await processes.stop()
             throw error
         }
-    }
-
-    deinit {
-        process.send(SIGKILL)
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// Runs `makoctl` with `arguments` against this server's bus.
@@ -139,8 +134,7 @@ public final class MakoServer: Sendable {
 
     /// Stops mako (`SIGTERM`, then `SIGKILL` after `grace`) and removes its configuration.
     public func stop(grace: Duration = .seconds(2)) async {
-        await process.stop(grace: grace)
-        try? FileManager.default.removeItem(at: directory)
+        await processes.stop(grace: grace)
     }
 
     // MARK: - List JSON

@@ -20,7 +20,7 @@ public final class PlasmaShellServer: Sendable {
     /// The bus it serves on.
     public let bus: TestBus
 
-    private let home: URL
+    private let processes: HarnessProcesses
 
     /// The PID of `plasmashell`.
     public var pid: Int32 { process.pid }
@@ -35,19 +35,18 @@ public final class PlasmaShellServer: Sendable {
         let plasmashell = try ToolRequirement.require("plasmashell")
         let activityManager = try ToolRequirement.requireLibraryProgram("libexec/kactivitymanagerd")
         try ToolRequirement.requireDataFile("/usr/share/plasma/shells/org.kde.plasma.desktop", package: "plasma-desktop")
-        let home = try HarnessTemporaryDirectory.make(prefix: "PlasmaShellServer")
-        var started: [ChildProcess] = []
+        let processes = try HarnessProcesses(prefix: "PlasmaShellServer")
+        let home = processes.folder
         do {
             let kwinCopy = home.appendingPathComponent("kwin_wayland")
             try FileManager.default.copyItem(at: kwin, to: kwinCopy)
             var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
             environment["XDG_SESSION_TYPE"] = "wayland"
             environment["QT_QPA_PLATFORM"] = "wayland"
-            let compositor = try ChildProcess(
+            let compositor = processes.adopt(try ChildProcess(
                 executable: kwinCopy,
                 arguments: ["--virtual", "--no-lockscreen", "--socket", "wayland-plasma", "--width", "1280", "--height", "800"],
-                environment: environment)
-            started.append(compositor)
+                environment: environment))
             let runtime = home.appendingPathComponent("run").path
             _ = try await HarnessLifecycle.poll("waiting for kwin_wayland's socket", timeout: startTimeout, detail: { compositor.standardError }) {
                 guard compositor.isRunning else {
@@ -56,38 +55,24 @@ public final class PlasmaShellServer: Sendable {
                 return FileManager.default.fileExists(atPath: runtime + "/wayland-plasma") ? true : nil
             }
             environment["WAYLAND_DISPLAY"] = "wayland-plasma"
-            let activities = try await bus.startOwner(
-                of: "org.kde.ActivityManager", executable: activityManager, environment: environment, timeout: startTimeout)
-            started.append(activities)
-            let process = try await bus.startOwner(
+            self.activityManager = processes.adopt(try await bus.startOwner(
+                of: "org.kde.ActivityManager", executable: activityManager, environment: environment, timeout: startTimeout))
+            process = processes.adopt(try await bus.startOwner(
                 of: "org.freedesktop.Notifications", executable: plasmashell, arguments: ["--no-respawn"],
-                environment: environment, timeout: startTimeout)
-            self.process = process
+                environment: environment, timeout: startTimeout))
             self.compositor = compositor
-            self.activityManager = activities
             self.bus = bus
-            self.home = home
+            self.processes = processes
         } catch {
-            for process in started.reversed() { await process.kill() }
-            try? FileManager.default.removeItem(at: home)
+            await processes.stop()
             throw error
         }
-    }
-
-    deinit {
-        process.send(SIGKILL)
-        activityManager.send(SIGKILL)
-        compositor.send(SIGKILL)
-        try? FileManager.default.removeItem(at: home)
     }
 
     /// Stops plasmashell, the activity manager and KWin (`SIGTERM`, then `SIGKILL` after
     /// `grace`) and removes the temporary home.
     public func stop(grace: Duration = .seconds(3)) async {
-        await process.stop(grace: grace)
-        await activityManager.stop(grace: grace)
-        await compositor.stop(grace: grace)
-        try? FileManager.default.removeItem(at: home)
+        await processes.stop(grace: grace)
     }
 }
 

@@ -14,7 +14,7 @@ public final class SwayCompositor: Sendable {
     /// The name of its Wayland socket, for `WAYLAND_DISPLAY`, for example `wayland-1`.
     public let waylandDisplay: String
 
-    private let directory: URL
+    private let processes: HarnessProcesses
 
     /// The PID of sway.
     public var pid: Int32 { process.pid }
@@ -38,7 +38,8 @@ public final class SwayCompositor: Sendable {
         let sway = try ToolRequirement.require("sway")
         let asRoot = getuid() == 0
         let setpriv = asRoot ? try ToolRequirement.require("setpriv") : nil
-        let directory = try HarnessTemporaryDirectory.make(prefix: "SwayCompositor")
+        let processes = try HarnessProcesses(prefix: "SwayCompositor")
+        let directory = processes.folder
         do {
             let runtime = directory.appendingPathComponent("run", isDirectory: true)
             try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false)
@@ -63,24 +64,14 @@ public final class SwayCompositor: Sendable {
                     executable: sway, arguments: Array(command.dropFirst()),
                     environment: Self.environment(runtime: runtime, home: directory))
             }
-            do {
-                waylandDisplay = try await Self.waitForSocket(in: runtime, of: process, timeout: startTimeout)
-            } catch {
-                await process.kill()
-                throw error
-            }
-            self.process = process
+            self.process = processes.adopt(process)
+            waylandDisplay = try await Self.waitForSocket(in: runtime, of: process, timeout: startTimeout)
             self.runtimeDirectory = runtime
-            self.directory = directory
+            self.processes = processes
         } catch {
-            try? FileManager.default.removeItem(at: directory)
+            await processes.stop()
             throw error
         }
-    }
-
-    deinit {
-        process.send(SIGKILL)
-        try? FileManager.default.removeItem(at: directory)
     }
 
     /// A small environment of its own: nothing of the caller's display or session bus.
@@ -115,7 +106,6 @@ public final class SwayCompositor: Sendable {
 
     /// Stops sway (`SIGTERM`, then `SIGKILL` after `grace`) and removes its folder.
     public func stop(grace: Duration = .seconds(2)) async {
-        await process.stop(grace: grace)
-        try? FileManager.default.removeItem(at: directory)
+        await processes.stop(grace: grace)
     }
 }

@@ -43,7 +43,7 @@ public final class XfceNotifyServer: Sendable {
     /// The display it draws on.
     public let display: XvfbDisplay
 
-    private let home: URL
+    private let processes: HarnessProcesses
 
     /// The PID of `xfce4-notifyd`.
     public var pid: Int32 { process.pid }
@@ -90,31 +90,21 @@ public final class XfceNotifyServer: Sendable {
         let notifyd = try ToolRequirement.requireLibraryProgram("xfce4/notifyd/xfce4-notifyd")
         let xfconfd = try ToolRequirement.requireLibraryProgram("xfce4/xfconf/xfconfd")
         _ = try ToolRequirement.require("xdotool")
-        let home = try HarnessTemporaryDirectory.make(prefix: "XfceNotifyServer")
-        var started: [ChildProcess] = []
+        let processes = try HarnessProcesses(prefix: "XfceNotifyServer")
+        let home = processes.folder
         do {
             let environment = try Self.prepareHome(home, bus: bus, display: display)
-            let settingsDaemon = try await bus.startOwner(
-                of: "org.xfce.Xfconf", executable: xfconfd, environment: environment, timeout: startTimeout)
-            started.append(settingsDaemon)
-            let process = try await bus.startOwner(
-                of: "org.freedesktop.Notifications", executable: notifyd, environment: environment, timeout: startTimeout)
-            self.process = process
-            self.settingsDaemon = settingsDaemon
+            settingsDaemon = processes.adopt(try await bus.startOwner(
+                of: "org.xfce.Xfconf", executable: xfconfd, environment: environment, timeout: startTimeout))
+            process = processes.adopt(try await bus.startOwner(
+                of: "org.freedesktop.Notifications", executable: notifyd, environment: environment, timeout: startTimeout))
             self.bus = bus
             self.display = display
-            self.home = home
+            self.processes = processes
         } catch {
-            for process in started.reversed() { await process.kill() }
-            try? FileManager.default.removeItem(at: home)
+            await processes.stop()
             throw error
         }
-    }
-
-    deinit {
-        process.send(SIGKILL)
-        settingsDaemon.send(SIGKILL)
-        try? FileManager.default.removeItem(at: home)
     }
 
     /// Writes the settings and the theme under `home` and returns the environment both
@@ -226,8 +216,6 @@ public final class XfceNotifyServer: Sendable {
     /// Stops xfce4-notifyd and xfconfd (`SIGTERM`, then `SIGKILL` after `grace`) and
     /// removes the temporary home.
     public func stop(grace: Duration = .seconds(2)) async {
-        await process.stop(grace: grace)
-        await settingsDaemon.stop(grace: grace)
-        try? FileManager.default.removeItem(at: home)
+        await processes.stop(grace: grace)
     }
 }
