@@ -83,8 +83,8 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///
     /// - Parameter stateDirectory: where state is kept; by default
     ///   ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
-    ///   folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is reported on
-    ///   standard error.
+    ///   folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged (label
+    ///   `org.desktopnotifications.center`).
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
