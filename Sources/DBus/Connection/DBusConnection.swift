@@ -94,6 +94,25 @@ public final class DBusConnection: Sendable {
         try await core.call(message, timeout: timeout ?? defaultTimeout)
     }
 
+    /// Sends a call and hands its outcome to `completion` on the connection's executor, in the
+    /// order the socket gave it among the signals: the path for a caller that keeps replies and
+    /// signals in one ordered channel. `completion` runs exactly once (a marshalling failure
+    /// runs it at once, on the calling thread).
+    package func startCall(
+        _ message: DBusMessage, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
+    ) {
+        let bytes: [UInt8]
+        do {
+            bytes = try message.marshal(serial: 0)
+        } catch {
+            return completion(.failure(error))
+        }
+        let member = message.member ?? "method"
+        let timeout = timeout ?? defaultTimeout
+        core.performNow { [core] in core.startCall(bytes, member: member, timeout: timeout, complete: completion) }
+    }
+
     /// Sends a message that expects no reply (a signal, or a call flagged
     /// ``DBusMessage/Flags/noReplyExpected``). Messages sent from one thread leave in order.
     ///

@@ -27,8 +27,19 @@ public final class NotificationsClient: Sendable {
         var link: Link?
         var connecting: Task<Link, any Error>?
         var owner: String?
+        /// An owner change was received since the link was made: the owner resolved when
+        /// subscribing is older than it.
+        var ownerChangeSeen = false
         var consumers: [UInt64: AsyncStream<NotificationEvent>.Continuation] = [:]
+        var channels: [UInt64: @Sendable (NotificationChannelItem) -> Void] = [:]
         var nextConsumer: UInt64 = 0
+        var sequence: UInt64 = 0
+
+        /// The next item, numbered in receive order, with the owner as of now.
+        mutating func item(_ kind: NotificationChannelItem.Kind) -> NotificationChannelItem {
+            sequence += 1
+            return NotificationChannelItem(sequence: sequence, owner: owner, kind: kind)
+        }
     }
 
     /// The deadline of calls to the bus daemon (connecting, subscribing).
@@ -81,12 +92,37 @@ public final class NotificationsClient: Sendable {
         state.withLock { $0.owner }
     }
 
-    /// Hands `event` to every stream. Yields happen outside the lock: a stream being cancelled
-    /// holds its task's lock while its termination handler takes ours, so yielding under our
-    /// lock can deadlock (it did, under ThreadSanitizer's timing).
+    /// Opens an ordered channel: `handler` gets every event and the replies to the posts made
+    /// through this channel (``post(_:tag:on:)``), one at a time, in the order the socket gave
+    /// them, on the connection's executor. It must not block: hand the item on (to a stream).
+    package func openChannel(_ handler: @escaping @Sendable (NotificationChannelItem) -> Void) -> NotificationChannel {
+        let id = state.withLock { state in
+            state.nextConsumer += 1
+            state.channels[state.nextConsumer] = handler
+            return state.nextConsumer
+        }
+        return NotificationChannel(id: id) { [weak self] in
+            _ = self?.state.withLock { $0.channels.removeValue(forKey: id) }
+        }
+    }
+
+    /// Hands `event` to every stream and channel. Yields happen outside the lock: a stream
+    /// being cancelled holds its task's lock while its termination handler takes ours, so
+    /// yielding under our lock can deadlock (it did, under ThreadSanitizer's timing).
     private func publish(_ event: NotificationEvent) {
-        let consumers = state.withLock { Array($0.consumers.values) }
+        let (consumers, channels, item) = state.withLock { state in
+            (Array(state.consumers.values), Array(state.channels.values), state.item(.event(event)))
+        }
         for consumer in consumers { consumer.yield(event) }
+        for channel in channels { channel(item) }
+    }
+
+    /// Hands the outcome of a post to the channel that made it.
+    private func answer(_ channel: NotificationChannel, tag: UInt64, _ outcome: Result<NotificationPosting, NotificationsError>) {
+        let (handler, item) = state.withLock { state in
+            (state.channels[channel.id], state.item(.posted(tag: tag, outcome)))
+        }
+        handler?(item)
     }
 
     /// Called on the connection's executor for every event of the subscription, in order.
@@ -95,12 +131,16 @@ public final class NotificationsClient: Sendable {
         case .signal(let message):
             if let parsed = NotificationEvent(signal: message) { publish(parsed) }
         case .ownerChanged(_, let oldOwner, let newOwner):
-            state.withLock { $0.owner = newOwner }
+            state.withLock { state in
+                state.owner = newOwner
+                state.ownerChangeSeen = true
+            }
             publish(.serverChanged(oldOwner: oldOwner, newOwner: newOwner))
         case .disconnected:
             state.withLock { state in
                 state.link = nil
                 state.owner = nil
+                state.ownerChangeSeen = false
             }
             publish(.disconnected)
         }
@@ -147,7 +187,7 @@ public final class NotificationsClient: Sendable {
         let link = Link(connection: connection, subscription: subscription)
         state.withLock { state in
             state.link = link
-            state.owner = subscription.initialOwner
+            if !state.ownerChangeSeen { state.owner = subscription.initialOwner }
         }
         return link
     }
@@ -155,7 +195,10 @@ public final class NotificationsClient: Sendable {
     /// Drops the connection; the next call makes a new one.
     public func disconnect() async {
         let link = state.withLock { state in
-            defer { state.link = nil }
+            defer {
+                state.link = nil
+                state.ownerChangeSeen = false
+            }
             return state.link
         }
         link?.subscription.cancel()
@@ -183,11 +226,43 @@ public final class NotificationsClient: Sendable {
     ///   over ``limits``; ``NotificationsError/noServer(_:)`` when nothing serves the name.
     public func notify(_ request: NotifyRequest) async throws(NotificationsError) -> NotificationPosting {
         let arguments = try request.arguments(limits: limits)
-        let reply = try await call("Notify", arguments)
-        guard let id = try? reply.arguments("u").first?.uint32Value, let server = reply.sender else {
-            throw .protocolViolation("Notify replied with signature \(reply.bodySignature)")
+        return try Self.posting(from: await call("Notify", arguments)).get()
+    }
+
+    /// Shows (or updates) a notification without waiting: the reply comes to `channel` as
+    /// ``NotificationChannelItem/Kind/posted(tag:_:)``, after every signal received before it
+    /// and before every signal received after it. A request that cannot be sent, or a bus that
+    /// cannot be reached, is answered on the channel too (then off the connection's executor).
+    package func post(_ request: NotifyRequest, tag: UInt64, on channel: NotificationChannel) {
+        let message: DBusMessage
+        do {
+            message = try DBusMessage.methodCall(
+                destination: NotificationsInterface.busName, path: NotificationsInterface.path,
+                interface: NotificationsInterface.name, member: "Notify", body: try request.arguments(limits: limits))
+        } catch {
+            return answer(channel, tag: tag, .failure(NotificationsError.from(error)))
         }
-        return NotificationPosting(id: id, server: server)
+        let send: @Sendable (DBusConnection) -> Void = { [self] connection in
+            connection.startCall(message, timeout: callTimeout) { [self] result in
+                answer(channel, tag: tag, result.mapError { NotificationsError.from($0) }.flatMap(Self.posting(from:)))
+            }
+        }
+        if let link = state.withLock({ $0.link }), link.connection.isConnected { return send(link.connection) }
+        Task {
+            do throws(NotificationsError) {
+                send(try await link().connection)
+            } catch {
+                answer(channel, tag: tag, .failure(error))
+            }
+        }
+    }
+
+    /// The posting a `Notify` reply tells.
+    private static func posting(from reply: DBusMessage) -> Result<NotificationPosting, NotificationsError> {
+        guard let id = try? reply.arguments("u").first?.uint32Value, let server = reply.sender else {
+            return .failure(.protocolViolation("Notify replied with signature \(reply.bodySignature)"))
+        }
+        return .success(NotificationPosting(id: id, server: server))
     }
 
     /// Asks the server to close notification `id` (it answers with `NotificationClosed(id, 3)`

@@ -7,12 +7,7 @@ extension UNUserNotificationCenter {
     /// otherwise, or when the person turned the app's notifications off in GNOME's settings.
     /// The answer and `options` are remembered with the app's state.
     public func requestAuthorization(options: UNAuthorizationOptions = []) async throws -> Bool {
-        let engine = self.engine
-        return await lane.perform {
-            let granted = await engine.serverAvailable()
-            await engine.setAuthorization(granted ? .authorized : .denied, options: options)
-            return granted
-        }
+        await engine.requestAuthorization(options: options)
     }
 
     /// The completion-handler form of ``requestAuthorization(options:)``.
@@ -36,8 +31,7 @@ extension UNUserNotificationCenter {
     /// CarPlay, critical alerts, announcements, scheduled summaries, time-sensitive and
     /// direct-message settings) is `.notSupported`.
     public func notificationSettings() async -> UNNotificationSettings {
-        let engine = self.engine
-        return await lane.perform { await engine.settings() }
+        Self.settings(for: await engine.authorization())
     }
 
     /// The completion-handler form of ``notificationSettings()``.
@@ -46,19 +40,14 @@ extension UNUserNotificationCenter {
     }
 }
 
-extension NotificationEngine {
-    func serverAvailable() async -> Bool {
-        await start()
-        guard !GnomeNotificationSwitch.isTurnedOff(appID: identity.id) else { return false }
-        return (try? await client.isServerAvailable()) ?? false
-    }
-
-    func settings() async -> UNNotificationSettings {
-        let capabilities = await currentCapabilities() ?? []
-        let authorized = authorizationStatus == .authorized
+extension UNUserNotificationCenter {
+    /// The settings an authorization answer and the server's capabilities amount to.
+    static func settings(for authorization: EngineAuthorization) -> UNNotificationSettings {
+        let capabilities = authorization.capabilities ?? []
+        let authorized = authorization.status == .authorized
         func setting(_ on: Bool) -> UNNotificationSetting { authorized ? (on ? .enabled : .notSupported) : .disabled }
         return UNNotificationSettings(
-            authorizationStatus: authorizationStatus,
+            authorizationStatus: authorization.status,
             soundSetting: setting(capabilities.contains(.sound)),
             badgeSetting: setting(true),
             alertSetting: setting(true),

@@ -16,13 +16,17 @@ extension UNUserNotificationCenter {
     }
 
     /// Tells the extension of a notification's category that it was shown.
-    func tellContentExtension(shown notification: UNNotification) async {
+    func hasContentExtension(forCategory category: String) -> Bool {
+        contentExtension(for: category) != nil
+    }
+
+    func contentExtensionShown(_ notification: UNNotification) async {
         guard let reference = contentExtension(for: notification.request.content.categoryIdentifier) else { return }
         await MainActor.run { reference.object.didReceive(notification) }
     }
 
     /// The extension's answer for a response, or `nil` when its category has no extension.
-    func askContentExtension(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
+    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
         guard let reference = contentExtension(for: response.notification.request.content.categoryIdentifier) else { return nil }
         return await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)

@@ -11,9 +11,7 @@ extension UNUserNotificationCenter {
     ///   content that cannot be sent or a missing server, ``UserInfoStorageError`` for
     ///   `userInfo` values that cannot be stored.
     public func add(_ request: UNNotificationRequest) async throws {
-        let engine = self.engine
-        let dueNow = try await lane.performThrowing { try await engine.accept(request).map(RequestBox.init) }
-        if let dueNow { try await engine.deliverNow(dueNow.request) }
+        try await engine.add(request)
     }
 
     /// The completion-handler form of ``add(_:)``.
@@ -32,8 +30,7 @@ extension UNUserNotificationCenter {
 
     /// The requests waiting for their trigger, soonest first.
     public func pendingNotificationRequests() async -> [UNNotificationRequest] {
-        let engine = self.engine
-        return await lane.perform { await engine.pendingRequests() }
+        await engine.pendingRequests()
     }
 
     /// The completion-handler form of ``pendingNotificationRequests()``.
@@ -43,22 +40,19 @@ extension UNUserNotificationCenter {
 
     /// Cancels the pending requests with these identifiers.
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-        let engine = self.engine
-        lane.submit { await engine.cancelPending(identifiers) }
+        engine.removePendingRequests(withIdentifiers: identifiers)
     }
 
     /// Cancels every pending request.
     public func removeAllPendingNotificationRequests() {
-        let engine = self.engine
-        lane.submit { await engine.cancelAllPending() }
+        engine.removePendingRequests(withIdentifiers: nil)
     }
 
     // MARK: - Delivered
 
     /// The notifications still shown by the server, oldest first.
     public func deliveredNotifications() async -> [UNNotification] {
-        let engine = self.engine
-        return await lane.perform { await engine.deliveredNotifications() }
+        await engine.deliveredNotifications()
     }
 
     /// The completion-handler form of ``deliveredNotifications()``.
@@ -68,28 +62,24 @@ extension UNUserNotificationCenter {
 
     /// Withdraws delivered notifications (`CloseNotification`); they leave the list at once.
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
-        let engine = self.engine
-        lane.submit { await engine.removeDelivered(identifiers) }
+        engine.removeDeliveredNotifications(withIdentifiers: identifiers)
     }
 
     /// Withdraws every delivered notification.
     public func removeAllDeliveredNotifications() {
-        let engine = self.engine
-        lane.submit { await engine.removeAllDelivered() }
+        engine.removeDeliveredNotifications(withIdentifiers: nil)
     }
 
     // MARK: - Categories
 
     /// Registers the categories, replacing those registered before.
     public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        let engine = self.engine
-        lane.submit { await engine.setCategories(categories) }
+        engine.setCategories(categories)
     }
 
     /// The registered categories.
     public func notificationCategories() async -> Set<UNNotificationCategory> {
-        let engine = self.engine
-        return await lane.perform { await engine.currentCategories() }
+        await engine.categories()
     }
 
     /// The completion-handler form of ``notificationCategories()``.
@@ -103,7 +93,7 @@ extension UNUserNotificationCenter {
     /// launcher-entry signal that docks read.
     public func setBadgeCount(_ newBadgeCount: Int) async throws {
         guard newBadgeCount >= 0 else { throw UNError(.badgeInputInvalid, description: "a badge count cannot be negative") }
-        try await engine.setBadge(newBadgeCount)
+        try await engine.setBadgeCount(newBadgeCount)
     }
 
     /// The completion-handler form of ``setBadgeCount(_:)``.
@@ -124,15 +114,9 @@ extension UNUserNotificationCenter {
     /// - Throws: why the state is not saved, if it is not: ``StateStoreError`` (it could not
     ///   be read or written) or ``InvalidApplicationIdentifierError``.
     package func writeStateNow() async throws {
-        let engine = self.engine
-        try await lane.performThrowing { try await engine.writeStateNow() }
+        try await engine.writeStateNow()
     }
 
     /// Whether content extensions are supported: no desktop has them.
     public var supportsContentExtensions: Bool { false }
-}
-
-/// Carries a request out of the engine (requests are immutable).
-struct RequestBox: @unchecked Sendable {
-    let request: UNNotificationRequest
 }

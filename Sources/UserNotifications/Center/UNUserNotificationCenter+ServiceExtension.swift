@@ -13,7 +13,7 @@ extension UNUserNotificationCenter {
     /// deadline, after `serviceExtensionTimeWillExpire`) the original.
     func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent {
         guard let registration = serviceExtensionSlot.withLock({ $0 }) else { return request.content }
-        let clock = engine.clock
+        let clock = self.clock
         let answer: ContentBox = await withCheckedContinuation { continuation in
             let once = ResumeOnce(continuation)
             let original = ContentBox(request.content)

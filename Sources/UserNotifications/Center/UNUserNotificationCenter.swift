@@ -40,14 +40,17 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private let delegateBox = Locked(DelegateReference())
     let serviceExtensionSlot = Locked<ServiceExtensionRegistration?>(nil)
     let contentExtensions = Locked<[String: ContentExtensionReference]>([:])
-    let engine: NotificationEngine
-    /// Orders the operations.
-    let lane = OperationLane()
+    /// Everything behind Apple's surface: the center forwards each call there, in call order.
+    let engine: any NotificationEngine
+    /// The responses waiting for the delegate.
+    let responses: ResponseQueue
     /// Where completion handlers run.
     let callbackQueue = DispatchQueue(label: "UNUserNotificationCenter.callbacks")
 
     /// The app's identity on the desktop. A Linux addition.
     public let identity: ApplicationIdentity
+    /// The wall clock triggers and deadlines run on.
+    let clock: any NotificationClock
 
     /// The center of the current app.
     public static func current() -> UNUserNotificationCenter {
@@ -91,19 +94,22 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         stateDirectory: URL? = nil
     ) {
         self.identity = identity
-        let link = CenterLink()
-        let presenter = NotificationEngine.Presenter(
-            willPresent: { notification in await link.center?.presentationOptions(for: notification) ?? Self.defaultPresentationOptions },
-            didReceive: { @MainActor response in await link.center?.tellDidReceive(response) },
-            shown: { notification in await link.center?.tellContentExtension(shown: notification) },
-            intercept: { response in await link.center?.askContentExtension(response) },
-            hasContentExtension: { category in link.center?.contentExtension(for: category) != nil })
-        engine = NotificationEngine(
-            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, presenter: presenter,
+        self.clock = clock
+        let host = EngineHostReference()
+        responses = ResponseQueue { response in await (host.host as? UNUserNotificationCenter)?.tellDidReceive(response) }
+        engine = InProcessEngine.start(
+            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host,
             stateDirectory: persistent ? Self.stateFolder(stateDirectory, of: identity) : nil)
         super.init()
-        link.center = self
+        host.host = self
     }
+
+    deinit {
+        engine.close()
+    }
+
+    /// The engine when it runs in this process (tests look inside it).
+    var inProcessEngine: InProcessEngine? { engine as? InProcessEngine }
 
     /// The folder given, else the identity's own.
     private static func stateFolder(_ given: URL?, of identity: ApplicationIdentity) -> Result<URL, InvalidApplicationIdentifierError> {
@@ -130,10 +136,13 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// The deadline used by this center (tests shorten it).
     let responseDeadlineOverride = Locked<Duration?>(nil)
 
-    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
-    ///
     /// Without a delegate the answer is known at once, with no hop to the main actor.
-    private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+    var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? {
+        delegate == nil ? Self.defaultPresentationOptions : nil
+    }
+
+    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
+    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
         guard delegate != nil else { return Self.defaultPresentationOptions }
         let options = await AnswerDeadlines.shared.answer(within: Self.presentationDeadline, otherwise: nil) {
             await self.askWillPresent(notification)
@@ -187,7 +196,8 @@ struct DelegateReference: @unchecked Sendable {
     weak var object: (any UNUserNotificationCenterDelegate)?
 }
 
-/// Lets the engine reach its center without keeping it alive.
-final class CenterLink: @unchecked Sendable {
-    weak var center: UNUserNotificationCenter?
+extension UNUserNotificationCenter: EngineHost {
+    func receive(_ response: UNNotificationResponse) {
+        responses.enqueue(response)
+    }
 }

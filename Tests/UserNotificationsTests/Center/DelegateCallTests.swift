@@ -50,11 +50,10 @@ struct DelegateCallTests {
         fixture.server.invokeAction(id: id)
         #expect(await eventually { delegate.received.withLock { $0.count } == 1 })
         let extra = 3
-        for _ in 0..<(NotificationEngine.responseQueueLimit + extra) {
-            await fixture.center.engine.deliverResponse(
-                UNNotificationResponse(notification: notification, actionIdentifier: "again"))
+        for _ in 0..<(ResponseQueue.limit + extra) {
+            fixture.center.responses.enqueue(UNNotificationResponse(notification: notification, actionIdentifier: "again"))
         }
-        #expect(await fixture.center.engine.droppedResponses == extra)
+        #expect(fixture.center.responses.droppedCount == extra)
         #expect(delegate.received.withLock { $0.count } == 1)
     }
 }

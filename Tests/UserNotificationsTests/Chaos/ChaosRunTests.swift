@@ -102,7 +102,7 @@ struct ChaosRunTests {
         #expect(await delegate.responses.next(warmUp / 2, timeout: .seconds(10)).count == warmUp / 2)
         center.removeAllDeliveredNotifications()
         #expect(await eventually { await center.deliveredNotifications().isEmpty })
-        try await Task.sleep(for: NotificationEngine.closeGracePeriod * 2)
+        try await Task.sleep(for: InProcessEngine.closeGracePeriod * 2)
         let baseline = await Bookkeeping.of(center)
         let baselineMemory = MemoryFigures.now()
         #expect(baseline.engine == .empty, "the warm-up left bookkeeping behind: \(baseline.engine)")
@@ -414,11 +414,11 @@ struct ChaosRunTests {
         center.removeAllPendingNotificationRequests()
         center.removeAllDeliveredNotifications()
         #expect(await eventually { await center.deliveredNotifications().isEmpty })
-        let owner = await center.engine.client.serverOwner
+        let owner = center.inProcessEngine?.client.serverOwner
         #expect(await eventually {
             Self.ourLive(on: server) == orphans
         }, "after withdrawing everything the server should show only the orphans; it shows \(Self.ourLive(on: server).sorted()), orphans \(orphans.sorted()), owner \(owner ?? "none"), server \(server.uniqueName)")
-        try await Task.sleep(for: NotificationEngine.closeGracePeriod * 2)
+        try await Task.sleep(for: InProcessEngine.closeGracePeriod * 2)
         var after = await Bookkeeping.of(center)
         if after != baseline {
             // CloseNotification replies still on their way: give them a moment.
@@ -498,13 +498,13 @@ final class WeakNotification {
 /// The sizes of the center's internal tables and of its bus connection's.
 struct Bookkeeping: Equatable, CustomStringConvertible {
     struct Engine: Equatable, CustomStringConvertible {
-        var pending = 0, delivered = 0, closing = 0, serverIndex = 0, heldEvents = 0, notifiesInFlight = 0
-        var delivering = 0, deliveryWaiters = 0, withdrawOnArrival = 0, scheduled = 0
+        var pending = 0, delivered = 0, closing = 0, serverIndex = 0, early = 0, postsInFlight = 0
+        var deliveries = 0, attachmentFolders = 0, scheduled = 0
         static let empty = Engine()
         var description: String {
             "pending \(pending), delivered \(delivered), closing \(closing), serverIndex \(serverIndex), "
-                + "held \(heldEvents), inFlight \(notifiesInFlight), delivering \(delivering), "
-                + "waiters \(deliveryWaiters), withdrawOnArrival \(withdrawOnArrival), scheduled \(scheduled)"
+                + "early \(early), postsInFlight \(postsInFlight), deliveries \(deliveries), "
+                + "attachmentFolders \(attachmentFolders), scheduled \(scheduled)"
         }
     }
 
@@ -521,9 +521,9 @@ struct Bookkeeping: Equatable, CustomStringConvertible {
     var description: String { "{engine: \(engine); connection: \(connection)}" }
 
     static func of(_ center: UNUserNotificationCenter) async -> Bookkeeping {
-        let engine = await center.engine.bookkeeping()
+        let engine = await center.inProcessEngine?.bookkeeping() ?? .empty
         var connection = Connection()
-        if let link = try? await center.engine.client.connect() {
+        if let link = try? await center.inProcessEngine?.client.connect() {
             let core = link.core
             core.performNow {
                 connection = Connection(
@@ -536,13 +536,12 @@ struct Bookkeeping: Equatable, CustomStringConvertible {
     }
 }
 
-extension NotificationEngine {
+extension InProcessEngine {
     func bookkeeping() -> Bookkeeping.Engine {
         Bookkeeping.Engine(
-            pending: pending.count, delivered: delivered.count, closing: closing.count, serverIndex: serverIndex.count,
-            heldEvents: heldEvents.count, notifiesInFlight: notifiesInFlight, delivering: deliveringIdentifiers.count,
-            deliveryWaiters: deliveryWaiters.count, withdrawOnArrival: withdrawOnArrival.count,
-            scheduled: scheduler?.count ?? 0)
+            pending: pending.count, delivered: delivered.live.count, closing: delivered.closing.count,
+            serverIndex: delivered.indexCount, early: deliveries.early.count, postsInFlight: deliveries.postsInFlight,
+            deliveries: deliveries.count, attachmentFolders: ledger.counts.count, scheduled: scheduler?.count ?? 0)
     }
 }
 

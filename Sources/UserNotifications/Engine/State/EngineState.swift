@@ -20,25 +20,3 @@ package struct EngineState: Codable, Sendable {
     var authorizationStatus: Int?
     var authorizationOptions: UInt?
 }
-
-/// A live notification: where the server shows it, and whether it has been answered.
-struct ServerKey: Hashable, Sendable {
-    let server: String
-    let id: UInt32
-}
-
-struct DeliveredEntry {
-    var notification: UNNotification
-    var key: ServerKey
-    var responded = false
-    var activationToken: String?
-    /// Closed by the server, kept for a grace period so a late action still counts.
-    var closedAt: Date?
-    var dismissPending = false
-}
-
-struct PendingEntry {
-    var request: UNNotificationRequest
-    var anchor: Date
-    var nextFire: Date
-}

@@ -72,7 +72,7 @@ struct AttachmentStore: Sendable {
             names = try StateFileSystem.names(inFolder: root.path)
         } catch {
             CenterLog.logger.error(
-                "stored attachments were not pruned", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
+                "stored attachments were not pruned", metadata: ["error": CenterLog.describe(error)])
             return
         }
         for name in names {
@@ -87,7 +87,7 @@ struct AttachmentStore: Sendable {
             try PrivateStorage.remove(folder.path)
         } catch {
             CenterLog.logger.error(
-                "a stored attachment was not removed", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
+                "a stored attachment was not removed", metadata: ["error": CenterLog.describe(error)])
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import FreedesktopNotifications
 
-extension NotificationEngine {
+extension InProcessEngine {
     /// Reads the saved state: categories and authorization as they were, pending requests
     /// rescheduled (an overdue one fires once, now), delivered notifications kept only while
     /// the server instance that shows them is still the owner.
@@ -22,7 +22,7 @@ extension NotificationEngine {
         stateProblem = nil
         savedBaseline = state
         adopt(state)
-        pruneAttachments()
+        attachmentStore?.prune(keeping: Set(ledger.counts.keys))
     }
 
     /// The state in a load's result, reporting a file that was set aside.
@@ -56,31 +56,23 @@ extension NotificationEngine {
         }
         for saved in state.pending where pending[saved.request.identifier] == nil {
             let request = saved.request.makeRequest()
-            pending[request.identifier] = PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire)
-            scheduler.schedule(request.identifier, at: saved.nextFire)
+            hold(request)
+            pending.insert(PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire))
+            scheduler?.schedule(request.identifier, at: saved.nextFire)
         }
-        let owner = client.serverOwner
+        owner = owner ?? client.serverOwner
         for saved in state.delivered where saved.server == owner && delivered[saved.notification.request.identifier] == nil {
             let notification = saved.notification.makeNotification()
-            let key = ServerKey(server: saved.server, id: saved.id)
-            delivered[notification.request.identifier] = DeliveredEntry(notification: notification, key: key)
-            serverIndex[key] = notification.request.identifier
+            hold(notification.request)
+            delivered.record(DeliveredEntry(notification: notification, key: ServerKey(server: saved.server, id: saved.id)))
         }
-    }
-
-    /// Removes stored attachment files that no restored request uses.
-    private func pruneAttachments() {
-        guard let attachmentStore else { return }
-        let requests = pending.values.map(\.request) + delivered.values.map(\.notification.request)
-        let kept = Set(requests.flatMap { $0.content.attachments.compactMap(attachmentStore.folder(of:)) })
-        attachmentStore.prune(keeping: kept)
     }
 
     /// Keeps `error` for ``writeStateNow()`` and reports it.
     func recordStateProblem(_ error: any Error) {
         stateProblem = error
         CenterLog.logger.error(
-            "the notification state is not saved", metadata: ["error": "\(TerminalText.singleLine(error.localizedDescription))"])
+            "the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
     }
 
     /// How long a burst of changes is gathered into one write.
@@ -141,19 +133,32 @@ extension NotificationEngine {
 
     func snapshot() -> EngineState {
         var state = EngineState()
-        state.pending = pending.values.compactMap { entry in
-            (try? NotificationRequestSnapshot(entry.request)).map {
-                EngineState.Pending(request: $0, anchor: entry.anchor, nextFire: entry.nextFire)
+        state.pending = pending.entries.values.compactMap { entry in
+            Self.snapshot(of: entry.identifier) {
+                EngineState.Pending(request: try NotificationRequestSnapshot(entry.request), anchor: entry.anchor, nextFire: entry.nextFire)
             }
         }
-        state.delivered = delivered.values.compactMap { entry in
-            (try? NotificationSnapshot(entry.notification)).map {
-                EngineState.Delivered(notification: $0, server: entry.key.server, id: entry.key.id)
+        state.delivered = delivered.live.values.compactMap { entry in
+            Self.snapshot(of: entry.identifier) {
+                EngineState.Delivered(notification: try NotificationSnapshot(entry.notification), server: entry.key.server, id: entry.key.id)
             }
         }
         state.categories = categories.values.map(NotificationCategorySnapshot.init)
         state.authorizationStatus = authorizationStatus.rawValue
         state.authorizationOptions = authorizationOptions.rawValue
         return state
+    }
+
+    /// One entry of the saved state; an entry that cannot be written (its `userInfo` was
+    /// checked when it was added, so this is not expected) is left out and logged.
+    private static func snapshot<Entry>(of identifier: String, _ make: () throws -> Entry) -> Entry? {
+        do {
+            return try make()
+        } catch {
+            CenterLog.logger.error(
+                "a notification was left out of the saved state",
+                metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+            return nil
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import FreedesktopNotifications
 
-/// The mapping of `mapping.md`, request to `Notify` arguments, row by row. Pure: the same
-/// inputs give the same arguments, which the golden tests rely on. (A clipped thumbnail is read
+/// The mapping of `mapping.md`, both ways, row by row: a request to `Notify` arguments here,
+/// the server's signals to responses in ``response(to:category:actionKey:text:)``. Pure: the
+/// same inputs give the same arguments, which the golden tests rely on. (A clipped thumbnail is read
 /// from its attachment, which decodes its file once and keeps the pixels.)
 struct NotificationBridge {
     let identity: ApplicationIdentity

@@ -1,0 +1,20 @@
+import Foundation
+
+/// What an engine asks of the app it serves: the delegate's presentation decision, the
+/// responses, and the content extensions. The center is the host of its engine; the engine
+/// holds it weakly, so a center that goes away takes nothing with it.
+protocol EngineHost: AnyObject, Sendable {
+    /// The options when nobody needs to be asked (no delegate), known without a hop; `nil`
+    /// when ``presentationOptions(for:)`` must ask.
+    var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { get }
+    /// Asks the delegate how to present `notification` (bounded by the presentation deadline).
+    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions
+    /// Takes a response for the delegate; it is told in order, one at a time.
+    func receive(_ response: UNNotificationResponse)
+    /// Whether a content extension handles the category.
+    func hasContentExtension(forCategory category: String) -> Bool
+    /// Tells the category's content extension that its notification is shown.
+    func contentExtensionShown(_ notification: UNNotification) async
+    /// The category's content extension's answer for a response; `nil` without one.
+    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption?
+}

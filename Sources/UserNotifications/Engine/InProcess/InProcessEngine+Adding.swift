@@ -1,0 +1,117 @@
+import Foundation
+import FreedesktopNotifications
+
+// Requests come in: validated, their attachments copied into the store, then scheduled or
+// delivered at once; pending ones fire from the scheduler.
+extension InProcessEngine {
+    func accept(_ request: UNNotificationRequest, waiter: CheckedContinuation<Void, any Error>) {
+        do {
+            try Self.validate(request)
+            let request = try storingAttachments(of: request)
+            if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+                try schedule(request, trigger: trigger)
+                waiter.resume()
+            } else {
+                cancelPending([request.identifier])
+                deliver(request, date: clock.now, waiter: waiter)
+            }
+        } catch {
+            waiter.resume(throwing: error)
+        }
+    }
+
+    static func validate(_ request: UNNotificationRequest) throws {
+        try request.trigger?.validate()
+        let content = request.content
+        let fields = [
+            ("identifier", request.identifier), ("title", content.title), ("subtitle", content.subtitle),
+            ("body", content.body), ("categoryIdentifier", content.categoryIdentifier),
+            ("threadIdentifier", content.threadIdentifier),
+        ]
+        for (field, text) in fields where text.utf8.contains(0) {
+            throw NotificationDeliveryError.invalidContent(field: field, reason: "contains a NUL character")
+        }
+        if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
+    }
+
+    /// The request with its attachments copied into the store (unchanged without a store).
+    private func storingAttachments(of request: UNNotificationRequest) throws -> UNNotificationRequest {
+        guard let attachmentStore, !request.content.attachments.isEmpty else { return request }
+        let stored = try attachmentStore.store(request.content.attachments)
+        guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else { return request }
+        content.attachments = stored.attachments
+        return UNNotificationRequest(identifier: request.identifier, content: content, trigger: request.trigger)
+    }
+
+    // MARK: - Attachment holds
+
+    /// The store folders the request's attachments live in.
+    func folders(of request: UNNotificationRequest) -> [URL] {
+        guard let attachmentStore else { return [] }
+        return request.content.attachments.compactMap(attachmentStore.folder(of:))
+    }
+
+    /// Counts one more holder of the request's stored attachments.
+    func hold(_ request: UNNotificationRequest) {
+        ledger.retain(folders(of: request))
+    }
+
+    /// Counts one holder fewer; removes the folders nobody holds any more.
+    func release(_ request: UNNotificationRequest) {
+        release(folders: folders(of: request))
+    }
+
+    func release(folders: [URL]) {
+        guard let attachmentStore else { return }
+        for folder in ledger.release(folders) { attachmentStore.release(folder) }
+    }
+
+    // MARK: - Pending
+
+    private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
+        let anchor = clock.now
+        guard let next = trigger.nextFireDate(after: anchor, anchor: anchor, calendar: .current) else {
+            throw UNError(.notificationInvalidNoDate, description: "the trigger never fires after \(anchor)")
+        }
+        let anchored = (trigger as? UNTimeIntervalNotificationTrigger)
+            .map { UNNotificationRequest(identifier: request.identifier, content: request.content, trigger: $0.anchored(at: anchor)) }
+            ?? request
+        hold(anchored)
+        if let replaced = pending.insert(PendingEntry(request: anchored, anchor: anchor, nextFire: next)) {
+            release(replaced.request)
+        }
+        scheduler?.schedule(request.identifier, at: next)
+        scheduleSave()
+    }
+
+    func cancelPending(_ identifiers: [String]?) {
+        let removed: [PendingEntry]
+        if let identifiers {
+            removed = identifiers.compactMap { pending.remove($0) }
+            for entry in removed { scheduler?.cancel(entry.identifier) }
+        } else {
+            removed = pending.removeAll()
+            scheduler?.cancelAll()
+        }
+        for entry in removed { release(entry.request) }
+        if !removed.isEmpty || identifiers == nil { scheduleSave() }
+    }
+
+    /// A pending request fell due: a repeating one is scheduled again, the others leave the
+    /// list; then it is delivered.
+    func fire(_ identifier: String, due: Date) {
+        guard let entry = pending[identifier], entry.nextFire == due, let trigger = entry.request.trigger else { return }
+        var leaves = true
+        if trigger.repeats,
+           let next = trigger.nextFireDate(after: max(due, clock.now), anchor: entry.anchor, calendar: .current) {
+            pending.reschedule(identifier, to: next)
+            scheduler?.schedule(identifier, at: next)
+            leaves = false
+        } else {
+            pending.remove(identifier)
+        }
+        scheduleSave()
+        deliver(entry.request, date: due, waiter: nil)
+        if leaves { release(entry.request) }
+    }
+}

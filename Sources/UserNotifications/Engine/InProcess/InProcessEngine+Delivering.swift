@@ -1,0 +1,174 @@
+import Foundation
+import FreedesktopNotifications
+
+// A delivery: the host's options, the server's capabilities (once per server), the `Notify`
+// posted through the channel, and its reply taken in order with the signals (``handle(_:)``).
+// Deliveries of one identifier go one at a time, so an update knows the id it replaces.
+extension InProcessEngine {
+    func deliver(_ request: UNNotificationRequest, date: Date, waiter: CheckedContinuation<Void, any Error>?) {
+        let request = request.resolvingDeferredLocalizations()
+        let delivery = Delivery(
+            tag: nextTag(), notification: UNNotification(date: date, request: request),
+            folders: folders(of: request), waiter: waiter)
+        ledger.retain(delivery.folders)
+        if deliveries.enqueue(delivery) { begin(delivery.tag) }
+    }
+
+    /// Asks the host how to present it: at once without a delegate, else off the loop.
+    private func begin(_ tag: UInt64) {
+        guard let delivery = deliveries[tag] else { return }
+        guard let host else { return presented(tag, options: UNUserNotificationCenter.defaultPresentationOptions) }
+        if let options = host.presentationOptionsWithoutAsking { return presented(tag, options: options) }
+        let notification = delivery.notification
+        Task {
+            let options = await host.presentationOptions(for: notification)
+            self.presented(tag, options: options)
+        }
+    }
+
+    private func presented(_ tag: UInt64, options: UNNotificationPresentationOptions) {
+        guard let delivery = deliveries[tag] else { return }
+        let content = delivery.notification.request.content
+        if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: delivery.identifier) }
+        guard options.showsBanner || options.showsInList else { return finish(tag, .success(())) }
+        let intercepted = host?.hasContentExtension(forCategory: content.categoryIdentifier) ?? false
+        deliveries.update(tag) { delivery in
+            delivery.options = options
+            delivery.intercepted = intercepted
+        }
+        if let cache = capabilityCache, cache.server == owner {
+            return post(tag, capabilities: cache.capabilities)
+        }
+        let client = self.client
+        Task {
+            do throws(NotificationsError) {
+                let capabilities = Set(try await client.capabilities())
+                self.learned(capabilities, of: client.serverOwner)
+                self.post(tag, capabilities: capabilities)
+            } catch {
+                self.finish(tag, .failure(NotificationDeliveryError(error)))
+            }
+        }
+    }
+
+    private func learned(_ capabilities: Set<NotificationCapability>, of server: String?) {
+        if let server { capabilityCache = (server, capabilities) }
+    }
+
+    private func post(_ tag: UInt64, capabilities: Set<NotificationCapability>) {
+        guard let channel, let delivery = deliveries[tag] else { return }
+        let request = delivery.notification.request
+        let bridge = NotificationBridge(identity: identity, capabilities: capabilities)
+        var arguments = bridge.notifyRequest(
+            for: request, category: categories[request.content.categoryIdentifier], options: delivery.options,
+            replacesID: delivered.replacementID(for: request.identifier, on: owner))
+        if delivery.intercepted { arguments.hints.resident = true }
+        deliveries.markPosted(tag)
+        client.post(arguments, tag: tag, on: channel)
+    }
+
+    /// The reply to a delivery's `Notify`, in its place among the signals.
+    func posted(_ tag: UInt64, _ outcome: Result<NotificationPosting, NotificationsError>, owner: String?) {
+        guard let delivery = deliveries[tag] else { return }
+        let posting: NotificationPosting
+        switch outcome {
+        case .failure(let error):
+            return finish(tag, .failure(NotificationDeliveryError(error)))
+        case .success(let answer):
+            posting = answer
+        }
+        // The server that answered may be gone already (its NameOwnerChanged came first):
+        // its notifications went with it, and so does this one.
+        guard posting.server == owner else { return finish(tag, .success(())) }
+        let key = ServerKey(server: posting.server, id: posting.id)
+        ledger.retain(delivery.folders)
+        if let previous = delivered.record(DeliveredEntry(notification: delivery.notification, key: key)) {
+            release(previous.notification.request)
+        }
+        for early in deliveries.takeEarly(for: key) { handle(early.event) }
+        scheduleSave()
+        if delivery.intercepted, let host {
+            let notification = delivery.notification
+            Task { await host.contentExtensionShown(notification) }
+        }
+        if delivery.withdrawOnArrival { removeDelivered([delivery.identifier]) }
+        finish(tag, .success(()))
+    }
+
+    /// Ends a delivery: its waiter is told, its hold on the attachments released, and the next
+    /// delivery of its identifier starts.
+    func finish(_ tag: UInt64, _ outcome: Result<Void, NotificationDeliveryError>) {
+        guard let (finished, next) = deliveries.finish(tag) else { return }
+        release(folders: finished.folders)
+        if let waiter = finished.waiter {
+            waiter.resume(with: outcome.mapError { $0 as any Error })
+        } else if case .failure(let error) = outcome {
+            CenterLog.logger.error(
+                "a notification whose trigger fired was not delivered",
+                metadata: ["identifier": "\(finished.identifier)", "error": CenterLog.describe(error)])
+        }
+        if let next { begin(next.tag) }
+    }
+
+    private func updateBadge(_ count: Int, for identifier: String) {
+        let client = self.client
+        let appID = identity.id
+        Task {
+            do {
+                try await client.setBadge(appID: appID, count: count)
+            } catch {
+                CenterLog.logger.warning(
+                    "the badge of a notification was not set",
+                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+            }
+        }
+    }
+
+    // MARK: - Withdrawing
+
+    /// Withdraws notifications: they leave the list at once, and each live one gets a
+    /// `CloseNotification` (its `NotificationClosed` finds it already answered). One on its
+    /// way is closed as soon as its id is known.
+    func removeDelivered(_ identifiers: [String]) {
+        var ids: [UInt32] = []
+        for identifier in identifiers {
+            _ = deliveries.withdrawOnArrival(identifier)
+            guard let entry = delivered.close(identifier, { $0.responded = true }) else { continue }
+            startGracePeriod(entry.key)
+            if entry.key.server == owner { ids.append(entry.key.id) }
+        }
+        scheduleSave()
+        guard !ids.isEmpty else { return }
+        let client = self.client
+        Task {
+            for id in ids {
+                do {
+                    try await client.closeNotification(id: id)
+                } catch {
+                    // Servers answer an id that closed meanwhile with an error; nothing is lost.
+                    CenterLog.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": CenterLog.describe(error)])
+                }
+            }
+        }
+    }
+
+    /// Keeps a closed notification for the grace period, so that a late action still counts
+    /// and later signals for its id are absorbed, then lets it go.
+    func startGracePeriod(_ key: ServerKey) {
+        Task {
+            try? await Task.sleep(for: Self.closeGracePeriod)
+            self.finishClosing(key)
+        }
+    }
+
+    /// The grace period is over: a pending dismissal is delivered now, and later signals for
+    /// this id are ignored.
+    private func finishClosing(_ key: ServerKey) {
+        guard let entry = delivered.finishClosing(key) else { return }
+        release(entry.notification.request)
+        guard entry.dismissPending, !entry.responded else { return }
+        host?.receive(UNNotificationResponse(
+            notification: entry.notification, actionIdentifier: UNNotificationDismissActionIdentifier,
+            activationToken: entry.activationToken))
+    }
+}

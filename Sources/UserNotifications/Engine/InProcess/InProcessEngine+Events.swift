@@ -1,0 +1,114 @@
+import Foundation
+import FreedesktopNotifications
+
+// The client's channel, in the order the socket gave it: replies to posts, and server signals
+// that become responses. Only signals from the current owner of the name reach here (the
+// client checks the sender), and only ids this engine posted on that owner count. Each
+// notification answers once, whatever the order or repetition of the signals.
+extension InProcessEngine {
+    func handle(_ item: NotificationChannelItem) {
+        owner = item.owner
+        switch item.kind {
+        case .posted(let tag, let outcome):
+            posted(tag, outcome, owner: item.owner)
+        case .event(let event):
+            handle(event)
+        }
+    }
+
+    func handle(_ event: NotificationEvent) {
+        switch event {
+        case .actionInvoked(let id, let key, let server):
+            respond(ServerKey(server: server, id: id), event, actionKey: key, text: nil)
+        case .replied(let id, let text, let server):
+            respond(ServerKey(server: server, id: id), event, actionKey: nil, text: text)
+        case .activationToken(let id, let token, let server):
+            let key = ServerKey(server: server, id: id)
+            if !delivered.update(key, { $0.activationToken = token }) { holdEarly(key, event) }
+        case .closed(let id, let reason, let server):
+            closed(ServerKey(server: server, id: id), reason: reason, event: event)
+        case .serverChanged(let oldOwner, _):
+            if let oldOwner { dropServer(oldOwner) }
+        case .disconnected:
+            for server in delivered.servers { dropServer(server) }
+        }
+    }
+
+    /// A signal for an id no reply has named yet: kept while a `Notify` is on the wire (its
+    /// reply may name it), else it is somebody else's.
+    private func holdEarly(_ key: ServerKey, _ event: NotificationEvent) {
+        guard deliveries.postsInFlight > 0 else { return }
+        if !deliveries.holdEarly(EarlySignal(key: key, event: event)) {
+            CenterLog.logger.warning(
+                "too many signals before their Notify reply; the oldest was dropped",
+                metadata: ["limit": "\(DeliveryQueue.earlyLimit)"])
+        }
+    }
+
+    private func respond(_ key: ServerKey, _ event: NotificationEvent, actionKey: String?, text: String?) {
+        var response: UNNotificationResponse?
+        let known = delivered.update(key) { entry in
+            guard !entry.responded else { return }
+            entry.responded = true
+            entry.dismissPending = false
+            let category = categories[entry.notification.request.content.categoryIdentifier]
+            response = NotificationBridge.response(to: entry, category: category, actionKey: actionKey, text: text)
+        }
+        guard known else { return holdEarly(key, event) }
+        if let response { route(response) }
+    }
+
+    private func closed(_ key: ServerKey, reason: NotificationCloseReason, event: NotificationEvent) {
+        guard let entry = delivered.liveEntry(at: key) else {
+            if !delivered.knows(key) { holdEarly(key, event) }
+            return
+        }
+        if reason == .expired, capabilityCache?.server == key.server,
+           capabilityCache?.capabilities.contains(.persistence) == true {
+            return
+        }
+        let category = categories[entry.notification.request.content.categoryIdentifier]
+        delivered.close(entry.identifier) { entry in
+            entry.dismissPending = reason == .dismissed && !entry.responded
+                && category?.options.contains(.customDismissAction) == true
+        }
+        startGracePeriod(key)
+        scheduleSave()
+    }
+
+    /// The server instance is gone: its ids mean nothing any more.
+    func dropServer(_ server: String) {
+        let dropped = delivered.dropServer(server)
+        for entry in dropped { release(entry.notification.request) }
+        if capabilityCache?.server == server { capabilityCache = nil }
+        if !dropped.isEmpty { scheduleSave() }
+    }
+
+    // MARK: - Responses
+
+    /// Hands a response to the content extension of its category first (when there is one),
+    /// then acts on its answer: keep showing, close, or close and tell the delegate.
+    private func route(_ response: UNNotificationResponse) {
+        guard let host else { return }
+        let category = response.notification.request.content.categoryIdentifier
+        guard host.hasContentExtension(forCategory: category) else { return host.receive(response) }
+        Task {
+            let option = await host.contentExtensionAnswer(for: response) ?? .dismissAndForwardAction
+            self.apply(option, to: response)
+        }
+    }
+
+    private func apply(_ option: UNNotificationContentExtensionResponseOption, to response: UNNotificationResponse) {
+        let identifier = response.notification.request.identifier
+        switch option {
+        case .doNotDismiss:
+            // Resident notifications stay on screen; a later action counts again.
+            delivered.update(identifier: identifier) { $0.responded = false }
+        case .dismiss:
+            removeDelivered([identifier])
+        case .dismissAndForwardAction:
+            removeDelivered([identifier])
+            host?.receive(response)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import FreedesktopNotifications
+
+/// The engine behind a ``UNUserNotificationCenter``: everything but Apple's surface.
+///
+/// The center validates nothing and keeps nothing; it forwards each call here, in the order it
+/// was made. The engine keeps the pending and delivered lists, fires triggers, posts to the
+/// notification service and turns what the service says into responses for the center's
+/// ``EngineHost``. The same interface is served in process (``InProcessEngine``) and, later,
+/// by a per-user agent or a sandbox portal, so an implementation may live in another process.
+///
+/// Order: the methods that return nothing take effect in call order with every other call
+/// (a `removePendingRequests` followed by `pendingRequests()` sees the removal), so an
+/// implementation must take each call in at once, on the caller's thread.
+protocol NotificationEngine: AnyObject, Sendable {
+    /// Schedules `request`, or (no trigger, or a push trigger) shows it now; returns once it
+    /// is scheduled, shown, or not shown because the host's options show nothing.
+    func add(_ request: UNNotificationRequest) async throws
+    /// The pending requests, soonest first.
+    func pendingRequests() async -> [UNNotificationRequest]
+    /// Cancels the pending requests with these identifiers (`nil`: all of them).
+    func removePendingRequests(withIdentifiers identifiers: [String]?)
+    /// The notifications shown now, oldest first.
+    func deliveredNotifications() async -> [UNNotification]
+    /// Withdraws shown notifications (`nil`: all of them).
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?)
+    /// Replaces the registered categories.
+    func setCategories(_ categories: Set<UNNotificationCategory>)
+    /// The registered categories.
+    func categories() async -> Set<UNNotificationCategory>
+    /// Records the answer of an authorization request: granted when a server is reachable
+    /// and the desktop does not turn the app's notifications off.
+    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool
+    /// The authorization recorded, with what the server can do (`nil` when none is reachable).
+    func authorization() async -> EngineAuthorization
+    /// Shows `count` on the app's launcher icon.
+    func setBadgeCount(_ count: Int) async throws
+    /// Writes a waiting state save now; throws why the state is not kept, if it is not.
+    func writeStateNow() async throws
+    /// Stops the engine when its center goes: no call is taken after it.
+    func close()
+}
+
+/// What ``NotificationEngine/authorization()`` reports.
+struct EngineAuthorization: Sendable {
+    var status: UNAuthorizationStatus
+    var options: UNAuthorizationOptions
+    /// The server's capabilities, or `nil` when no server is reachable.
+    var capabilities: Set<NotificationCapability>?
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+/// A notification the server shows, or showed until a moment ago.
+struct DeliveredEntry {
+    var notification: UNNotification
+    var key: ServerKey
+    /// The notification has answered (a response was made, or it was withdrawn): later
+    /// signals for it count for nothing.
+    var responded = false
+    var activationToken: String?
+    /// Closed as dismissed by the person, with a category that asks for the dismiss action:
+    /// the dismiss response goes out when the grace period ends, unless an action comes first.
+    var dismissPending = false
+
+    var identifier: String { notification.request.identifier }
+}
+
+/// The delivered list: live notifications by identifier, the index from a server's id back to
+/// the identifier, and the notifications closed a moment ago that still absorb late signals.
+///
+/// A value type with no clock and no I/O; the engine decides when a closing entry's grace
+/// period ends (``finishClosing(_:)``).
+struct DeliveredTable {
+    private(set) var live: [String: DeliveredEntry] = [:]
+    private var index: [ServerKey: String] = [:]
+    /// Closed notifications in their grace period, by where they were shown.
+    private(set) var closing: [ServerKey: DeliveredEntry] = [:]
+
+    var isEmpty: Bool { live.isEmpty && closing.isEmpty }
+    var indexCount: Int { index.count }
+
+    /// The live notifications, oldest first.
+    var notifications: [UNNotification] {
+        live.values.map(\.notification).sorted { $0.date < $1.date }
+    }
+
+    subscript(identifier: String) -> DeliveredEntry? { live[identifier] }
+
+    /// The id to send as `replaces_id` when `identifier` is posted again on `server`: its live
+    /// id there, else 0 (a new notification).
+    func replacementID(for identifier: String, on server: String?) -> UInt32 {
+        guard let key = live[identifier]?.key, key.server == server else { return 0 }
+        return key.id
+    }
+
+    /// Records a posted notification; returns the entry it replaces, which leaves the table.
+    @discardableResult
+    mutating func record(_ entry: DeliveredEntry) -> DeliveredEntry? {
+        let previous = live.updateValue(entry, forKey: entry.identifier)
+        if let previous { index.removeValue(forKey: previous.key) }
+        index[entry.key] = entry.identifier
+        return previous
+    }
+
+    /// Whether a signal for `key` concerns a notification of this table (live or closing).
+    func knows(_ key: ServerKey) -> Bool {
+        index[key] != nil || closing[key] != nil
+    }
+
+    /// Runs `change` on the live or closing entry at `key`; `false` when there is none.
+    @discardableResult
+    mutating func update(_ key: ServerKey, _ change: (inout DeliveredEntry) -> Void) -> Bool {
+        if let identifier = index[key], var entry = live[identifier] {
+            change(&entry)
+            live[identifier] = entry
+            return true
+        }
+        guard var entry = closing[key] else { return false }
+        change(&entry)
+        closing[key] = entry
+        return true
+    }
+
+    /// Runs `change` on the live entry of `identifier`, if any.
+    mutating func update(identifier: String, _ change: (inout DeliveredEntry) -> Void) {
+        guard var entry = live[identifier] else { return }
+        change(&entry)
+        live[identifier] = entry
+    }
+
+    /// The live entry at `key`.
+    func liveEntry(at key: ServerKey) -> DeliveredEntry? {
+        index[key].flatMap { live[$0] }
+    }
+
+    /// Moves the live entry of `identifier` to the closing entries, where late signals still
+    /// find it; `change` is applied first. Returns the entry moved.
+    @discardableResult
+    mutating func close(_ identifier: String, _ change: (inout DeliveredEntry) -> Void = { _ in }) -> DeliveredEntry? {
+        guard var entry = live.removeValue(forKey: identifier) else { return nil }
+        index.removeValue(forKey: entry.key)
+        change(&entry)
+        closing[entry.key] = entry
+        return entry
+    }
+
+    /// Ends the grace period of the closing entry at `key`, which leaves the table.
+    mutating func finishClosing(_ key: ServerKey) -> DeliveredEntry? {
+        closing.removeValue(forKey: key)
+    }
+
+    /// Removes everything shown by `server` (it is gone: its ids mean nothing any more);
+    /// returns the entries removed, live and closing.
+    mutating func dropServer(_ server: String) -> [DeliveredEntry] {
+        let liveGone = live.values.filter { $0.key.server == server }
+        for entry in liveGone {
+            live.removeValue(forKey: entry.identifier)
+            index.removeValue(forKey: entry.key)
+        }
+        let closingGone = closing.values.filter { $0.key.server == server }
+        for entry in closingGone { closing.removeValue(forKey: entry.key) }
+        return liveGone + closingGone
+    }
+
+    /// The servers that show something now.
+    var servers: Set<String> {
+        Set(live.values.map(\.key.server)).union(closing.keys.map(\.server))
+    }
+}
