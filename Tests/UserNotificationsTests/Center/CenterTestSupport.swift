@@ -80,13 +80,3 @@ func requireID(_ id: UInt32?) throws -> UInt32 {
     return id
 }
 
-/// Checks `condition` until it holds, at most `timeout` (for state that follows a reply the
-/// fake server has already recorded).
-func eventually(timeout: Duration = .seconds(5), _ condition: () async -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return await condition()
-}
