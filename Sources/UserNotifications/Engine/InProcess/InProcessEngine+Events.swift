@@ -81,7 +81,11 @@ extension InProcessEngine {
         let dropped = delivered.dropServer(server)
         for entry in dropped { release(entry.notification.request) }
         if capabilityCache?.server == server { capabilityCache = nil }
-        if !dropped.isEmpty { scheduleSave() }
+        guard !dropped.isEmpty else { return }
+        CenterLog.logger.info(
+            "the notification server went away; its notifications left the delivered list",
+            metadata: ["server": "\(TerminalText.singleLine(server))", "identifiers": "\(dropped.map(\.identifier).sorted())"])
+        scheduleSave()
     }
 
     // MARK: - Responses
