@@ -26,15 +26,9 @@ private final class ChannelLog: Sendable {
     }
 }
 
-@Suite("NotificationsClient's ordered channel")
-struct ChannelTests {
-    let testBus: TestBus
-
-    init() async throws {
-        testBus = try await TestBus()
-    }
-
-    @Test("a reply and the signals keep the socket's order, numbered, with the owner as of each")
+// The ordered channel (NotificationsClient.openChannel, post), on ClientTests' private bus.
+extension ClientTests {
+    @Test("channel: a reply and the signals keep the socket's order, numbered, with the owner as of each")
     func replyAndSignalsInSocketOrder() async throws {
         var script = FakeNotificationServer.Script()
         script.actionBeforeReply = "default"
@@ -57,7 +51,7 @@ struct ChannelTests {
         #expect(items.allSatisfy { $0.owner == server.uniqueName })
     }
 
-    @Test("a request that cannot be sent, or no server, is answered on the channel")
+    @Test("channel: a request that cannot be sent, or no server, is answered on the channel")
     func failuresComeOnTheChannel() async throws {
         let client = NotificationsClient(bus: testBus.bus)
         let log = ChannelLog()
@@ -69,7 +63,7 @@ struct ChannelTests {
         #expect(Set(log.summary) == ["failed 1", "failed 2"])
     }
 
-    @Test("a closed channel gets nothing more")
+    @Test("channel: a closed channel gets nothing more")
     func closedChannel() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
         let client = NotificationsClient(bus: testBus.bus)
