@@ -17,7 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         .systemLibrary(
@@ -25,7 +25,11 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
-        .target(name: "DBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(
+            name: "DBus",
+            dependencies: ["CDBus", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(name: "FreedesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
         .target(
             name: "UserNotifications",
@@ -114,7 +118,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "UserNotificationsTesting"],
+            dependencies: ["DBus", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

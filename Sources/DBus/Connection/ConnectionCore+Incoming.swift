@@ -1,4 +1,5 @@
 import CDBus
+import Logging
 
 extension ConnectionCore {
     /// The filter: every message libdbus dispatches passes here, in arrival order, on the queue.
@@ -62,13 +63,21 @@ extension ConnectionCore {
                 call.complete(.failure(error))
             }
         case .methodCall:
+            DBusLog.logger.info(
+                "a call that could not be decoded was refused",
+                metadata: ["member": "\(DBusLog.clean(header.member ?? ""))", "error": "\(DBusLog.clean(error.description))"])
             guard dbus_message_get_no_reply(message) == 0, let raw else { break }
             if let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.description) {
                 _ = dbus_connection_send(raw, reply, nil)
                 dbus_message_unref(reply)
             }
         case .signal:
-            break
+            DBusLog.logger.warning(
+                "a signal that could not be decoded was dropped",
+                metadata: [
+                    "sender": "\(DBusLog.clean(header.sender ?? ""))", "interface": "\(DBusLog.clean(header.interface ?? ""))",
+                    "member": "\(DBusLog.clean(header.member ?? ""))", "error": "\(DBusLog.clean(error.description))",
+                ])
         }
         return DBUS_HANDLER_RESULT_HANDLED
     }

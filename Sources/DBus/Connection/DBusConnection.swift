@@ -121,7 +121,14 @@ public final class DBusConnection: Sendable {
     public func send(_ message: DBusMessage) throws {
         guard core.isOpen else { throw DBusError.disconnected }
         let bytes = try message.marshal(serial: 0)
-        core.perform { [core] in try? core.transmit(bytes, serial: core.allocateSerial()) }
+        core.perform { [core] in
+            do throws(DBusError) {
+                try core.transmit(bytes, serial: core.allocateSerial())
+            } catch {
+                DBusLog.logger.info(
+                    "a message was not sent", metadata: ["member": "\(message.member ?? "")", "error": "\(DBusLog.clean(error.description))"])
+            }
+        }
     }
 
     /// Calls a method of the bus daemon (`org.freedesktop.DBus`).
