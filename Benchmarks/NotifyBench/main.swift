@@ -191,9 +191,11 @@ func run() async throws {
             }
             report(row, count: n, samples: samples)
 
-        case "un-seq":
+        case "un-seq", "un-seq-plain":
             let (center, delegate) = try await warmCenter(identity: identity)
             defer { withExtendedLifetime(delegate) {} }
+            // The plain row has no delegate: what the engine costs without the delegate's hops.
+            if row == "un-seq-plain" { center.delegate = nil }
             var samples: [Sample] = []
             for sample in 0..<options.samples {
                 samples.append(try await measure {

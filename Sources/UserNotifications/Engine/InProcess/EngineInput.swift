@@ -4,15 +4,23 @@ import FreedesktopNotifications
 /// What reaches an ``InProcessEngine``, through one ordered inbox: the center's calls in call
 /// order, and the notification client's channel in the order the socket gave it.
 enum EngineInput: Sendable {
-    case add(UNNotificationRequest, CheckedContinuation<Void, any Error>)
-    case pendingRequests(CheckedContinuation<[UNNotificationRequest], Never>)
+    case add(UNNotificationRequest, EngineAnswer<Result<Void, any Error>>)
+    case pendingRequests(EngineAnswer<[UNNotificationRequest]>)
     case removePending([String]?)
-    case deliveredNotifications(CheckedContinuation<[UNNotification], Never>)
+    case deliveredNotifications(EngineAnswer<[UNNotification]>)
     case removeDelivered([String]?)
     case setCategories(Set<UNNotificationCategory>)
-    case categories(CheckedContinuation<Set<UNNotificationCategory>, Never>)
+    case categories(EngineAnswer<Set<UNNotificationCategory>>)
     case setAuthorization(UNAuthorizationStatus, UNAuthorizationOptions)
-    case authorization(CheckedContinuation<(UNAuthorizationStatus, UNAuthorizationOptions), Never>)
-    case writeStateNow(CheckedContinuation<Void, any Error>)
+    case authorization(EngineAnswer<EngineAuthorizationRecord>)
+    case writeStateNow(EngineAnswer<Result<Void, any Error>>)
     case channel(NotificationChannelItem)
+    /// The center has gone: the channel closes and a waiting save is written.
+    case close
+}
+
+/// The authorization answer the engine keeps.
+struct EngineAuthorizationRecord: Sendable {
+    var status: UNAuthorizationStatus
+    var options: UNAuthorizationOptions
 }

@@ -4,19 +4,19 @@ import FreedesktopNotifications
 // Requests come in: validated, their attachments copied into the store, then scheduled or
 // delivered at once; pending ones fire from the scheduler.
 extension InProcessEngine {
-    func accept(_ request: UNNotificationRequest, waiter: CheckedContinuation<Void, any Error>) {
+    func accept(_ request: UNNotificationRequest, waiter: EngineAnswer<Result<Void, any Error>>) {
         do {
             try Self.validate(request)
             let request = try storingAttachments(of: request)
             if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
                 try schedule(request, trigger: trigger)
-                waiter.resume()
+                waiter.resolve(.success(()))
             } else {
                 cancelPending([request.identifier])
                 deliver(request, date: clock.now, waiter: waiter)
             }
         } catch {
-            waiter.resume(throwing: error)
+            waiter.resolve(.failure(error))
         }
     }
 

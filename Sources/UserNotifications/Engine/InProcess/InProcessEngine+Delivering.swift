@@ -5,7 +5,7 @@ import FreedesktopNotifications
 // posted through the channel, and its reply taken in order with the signals (``handle(_:)``).
 // Deliveries of one identifier go one at a time, so an update knows the id it replaces.
 extension InProcessEngine {
-    func deliver(_ request: UNNotificationRequest, date: Date, waiter: CheckedContinuation<Void, any Error>?) {
+    func deliver(_ request: UNNotificationRequest, date: Date, waiter: EngineAnswer<Result<Void, any Error>>?) {
         let request = request.resolvingDeferredLocalizations()
         let delivery = Delivery(
             tag: nextTag(), notification: UNNotification(date: date, request: request),
@@ -64,6 +64,7 @@ extension InProcessEngine {
             replacesID: delivered.replacementID(for: request.identifier, on: owner))
         if delivery.intercepted { arguments.hints.resident = true }
         deliveries.markPosted(tag)
+        if let waiter = delivery.waiter { wakeOnReply(tag, waiter) }
         client.post(arguments, tag: tag, on: channel)
     }
 
@@ -87,12 +88,14 @@ extension InProcessEngine {
         }
         for early in deliveries.takeEarly(for: key) { handle(early.event) }
         scheduleSave()
-        if delivery.intercepted, let host {
-            let notification = delivery.notification
-            Task { await host.contentExtensionShown(notification) }
-        }
         if delivery.withdrawOnArrival { removeDelivered([delivery.identifier]) }
-        finish(tag, .success(()))
+        guard delivery.intercepted, let host else { return finish(tag, .success(())) }
+        // The content extension hears of it before `add` returns, as it did before the reply.
+        let notification = delivery.notification
+        Task {
+            await host.contentExtensionShown(notification)
+            self.finish(tag, .success(()))
+        }
     }
 
     /// Ends a delivery: its waiter is told, its hold on the attachments released, and the next
@@ -101,7 +104,7 @@ extension InProcessEngine {
         guard let (finished, next) = deliveries.finish(tag) else { return }
         release(folders: finished.folders)
         if let waiter = finished.waiter {
-            waiter.resume(with: outcome.mapError { $0 as any Error })
+            waiter.resolve(outcome.mapError { $0 as any Error })
         } else if case .failure(let error) = outcome {
             CenterLog.logger.error(
                 "a notification whose trigger fired was not delivered",

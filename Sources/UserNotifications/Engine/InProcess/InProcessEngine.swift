@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import FreedesktopNotifications
 
@@ -5,10 +6,16 @@ import FreedesktopNotifications
 /// list, the mapping to the wire and back, and persistence.
 ///
 /// One inbox carries both the center's calls (in call order) and the notification client's
-/// channel (its events and the replies to its posts, in the order the socket gave them), and
-/// one loop on this actor takes them one at a time: order is kept by construction, never
-/// repaired. Slow work (the delegate's answer, a server round trip) runs off the loop and
-/// comes back as a call on the actor or an item of the channel.
+/// channel (its events and the replies to its posts, in the order the socket gave them); the
+/// actor takes them one at a time, in that order: order is kept by construction, never
+/// repaired.
+///
+/// Whoever waits drains the inbox on the actor itself. A caller's task hops onto the idle
+/// actor without a thread switch, so an `add` posts its `Notify` from the caller's own
+/// thread; its reply wakes that same task, which takes the reply (and any signal before it)
+/// in order. A signal, which nobody waits for, is taken by a task started for it. Slow work
+/// (the delegate's answer, a server round trip) runs off the actor and comes back as a call on
+/// it or an item of the channel.
 actor InProcessEngine: NotificationEngine {
     /// A late `ActionInvoked` after its `NotificationClosed` still counts within this time.
     static let closeGracePeriod: Duration = .milliseconds(250)
@@ -21,7 +28,13 @@ actor InProcessEngine: NotificationEngine {
     var host: (any EngineHost)? { hostReference.host }
     let store: StateFile<EngineState>?
     let attachmentStore: AttachmentStore?
-    private nonisolated let inbox: AsyncStream<EngineInput>.Continuation
+    private nonisolated let inbox = Locked<[EngineInput]>([])
+    /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
+    /// which drains the inbox itself.
+    private nonisolated let replyWaiters = Locked<[UInt64: EngineAnswer<Result<Void, any Error>>]>([:])
+    private var startup: Task<Void, Never>?
+    private var started = false
+    private var closed = false
     var channel: NotificationChannel?
     var scheduler: PendingScheduler<String>?
 
@@ -56,32 +69,86 @@ actor InProcessEngine: NotificationEngine {
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
     ) -> InProcessEngine {
-        let (inputs, inbox) = AsyncStream.makeStream(of: EngineInput.self)
-        let engine = InProcessEngine(
-            identity: identity, client: client, clock: clock, host: host, inbox: inbox, stateDirectory: stateDirectory)
-        Task { await engine.run(inputs) }
+        let engine = InProcessEngine(identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory)
+        Task { await engine.drain() }
         return engine
     }
 
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        inbox: AsyncStream<EngineInput>.Continuation, stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
     ) {
         self.identity = identity
         self.client = client
         self.clock = clock
         self.hostReference = host
-        self.inbox = inbox
         let folder = try? stateDirectory?.get()
         self.store = folder.map(EngineState.file(in:))
         self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
         if case .failure(let error) = stateDirectory { stateProblem = error }
     }
 
-    /// Opens the channel, restores the saved state, then takes the inbox one input at a time.
-    private func run(_ inputs: AsyncStream<EngineInput>) async {
-        let inbox = self.inbox
-        channel = client.openChannel { item in inbox.yield(.channel(item)) }
+    // MARK: - The inbox
+
+    /// Takes every input waiting in the inbox, in order, once the engine has started; returns
+    /// when the inbox is empty. Inputs are taken without suspending, so when it returns every
+    /// input put in before the call has been taken.
+    func drain() async {
+        if !started { await start() }
+        while true {
+            let batch = inbox.withLock { inbox in
+                defer { inbox = [] }
+                return inbox
+            }
+            if batch.isEmpty { return }
+            for input in batch { take(input) }
+        }
+    }
+
+    /// Puts an input in the inbox; its place there is its order.
+    private nonisolated func submit(_ input: EngineInput) {
+        inbox.withLock { $0.append(input) }
+    }
+
+    /// Puts an input in and drains on the caller's task.
+    private nonisolated func submitAndDrain(_ input: EngineInput) async {
+        submit(input)
+        await drain()
+    }
+
+    /// Puts an input in and drains in a new task, for a caller that does not wait.
+    private nonisolated func submitInBackground(_ input: EngineInput) {
+        submit(input)
+        Task { await self.drain() }
+    }
+
+    /// An item of the client's channel, on the connection's executor: a reply wakes the caller
+    /// waiting for it; anything else gets a task to take it.
+    private nonisolated func receive(_ item: NotificationChannelItem) {
+        submit(.channel(item))
+        if case .posted(let tag, _) = item.kind, let waiter = replyWaiters.withLock({ $0.removeValue(forKey: tag) }) {
+            waiter.wake()
+        } else {
+            Task { await self.drain() }
+        }
+    }
+
+    /// Makes the reply to the post `tag` wake `waiter`.
+    func wakeOnReply(_ tag: UInt64, _ waiter: EngineAnswer<Result<Void, any Error>>) {
+        replyWaiters.withLock { $0[tag] = waiter }
+    }
+
+    /// Opens the channel and restores the saved state, once; inputs wait for it.
+    private func start() async {
+        if let startup { return await startup.value }
+        let startup = Task { await self.startUp() }
+        self.startup = startup
+        await startup.value
+        started = true
+    }
+
+    private func startUp() async {
+        channel = client.openChannel { [weak self] item in self?.receive(item) }
         scheduler = PendingScheduler(clock: clock) { [weak self] identifier, deadline in
             Task { await self?.fire(identifier, due: deadline) }
         }
@@ -97,26 +164,32 @@ actor InProcessEngine: NotificationEngine {
         }
         if let stateProblem { recordStateProblem(stateProblem) }
         restore()
-        for await input in inputs { take(input) }
-        channel?.close()
-        scheduler?.cancelAll()
-        flushSave()
     }
 
     private func take(_ input: EngineInput) {
+        guard !closed else { return }
         switch input {
-        case .add(let request, let waiter): accept(request, waiter: waiter)
-        case .pendingRequests(let answer): answer.resume(returning: pending.requests)
+        case .add(let request, let answer): accept(request, waiter: answer)
+        case .pendingRequests(let answer): answer.resolve(pending.requests)
         case .removePending(let identifiers): cancelPending(identifiers)
-        case .deliveredNotifications(let answer): answer.resume(returning: delivered.notifications)
+        case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
         case .removeDelivered(let identifiers): removeDelivered(identifiers ?? Array(delivered.live.keys))
         case .setCategories(let categories): replaceCategories(categories)
-        case .categories(let answer): answer.resume(returning: Set(categories.values))
+        case .categories(let answer): answer.resolve(Set(categories.values))
         case .setAuthorization(let status, let options): setAuthorization(status, options: options)
-        case .authorization(let answer): answer.resume(returning: (authorizationStatus, authorizationOptions))
-        case .writeStateNow(let answer): answer.resume(with: Result { try writeStateNow() })
+        case .authorization(let answer):
+            answer.resolve(EngineAuthorizationRecord(status: authorizationStatus, options: authorizationOptions))
+        case .writeStateNow(let answer): answer.resolve(Result { try writeStateNow() })
         case .channel(let item): handle(item)
+        case .close: shutDown()
         }
+    }
+
+    private func shutDown() {
+        closed = true
+        channel?.close()
+        scheduler?.cancelAll()
+        flushSave()
     }
 
     func nextTag() -> UInt64 {
@@ -127,42 +200,57 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - The interface
 
     nonisolated func add(_ request: UNNotificationRequest) async throws {
-        try await withCheckedThrowingContinuation { inbox.yield(.add(request, $0)) }
+        let answer = EngineAnswer<Result<Void, any Error>>()
+        await submitAndDrain(.add(request, answer))
+        while answer.value == nil {
+            await answer.nextWake()
+            await drain()
+        }
+        try answer.value?.get()
+    }
+
+    /// Puts a query in and drains: the answer is there when the drain returns.
+    private nonisolated func ask<Value: Sendable>(
+        _ input: (EngineAnswer<Value>) -> EngineInput, otherwise fallback: Value
+    ) async -> Value {
+        let answer = EngineAnswer<Value>()
+        await submitAndDrain(input(answer))
+        return answer.value ?? fallback
     }
 
     nonisolated func pendingRequests() async -> [UNNotificationRequest] {
-        await withCheckedContinuation { inbox.yield(.pendingRequests($0)) }
+        await ask(EngineInput.pendingRequests, otherwise: [])
     }
 
     nonisolated func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        inbox.yield(.removePending(identifiers))
+        submitInBackground(.removePending(identifiers))
     }
 
     nonisolated func deliveredNotifications() async -> [UNNotification] {
-        await withCheckedContinuation { inbox.yield(.deliveredNotifications($0)) }
+        await ask(EngineInput.deliveredNotifications, otherwise: [])
     }
 
     nonisolated func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        inbox.yield(.removeDelivered(identifiers))
+        submitInBackground(.removeDelivered(identifiers))
     }
 
     nonisolated func setCategories(_ categories: Set<UNNotificationCategory>) {
-        inbox.yield(.setCategories(categories))
+        submitInBackground(.setCategories(categories))
     }
 
     nonisolated func categories() async -> Set<UNNotificationCategory> {
-        await withCheckedContinuation { inbox.yield(.categories($0)) }
+        await ask(EngineInput.categories, otherwise: [])
     }
 
     nonisolated func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
         let granted = await serverReachable()
-        inbox.yield(.setAuthorization(granted ? .authorized : .denied, options))
+        await submitAndDrain(.setAuthorization(granted ? .authorized : .denied, options))
         return granted
     }
 
     nonisolated func authorization() async -> EngineAuthorization {
-        let (status, options) = await withCheckedContinuation { inbox.yield(.authorization($0)) }
-        return EngineAuthorization(status: status, options: options, capabilities: await currentCapabilities())
+        let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
+        return EngineAuthorization(status: record.status, options: record.options, capabilities: await currentCapabilities())
     }
 
     nonisolated func setBadgeCount(_ count: Int) async throws {
@@ -174,11 +262,11 @@ actor InProcessEngine: NotificationEngine {
     }
 
     nonisolated func writeStateNow() async throws {
-        try await withCheckedThrowingContinuation { inbox.yield(.writeStateNow($0)) }
+        try await ask(EngineInput.writeStateNow, otherwise: .success(())).get()
     }
 
     nonisolated func close() {
-        inbox.finish()
+        submitInBackground(.close)
     }
 
     // MARK: - Categories and authorization

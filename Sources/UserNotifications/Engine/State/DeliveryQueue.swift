@@ -9,7 +9,7 @@ struct Delivery {
     /// The stored attachment folders the delivery holds in the ledger until it ends.
     let folders: [URL]
     /// Who waits for the outcome (`add`); `nil` for a trigger that fired.
-    let waiter: CheckedContinuation<Void, any Error>?
+    let waiter: EngineAnswer<Result<Void, any Error>>?
     var options: UNNotificationPresentationOptions = []
     /// A content extension shows it: posted resident, and told when shown.
     var intercepted = false

@@ -1,0 +1,57 @@
+import DBus
+
+/// What a caller of the engine waits for: a value given once (``resolve(_:)``), and, until
+/// then, wake-ups telling it that an input concerning it reached the inbox (``wake()``), so
+/// that it drains the inbox itself rather than waiting for another task to.
+final class EngineAnswer<Value: Sendable>: Sendable {
+    private struct State {
+        var value: Value?
+        var wakePending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Locked(State())
+
+    /// The value, once given.
+    var value: Value? { state.withLock { $0.value } }
+
+    /// Gives the value (later calls are ignored) and wakes the caller.
+    func resolve(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            return takeWaiter(&state)
+        }
+        waiter?.resume()
+    }
+
+    /// Wakes the caller (at once if it waits, else at its next ``nextWake()``).
+    func wake() {
+        state.withLock { takeWaiter(&$0) }?.resume()
+    }
+
+    /// Returns at the next ``wake()`` or ``resolve(_:)``, or at once when one came since the
+    /// last return.
+    func nextWake() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.wakePending || state.value != nil {
+                    state.wakePending = false
+                    return true
+                }
+                state.waiter = continuation
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    private func takeWaiter(_ state: inout State) -> CheckedContinuation<Void, Never>? {
+        guard let waiter = state.waiter else {
+            state.wakePending = true
+            return nil
+        }
+        state.waiter = nil
+        return waiter
+    }
+}
