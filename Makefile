@@ -37,7 +37,7 @@ BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 # Tests treat a missing tool as a failure, never as a reason to skip.
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
 
-TSAN_FILTER := DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
+TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotificationsTests
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.

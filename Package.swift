@@ -25,25 +25,28 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // Plumbing shared by this package's modules (a lock, one timer for many deadlines,
+        // the private bus), `package` access only: not a product.
+        .target(name: "DesktopNotificationsSupport", swiftSettings: strict),
         .target(
             name: "DBus",
-            dependencies: ["CDBus", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CDBus", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "FreedesktopNotifications", dependencies: ["DBus"], swiftSettings: strict),
+        .target(name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict),
         .target(
             name: "UserNotifications",
-            dependencies: ["FreedesktopNotifications", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(
             name: "UserNotificationsTesting",
-            dependencies: ["DBus", "FreedesktopNotifications"],
+            dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
             swiftSettings: strict
         ),
         .target(
             name: "ExampleSupport",
-            dependencies: ["DBus", "FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
             path: "examples/Shared",
             swiftSettings: strict
         ),
@@ -70,7 +73,7 @@ let package = Package(
         .target(
             name: "NotifyCLI",
             dependencies: [
-                "DBus", "FreedesktopNotifications", "UserNotifications",
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -117,13 +120,18 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .testTarget(
+            name: "SupportTests",
+            dependencies: ["DesktopNotificationsSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["DBus", "DesktopNotificationsSupport", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -133,17 +141,17 @@ let package = Package(
         ),
         .testTarget(
             name: "NotifyCommandTests",
-            dependencies: ["notify", "NotifyCLI", "FreedesktopNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "NotifyCLI", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "HarnessTests",
-            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
+            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "FreedesktopNotificationsTests",
-            dependencies: ["FreedesktopNotifications", "UserNotificationsTesting"],
+            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
     ],

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 /// The kernel's table of file locks, `/proc/locks`, read to learn which process holds a

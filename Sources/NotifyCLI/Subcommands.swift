@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 

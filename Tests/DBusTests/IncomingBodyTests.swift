@@ -1,4 +1,5 @@
 @testable import DBus
+import DesktopNotificationsSupport
 import Logging
 import Testing
 import UserNotificationsTesting

@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 @testable import FreedesktopNotifications
 import Testing

@@ -1,4 +1,3 @@
-import DBus
 import Foundation
 @testable import FreedesktopNotifications
 import Testing

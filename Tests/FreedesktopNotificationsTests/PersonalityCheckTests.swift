@@ -1,4 +1,3 @@
-import DBus
 import FreedesktopNotifications
 import Testing
 import UserNotificationsTesting

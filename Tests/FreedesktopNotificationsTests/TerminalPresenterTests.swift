@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import Testing

@@ -1,10 +1,11 @@
+import DesktopNotificationsSupport
 import Foundation
 import Testing
 import UserNotificationsTesting
 
 @Suite("TestBus: a private dbus-daemon per suite")
 struct TestBusTests {
-    @Test("starts from dbus/session.conf and answers a dbus-send ping")
+    @Test("starts from the private-bus configuration and answers a dbus-send ping")
     func startsAndAnswersPing() async throws {
         let bus = try await TestBus()
         #expect(bus.address.hasPrefix("unix:"))
@@ -19,15 +20,14 @@ struct TestBusTests {
         #expect(names.standardOutput.contains("org.freedesktop.DBus"))
 
         let configuration = try String(contentsOf: bus.configurationFile, encoding: .utf8)
-        #expect(configuration.contains("<include>\(try TestBus.locateSessionConfiguration().path)</include>"))
+        #expect(configuration.contains("<type>session</type>"))
         #expect(!configuration.contains("<servicedir>"))
         await bus.stop()
     }
 
-    @Test("dbus/session.conf has no service directories: nothing is activatable")
+    @Test("the private-bus configuration has no service directories: nothing is activatable")
     func nothingActivatableWithoutServiceDirectory() async throws {
-        let sessionConfiguration = try String(contentsOf: TestBus.locateSessionConfiguration(), encoding: .utf8)
-            .replacingOccurrences(of: "<!--[\\s\\S]*?-->", with: "", options: .regularExpression)
+        let sessionConfiguration = PrivateBusConfiguration.text(listen: ["unix:tmpdir=/tmp"])
         #expect(sessionConfiguration.contains("<type>session</type>"))
         #expect(!sessionConfiguration.contains("<standard_session_servicedirs"))
         #expect(!sessionConfiguration.contains("<servicedir"))
@@ -84,11 +84,12 @@ struct TestBusTests {
         await bus.stop()
     }
 
-    @Test("limits given to TestBus override those of dbus/session.conf")
+    @Test("limits given to TestBus override those of the private-bus configuration")
     func limitsOverrideSessionConfiguration() async throws {
         let limited = try await TestBus(limits: ["max_message_size": 1024])
         let configuration = try String(contentsOf: limited.configurationFile, encoding: .utf8)
         #expect(configuration.contains("<limit name=\"max_message_size\">1024</limit>"))
+        #expect(!configuration.contains("<limit name=\"max_message_size\">134217728</limit>"))
         let standard = try await TestBus()
 
         // The same 2 KB message: accepted by the standard bus, refused by the limited one.
@@ -110,18 +111,15 @@ struct TestBusTests {
 
     @Test("a daemon that rejects its configuration fails the start with its own message")
     func brokenConfiguration() async throws {
-        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).conf")
-        try "<busconfig><type>session</type>".write(to: broken, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: broken) }
         let error = await #expect(throws: HarnessError.self) {
-            try await TestBus(baseConfiguration: broken)
+            try await TestBus(configurationText: "<busconfig><type>session</type>")
         }
         guard case .startFailed(let program, _, let log)? = error else {
             Issue.record("expected startFailed, got \(String(describing: error))")
             return
         }
         #expect(program == "dbus-daemon")
-        #expect(log.contains(broken.lastPathComponent))
+        #expect(log.contains("bus.conf"))
     }
 
     @Test("stop() terminates the daemon by its PID and removes the bus directory")
@@ -154,20 +152,26 @@ struct TestBusTests {
         #expect(!ping.succeeded)
     }
 
-    @Test("the generated configuration includes the base file, then adds the directory and limits")
+    @Test("the generated configuration lists the addresses, then the directory, then the limits with overrides in place")
     func generatedConfiguration() throws {
-        let text = TestBus.configuration(
-            including: URL(fileURLWithPath: "/repo/dbus/session.conf"),
-            serviceDirectory: URL(fileURLWithPath: "/tmp/a&b/services"),
-            limits: ["max_replies_per_connection": 10, "max_message_size": 4096]
+        let text = PrivateBusConfiguration.text(
+            listen: ["unix:path=/tmp/a&b/bus", "unix:tmpdir=/tmp"],
+            serviceDirectory: "/tmp/a&b/services",
+            overriding: ["max_replies_per_connection": 10, "max_message_size": 4096, "max_extra_thing": 7]
         )
-        let include = try #require(text.range(of: "<include>/repo/dbus/session.conf</include>"))
+        let first = try #require(text.range(of: "<listen>unix:path=/tmp/a&amp;b/bus</listen>"))
+        let second = try #require(text.range(of: "<listen>unix:tmpdir=/tmp</listen>"))
         let directory = try #require(text.range(of: "<servicedir>/tmp/a&amp;b/services</servicedir>"))
         let size = try #require(text.range(of: "<limit name=\"max_message_size\">4096</limit>"))
         let replies = try #require(text.range(of: "<limit name=\"max_replies_per_connection\">10</limit>"))
-        #expect(include.upperBound <= directory.lowerBound)
+        let extra = try #require(text.range(of: "<limit name=\"max_extra_thing\">7</limit>"))
+        #expect(first.upperBound <= second.lowerBound)
+        #expect(second.upperBound <= directory.lowerBound)
         #expect(directory.upperBound <= size.lowerBound)
         #expect(size.upperBound <= replies.lowerBound)
+        #expect(replies.upperBound <= extra.lowerBound)
+        #expect(text.components(separatedBy: "max_message_size").count == 2)
+        #expect(text.contains("<limit name=\"service_start_timeout\">10000</limit>"))
         #expect(text.hasPrefix("<!DOCTYPE busconfig"))
         #expect(text.hasSuffix("</busconfig>\n"))
     }

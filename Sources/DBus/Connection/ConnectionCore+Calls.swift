@@ -1,10 +1,10 @@
+import DesktopNotificationsSupport
 import Dispatch
 
 /// A method call waiting for its reply, keyed by serial in ``ConnectionCore/pendingCalls``.
 struct PendingCall {
     let member: String
     let timeout: Duration
-    let deadline: DispatchTime
     let complete: (Result<DBusMessage, DBusError>) -> Void
 }
 
@@ -26,15 +26,16 @@ extension ConnectionCore {
         guard isOpen else { return complete(.failure(.disconnected)) }
         let serial = allocateSerial()
         token?.serial = serial
-        let deadline = DispatchTime.now() + timeout.dispatchInterval
-        pendingCalls[serial] = PendingCall(member: member, timeout: timeout, deadline: deadline, complete: complete)
+        let call = PendingCall(member: member, timeout: timeout, complete: complete)
+        if let armAt = pendingCalls.insert(call, for: serial, at: .now() + timeout.dispatchInterval) {
+            armDeadlineTimer(at: armAt)
+        }
         do {
             try transmit(bytes, serial: serial)
         } catch {
-            pendingCalls.removeValue(forKey: serial)
+            pendingCalls.remove(serial)
             return complete(.failure(error))
         }
-        if armedDeadline.map({ deadline < $0 }) ?? true { armDeadlineTimer(at: deadline) }
     }
 
     /// The async form of ``startCall(_:member:timeout:token:complete:)``, cancellable.
@@ -57,7 +58,7 @@ extension ConnectionCore {
             }
         } onCancel: {
             perform { [self] in
-                guard let serial = token.serial, let call = pendingCalls.removeValue(forKey: serial) else { return }
+                guard let serial = token.serial, let call = pendingCalls.remove(serial) else { return }
                 call.complete(.failure(.cancelled))
             }
         }
@@ -67,7 +68,7 @@ extension ConnectionCore {
 
     /// Completes the call that `reply` answers; `false` when no call of ours waits for it.
     func completeCall(with reply: DBusMessage) -> Bool {
-        guard let serial = reply.replySerial, let call = pendingCalls.removeValue(forKey: serial) else { return false }
+        guard let serial = reply.replySerial, let call = pendingCalls.remove(serial) else { return false }
         if reply.kind == .error {
             call.complete(.failure(.remote(name: reply.errorName ?? "", message: reply.errorText)))
         } else {
@@ -78,11 +79,10 @@ extension ConnectionCore {
 
     // MARK: - One timer for all deadlines
     //
-    // The timer stays armed at the earliest deadline it was given, even when that call has
-    // already been answered: moving a dispatch timer wakes libdispatch's manager thread, so
-    // it moves only for an earlier deadline. When it fires it expires what is due and moves
-    // to the next pending deadline, or, with nothing pending, stops: an idle connection has
-    // no timer.
+    // ``pendingCalls`` (a ``DeadlineSet``) decides when the timer moves: only for an earlier
+    // deadline, since moving a dispatch timer wakes libdispatch's manager thread. When it
+    // rings it expires what is due and moves to the next deadline; with nothing pending it
+    // rests, and a closed connection has no timer.
 
     private func armDeadlineTimer(at deadline: DispatchTime) {
         let timer: any DispatchSourceTimer
@@ -95,39 +95,16 @@ extension ConnectionCore {
             deadlineTimer = timer
         }
         timer.schedule(deadline: deadline)
-        armedDeadline = deadline
     }
 
     func disarmDeadlineTimer() {
         deadlineTimer?.cancel()
         deadlineTimer = nil
-        armedDeadline = nil
     }
 
     private func expireCalls() {
-        let now = DispatchTime.now()
-        armedDeadline = nil
-        var expired: [PendingCall] = []
-        var earliest: DispatchTime?
-        for (serial, call) in pendingCalls {
-            if call.deadline <= now {
-                expired.append(call)
-                pendingCalls.removeValue(forKey: serial)
-            } else if earliest.map({ call.deadline < $0 }) ?? true {
-                earliest = call.deadline
-            }
-        }
-        if let earliest { armDeadlineTimer(at: earliest) } else { armedDeadline = nil }
+        let (expired, next) = pendingCalls.takeDue(at: .now())
+        if let next { deadlineTimer?.schedule(deadline: next) }
         for call in expired { call.complete(.failure(.timedOut(member: call.member, after: call.timeout))) }
-    }
-}
-
-extension Duration {
-    /// The duration as libdispatch takes it: negative is zero, too long is `.never`.
-    package var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow, seconds >= 0 else { return seconds < 0 ? .nanoseconds(0) : .never }
-        return .nanoseconds(Int(nanoseconds.partialValue + attoseconds / 1_000_000_000))
     }
 }

@@ -59,7 +59,7 @@ extension ConnectionCore {
     private func refuseUndecodable(_ message: OpaquePointer, header: MessageHeader, _ error: DBusError) -> DBusHandlerResult {
         switch header.kind {
         case .methodReturn, .error:
-            if let serial = header.replySerial, let call = pendingCalls.removeValue(forKey: serial) {
+            if let serial = header.replySerial, let call = pendingCalls.remove(serial) {
                 call.complete(.failure(error))
             }
         case .methodCall:

@@ -1,4 +1,5 @@
 import CDBus
+import DesktopNotificationsSupport
 import Dispatch
 
 /// The state of one libdbus connection, confined to one serial queue.
@@ -12,9 +13,10 @@ final class ConnectionCore: @unchecked Sendable {
     private(set) var raw: OpaquePointer?
     let openFlag = OpenFlag()
 
-    var pendingCalls: [UInt32: PendingCall] = [:]
+    /// The calls waiting for their replies, by serial, with their deadlines.
+    var pendingCalls = DeadlineSet<UInt32, PendingCall>()
+    /// Rings at ``pendingCalls``' earliest deadline; made at the first call.
     var deadlineTimer: (any DispatchSourceTimer)?
-    var armedDeadline: DispatchTime?
     private var nextSerial: UInt32 = 0x4000_0000
 
     var subscriptions: [UInt64: SignalSubscription] = [:]
@@ -123,10 +125,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// Fails every pending call, ends every subscription, tells whoever asked.
     func handleDisconnect() {
         guard openFlag.close() else { return }
-        let calls = pendingCalls
-        pendingCalls = [:]
+        let calls = pendingCalls.removeAll()
         disarmDeadlineTimer()
-        for call in calls.values { call.complete(.failure(.disconnected)) }
+        for call in calls { call.complete(.failure(.disconnected)) }
         let ended = subscriptions
         subscriptions = [:]
         trackedNames = [:]

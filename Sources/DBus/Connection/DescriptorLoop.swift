@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import DesktopNotificationsSupport
 import Glibc
 #elseif canImport(Musl)
 import Musl

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Logging
 
 /// The D-Bus layer's logger (label `org.desktopnotifications.dbus`): what it drops with nobody

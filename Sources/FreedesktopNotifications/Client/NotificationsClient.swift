@@ -1,4 +1,5 @@
 public import DBus
+import DesktopNotificationsSupport
 
 /// A client of the freedesktop notification service.
 ///

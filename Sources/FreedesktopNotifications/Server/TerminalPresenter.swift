@@ -1,4 +1,5 @@
 public import DBus
+import DesktopNotificationsSupport
 public import Foundation
 
 /// A notification server that shows notifications in a terminal and takes the person's

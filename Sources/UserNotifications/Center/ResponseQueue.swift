@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// The responses waiting for the delegate, told one at a time, in order, on the main actor.

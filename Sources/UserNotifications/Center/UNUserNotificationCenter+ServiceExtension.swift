@@ -1,4 +1,3 @@
-import DBus
 import Foundation
 
 extension UNUserNotificationCenter {

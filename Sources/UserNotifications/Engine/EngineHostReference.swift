@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 /// The engine's weak reference to its host, made before the host exists (the center makes its
 /// engine in its initializer, before it can hand itself over) and filled in once it does.
 final class EngineHostReference: Sendable {

@@ -1,4 +1,5 @@
 public import DBus
+import DesktopNotificationsSupport
 public import FreedesktopNotifications
 
 /// A scriptable notification server for tests, built on ``NotificationServer``: it records

@@ -1,4 +1,5 @@
 public import DBus
+import DesktopNotificationsSupport
 public import FreedesktopNotifications
 
 /// What the person in front of the screen does in a ``PersonalityScenario``: on a real

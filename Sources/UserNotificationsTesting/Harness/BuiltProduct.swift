@@ -5,7 +5,7 @@ import Foundation
 public enum BuiltProduct {
     /// The built executable called `name`.
     ///
-    /// - Throws: ``HarnessError/configurationNotFound(searched:)`` with the paths tried.
+    /// - Throws: ``HarnessError/fileNotFound(searched:)`` with the paths tried.
     public static func url(named name: String) throws -> URL {
         var folders: [URL] = []
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
@@ -18,6 +18,6 @@ public enum BuiltProduct {
             let candidate = folder.appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        throw HarnessError.configurationNotFound(searched: folders.map { $0.appendingPathComponent(name).path })
+        throw HarnessError.fileNotFound(searched: folders.map { $0.appendingPathComponent(name).path })
     }
 }

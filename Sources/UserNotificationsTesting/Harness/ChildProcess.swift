@@ -1,4 +1,3 @@
-import DBus
 public import Foundation
 
 /// A program started by the test harness, tracked and stopped by its process ID.

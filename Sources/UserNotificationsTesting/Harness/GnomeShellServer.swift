@@ -33,7 +33,7 @@ public struct GnomeNotification: Sendable, Hashable, Decodable {
 /// python-dbusmock's `logind` template on it. The shell's freedesktop notification service
 /// (`org.gnome.Shell.Notifications`, a gjs program that owns `org.freedesktop.Notifications`
 /// and forwards to the shell) is D-Bus-activated from the session bus's service directory,
-/// which the session bus must have (``TestBus/init(withServiceDirectory:limits:socketPath:baseConfiguration:startTimeout:)``).
+/// which the session bus must have (``TestBus/init(withServiceDirectory:limits:socketPath:configurationText:startTimeout:)``).
 /// The harness's extension (``GnomeShellExtension``), installed in a temporary home and
 /// enabled through the keyfile GSettings backend, reads and clicks the message tray.
 ///

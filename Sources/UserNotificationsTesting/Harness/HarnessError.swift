@@ -12,8 +12,8 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
     case commandFailed(CommandResult)
     /// A command succeeded but printed something the harness cannot interpret.
     case unexpectedOutput(command: String, output: String, reason: String)
-    /// The bus configuration `dbus/session.conf` could not be found.
-    case configurationNotFound(searched: [String])
+    /// A file the harness needs (a built product) is in none of the places it looked.
+    case fileNotFound(searched: [String])
 
     /// A message that says what failed, with the program's own output where there is some.
     public var description: String {
@@ -29,8 +29,8 @@ public enum HarnessError: Error, Sendable, CustomStringConvertible {
                 + "\nstdout: \(result.standardOutput)\nstderr: \(result.standardError)"
         case .unexpectedOutput(let command, let output, let reason):
             return "`\(command)` printed output the harness cannot use (\(reason)): \(output)"
-        case .configurationNotFound(let searched):
-            return "dbus/session.conf not found; looked in: \(searched.joined(separator: ", "))"
+        case .fileNotFound(let searched):
+            return "not found; looked in: \(searched.joined(separator: ", "))"
         }
     }
 }

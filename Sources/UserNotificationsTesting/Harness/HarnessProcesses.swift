@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// What one harness server owns: the processes it started and its temporary folder (home,

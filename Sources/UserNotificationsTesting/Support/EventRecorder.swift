@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 
 /// Records the elements of an async sequence as they come, so a test can wait for the
 /// next one with a deadline and then check that nothing else arrived.

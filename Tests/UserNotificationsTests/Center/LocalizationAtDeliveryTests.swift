@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 @testable import UserNotifications

@@ -1,4 +1,5 @@
 @testable import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 @testable import UserNotifications

@@ -12,7 +12,7 @@ import Foundation
 /// causes no wake-ups at all.
 ///
 /// `UNUserNotificationCenter` uses ``SystemNotificationClock``. Tests use
-/// ``TestNotificationClock`` to move time by hand.
+/// `TestNotificationClock` (in `UserNotificationsTesting`) to move time by hand.
 ///
 /// - Note: Apple's UserNotifications has no such type; it exists so that code using this
 ///   package can test time-based triggers without waiting.

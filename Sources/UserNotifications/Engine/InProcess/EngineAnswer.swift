@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 
 /// What a caller of the engine waits for: a value given once (``resolve(_:)``), and, until
 /// then, wake-ups telling it that an input concerning it reached the inbox (``wake()``), so

@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// Calls a handler when pending requests fall due, with exactly one clock alarm set: the one
@@ -12,7 +12,7 @@ import Foundation
 /// The handler gets each due key once, with its deadline, earliest first (entries with the same
 /// deadline in the order they were scheduled). Calls never overlap. They run on the thread that
 /// found the entries due: the clock's (for ``SystemNotificationClock``, its private queue; for
-/// ``TestNotificationClock``, the caller of `advance` or `set`), or the caller of
+/// `UserNotificationsTesting`'s `TestNotificationClock`, the caller of `advance` or `set`), or the caller of
 /// ``schedule(_:at:)`` when the deadline has already passed. No lock is held during a call, so
 /// the handler may schedule and cancel freely.
 final class PendingScheduler<Key: Hashable & Sendable>: Sendable {

@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// One JSON file of the center's persistent state, `<folder>/<name>.json`, written so that a

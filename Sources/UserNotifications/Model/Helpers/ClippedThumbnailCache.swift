@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 import FreedesktopNotifications
 
 /// One attachment's clipped thumbnail, rendered at most once (a failed render is remembered

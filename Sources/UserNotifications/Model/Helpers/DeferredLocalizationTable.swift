@@ -1,4 +1,4 @@
-import DBus
+import DesktopNotificationsSupport
 
 /// The texts `localizedUserNotificationString(forKey:arguments:)` returned lately, each with
 /// the lookup that made it, so that content given such a text can look it up again when it is

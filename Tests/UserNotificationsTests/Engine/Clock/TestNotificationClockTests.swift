@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import UserNotifications
+import UserNotificationsTesting
 
 @Suite("TestNotificationClock")
 struct TestNotificationClockTests {

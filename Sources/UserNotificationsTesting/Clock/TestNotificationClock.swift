@@ -1,6 +1,7 @@
-import DBus
+import DesktopNotificationsSupport
 import Dispatch
 import Foundation
+import UserNotifications
 
 /// A ``NotificationClock`` whose time moves only when a test moves it.
 ///
