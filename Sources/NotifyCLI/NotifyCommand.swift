@@ -32,17 +32,11 @@ package struct NotifyCommand: AsyncParsableCommand {
             SIGTERM stops one before it fires (exit status 0, nothing shown).
 
             Subcommands:
-              notify info [--json]        the server: name, vendor, version, capabilities
-              notify close ID|IDENTIFIER  close a notification by its id or its --id name
-              notify list                 the notifications shown with --id, still known
-              notify pending [--json]     the scheduled notifications still waiting
-              notify cancel ID...|--all   cancel scheduled notifications
-              notify push PAYLOAD.json    show an APNs-style payload (-: standard input)
-              notify server [--private]   serve notifications in this terminal (no desktop)
+            \(NotifySubcommand.listing)
             Each takes --help (or: notify help SUBCOMMAND). To send a notification whose summary is one of these words, \
             put "--" before it: notify -- info
             """,
-        subcommands: describingCommandTree ? [Info.self, Close.self, List.self, Pending.self, Cancel.self, Push.self, Server.self] : [],
+        subcommands: describingCommandTree ? NotifySubcommand.allCases.map(\.command) : [],
         helpNames: [.customShort("?"), .long]
     )
 

@@ -39,9 +39,7 @@ package enum QuickArguments {
     ]
 
     /// The options, or `nil` when swift-argument-parser must read this command line.
-    ///
-    /// - Parameter subcommands: the words that start a subcommand when first (and `help`).
-    package static func parse(_ arguments: [String], subcommands: Set<String>) -> NotifyOptions? {
+    package static func parse(_ arguments: [String]) -> NotifyOptions? {
         var options = NotifyOptions()
         var index = 0
         while index < arguments.count {
@@ -74,7 +72,7 @@ package enum QuickArguments {
         }
         // The first word must not be a subcommand's name (they read the rest themselves),
         // and more than two words is an error whose message swift-argument-parser gives.
-        guard options.text.count <= 2, arguments.first.map({ !subcommands.contains($0) }) ?? true else { return nil }
+        guard options.text.count <= 2, !(arguments.first.map(NotifySubcommand.isNamed) ?? false) else { return nil }
         return options
     }
 
