@@ -14,7 +14,7 @@
 package enum QuickArguments {
     /// Every option by each of its spellings (`-u`, `--urgency`).
     private static let bySpelling: [String: OptionSpecification] = Dictionary(
-        NotifyOption.allCases.flatMap { option in option.specification.spellings.map { ($0, option.specification) } },
+        NotifyOption.allCases.map(\.specification).flatMap { option in option.spellings.map { ($0, option) } },
         uniquingKeysWith: { first, _ in first })
 
     /// The options, or `nil` when swift-argument-parser must read this command line.
