@@ -32,107 +32,78 @@ package struct NotifyCommand: AsyncParsableCommand {
             SIGTERM stops one before it fires (exit status 0, nothing shown).
 
             Subcommands:
-              notify info [--json]        the server: name, vendor, version, capabilities
-              notify close ID|IDENTIFIER  close a notification by its id or its --id name
-              notify list                 the notifications shown with --id, still known
-              notify pending [--json]     the scheduled notifications still waiting
-              notify cancel ID...|--all   cancel scheduled notifications
-              notify push PAYLOAD.json    show an APNs-style payload (-: standard input)
-              notify server [--private]   serve notifications in this terminal (no desktop)
+            \(NotifySubcommand.listing)
             Each takes --help (or: notify help SUBCOMMAND). To send a notification whose summary is one of these words, \
             put "--" before it: notify -- info
             """,
-        subcommands: describingCommandTree ? [Info.self, Close.self, List.self, Pending.self, Cancel.self, Push.self, Server.self] : [],
+        subcommands: describingCommandTree ? NotifySubcommand.allCases.map(\.command) : [],
         helpNames: [.customShort("?"), .long]
     )
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The urgency: low, normal or critical.", valueName: "LEVEL"))
+    @Option(name: NotifyOption.urgency.names, help: NotifyOption.urgency.help)
     var urgency: String?
 
-    @Option(name: [.customShort("t"), .customLong("expire-time")],
-            help: ArgumentHelp("How long the server shows it, in milliseconds (0: until dismissed).", valueName: "TIME"))
+    @Option(name: NotifyOption.expireTime.names, help: NotifyOption.expireTime.help)
     var expireTime: Int32?
 
-    @Option(name: [.short, .customLong("app-name")], help: ArgumentHelp("The application name shown with it.", valueName: "APP_NAME"))
+    @Option(name: NotifyOption.appName.names, help: NotifyOption.appName.help)
     var appName: String?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("An icon name or an image file to show.", valueName: "ICON"))
+    @Option(name: NotifyOption.icon.names, help: NotifyOption.icon.help)
     var icon: String?
 
-    @Option(name: [.short, .long], help: ArgumentHelp("The category, such as im.received or email.arrived.", valueName: "TYPE[,TYPE...]"))
+    @Option(name: NotifyOption.category.names, help: NotifyOption.category.help)
     var category: String?
 
-    @Flag(name: [.customShort("e"), .long], help: "Ask the server not to keep it in its history.")
+    @Flag(name: NotifyOption.transient.names, help: NotifyOption.transient.help)
     var transient = false
 
-    @Option(name: [.customShort("h"), .long],
-            help: ArgumentHelp("Extra data: TYPE is boolean, int, double, string, byte or variant (GVariant text). Repeatable.",
-                               valueName: "TYPE:NAME:VALUE"))
+    @Option(name: NotifyOption.hint.names, help: NotifyOption.hint.help)
     var hint: [String] = []
 
-    @Flag(name: [.short, .customLong("print-id")], help: "Print the notification's id.")
+    @Flag(name: NotifyOption.printID.names, help: NotifyOption.printID.help)
     var printID = false
 
-    @Option(name: [.short, .customLong("replace-id")], help: ArgumentHelp("The id of a notification to replace.", valueName: "REPLACE_ID"))
+    @Option(name: NotifyOption.replaceID.names, help: NotifyOption.replaceID.help)
     var replaceID: Int32?
 
-    @Flag(name: [.short, .long], help: "Wait until the notification is closed.")
+    @Flag(name: NotifyOption.wait.names, help: NotifyOption.wait.help)
     var wait = false
 
-    @Option(name: [.customShort("A"), .long],
-            help: ArgumentHelp("""
-                A button. Repeatable; implies --wait. The NAME of the chosen one is printed; \
-                without NAME, its position (from 0) is.
-                """, valueName: "[NAME=]Text"))
+    @Option(name: NotifyOption.action.names, help: NotifyOption.action.help)
     var action: [String] = []
 
-    @Flag(name: [.short, .long], help: "Print the version.")
+    @Flag(name: NotifyOption.version.names, help: NotifyOption.version.help)
     var version = false
 
-    @Option(help: ArgumentHelp("Offer a reply field with this placeholder (servers listing inline-reply); implies --wait; prints the text typed.",
-                               valueName: "PLACEHOLDER"))
+    @Option(name: NotifyOption.reply.names, help: NotifyOption.reply.help)
     var reply: String?
 
-    @Option(help: ArgumentHelp("Stop waiting after this many seconds, closing the notification.", valueName: "SECONDS"))
+    @Option(name: NotifyOption.timeout.names, help: NotifyOption.timeout.help)
     var timeout: Double?
 
-    @Option(help: ArgumentHelp("An image file to show with the text (sent as the image-path hint).", valueName: "PATH"))
+    @Option(name: NotifyOption.image.names, help: NotifyOption.image.help)
     var image: String?
 
-    @Option(help: ArgumentHelp("A sound to play: a name from the sound theme, such as message-new-instant, or the absolute path of a sound file.",
-                               valueName: "NAME|PATH"))
+    @Option(name: NotifyOption.sound.names, help: NotifyOption.sound.help)
     var sound: String?
 
-    @Option(name: .customLong("id"),
-            help: ArgumentHelp("""
-                A name for this notification. A later notify --id with the same name replaces \
-                it while it is still shown, and notify close NAME closes it.
-                """, valueName: "IDENTIFIER"))
+    @Option(name: NotifyOption.identifier.names, help: NotifyOption.identifier.help)
     var identifier: String?
 
-    @Flag(help: "Print one JSON object: id, identifier, server, action, reply, activation token, close reason, how the wait ended.")
+    @Flag(name: NotifyOption.json.names, help: NotifyOption.json.help)
     var json = false
 
-    @Flag(name: .customLong("no-fallback"), help: "Fail like notify-send when there is no bus or no server, instead of using the terminal.")
+    @Flag(name: NotifyOption.noFallback.names, help: NotifyOption.noFallback.help)
     var noFallback = false
 
-    @Option(name: .customLong("in"),
-            help: ArgumentHelp("Show it after this long, waiting meanwhile: 90s, 10m, 1h30m, 2d (a plain number is seconds).",
-                               valueName: "DURATION"))
+    @Option(name: NotifyOption.delay.names, help: NotifyOption.delay.help)
     var delay: String?
 
-    @Option(help: ArgumentHelp("""
-                Show it at this time, waiting meanwhile: HH:MM or HH:MM:SS (the next one, local \
-                time), or a date and time such as 2026-12-24T18:30 (ISO 8601, with or without \
-                seconds and UTC offset).
-                """, valueName: "TIME"))
+    @Option(name: NotifyOption.at.names, help: NotifyOption.at.help)
     var at: String?
 
-    @Option(help: ArgumentHelp("""
-                Show it again every DURATION (after --in or --at, else first after one DURATION) \
-                until notify cancel or Control-C. Whole days (1d, 7d) keep the local time of day \
-                across daylight-saving changes; 24h is 86400 elapsed seconds.
-                """, valueName: "DURATION"))
+    @Option(name: NotifyOption.every.names, help: NotifyOption.every.help)
     var every: String?
 
     @Argument(help: ArgumentHelp("The summary (one line) and the body.", valueName: "SUMMARY [BODY]"))

@@ -4,9 +4,10 @@ import FreedesktopNotifications
 
 /// The options of a plain `notify [OPTIONS] SUMMARY [BODY]`, as values.
 ///
-/// Both parsers fill it: swift-argument-parser (``NotifyCommand``, the definition that help,
-/// the manual and the completion scripts come from) and ``QuickArguments`` (the start-up
-/// fast path). A test holds them equal on every command line the fast path accepts.
+/// Both parsers fill it, both from ``NotifyOption``'s table: swift-argument-parser
+/// (``NotifyCommand``, whose definition help, the manual and the completion scripts come
+/// from) and ``QuickArguments`` (the start-up fast path). A test holds them equal on every
+/// command line the fast path accepts.
 package struct NotifyOptions: Equatable, Sendable {
     var urgency: String?
     var expireTime: Int32?

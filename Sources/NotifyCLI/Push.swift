@@ -7,7 +7,7 @@ extension NotifyCommand {
     /// `UNUserNotificationCenter`, as an app receiving it from Apple's push service would.
     struct Push: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("push"),
+            commandName: NotifySubcommand.push.commandName,
             abstract: "Show an APNs-style push payload (the JSON an Apple push notification carries).",
             discussion: """
                 Reads {"aps": {"alert": {"title", "subtitle", "body"}, "badge", "sound", \

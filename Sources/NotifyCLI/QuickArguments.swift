@@ -6,42 +6,19 @@
 /// `main`, several milliseconds per process, more than the D-Bus round trips. A one-shot
 /// command pays it every time, so the common shapes are read here, and anything else (a
 /// subcommand, help, completion, grouped short flags, `--`, a value that starts with `-` or
-/// is empty after `=`, a number that does not parse, an unknown option, more than two words)
-/// returns `nil` and goes to swift-argument-parser, whose messages and behaviour stay the
-/// reference.
+/// is empty after `=`, a number that does not parse, a scheduling or unknown option, more
+/// than two words) returns `nil` and goes to swift-argument-parser, whose messages and
+/// behaviour stay the reference.
+///
+/// The options it knows, and how it reads each, come from ``NotifyOption``'s table alone.
 package enum QuickArguments {
-    private enum Slot {
-        case urgency, expireTime, appName, icon, category, hint, replaceID, action, reply, timeout, image, sound, identifier
-    }
-
-    private enum Switch {
-        case transient, printID, wait, version, json, noFallback
-    }
-
-    private static let valued: [String: Slot] = [
-        "-u": .urgency, "--urgency": .urgency,
-        "-t": .expireTime, "--expire-time": .expireTime,
-        "-a": .appName, "--app-name": .appName,
-        "-i": .icon, "--icon": .icon,
-        "-c": .category, "--category": .category,
-        "-h": .hint, "--hint": .hint,
-        "-r": .replaceID, "--replace-id": .replaceID,
-        "-A": .action, "--action": .action,
-        "--reply": .reply, "--timeout": .timeout, "--image": .image, "--sound": .sound, "--id": .identifier,
-    ]
-
-    private static let switches: [String: Switch] = [
-        "-e": .transient, "--transient": .transient,
-        "-p": .printID, "--print-id": .printID,
-        "-w": .wait, "--wait": .wait,
-        "-v": .version, "--version": .version,
-        "--json": .json, "--no-fallback": .noFallback,
-    ]
+    /// Every option by each of its spellings (`-u`, `--urgency`).
+    private static let bySpelling: [String: OptionSpecification] = Dictionary(
+        NotifyOption.allCases.map(\.specification).flatMap { option in option.spellings.map { ($0, option) } },
+        uniquingKeysWith: { first, _ in first })
 
     /// The options, or `nil` when swift-argument-parser must read this command line.
-    ///
-    /// - Parameter subcommands: the words that start a subcommand when first (and `help`).
-    package static func parse(_ arguments: [String], subcommands: Set<String>) -> NotifyOptions? {
+    package static func parse(_ arguments: [String]) -> NotifyOptions? {
         var options = NotifyOptions()
         var index = 0
         while index < arguments.count {
@@ -51,8 +28,8 @@ package enum QuickArguments {
                 options.text.append(word)
                 continue
             }
-            if let flag = switches[word] {
-                set(flag, in: &options)
+            if let option = bySpelling[word], case .flag(let path) = option.destination {
+                options[keyPath: path] = true
                 continue
             }
             let name: String
@@ -70,47 +47,11 @@ package enum QuickArguments {
                 // swift-argument-parser decides whether such a word is a value or an option.
                 guard !value.hasPrefix("-") else { return nil }
             }
-            guard let slot = valued[name], set(slot, to: value, in: &options) else { return nil }
+            guard let option = bySpelling[name], option.store(value, in: &options) else { return nil }
         }
         // The first word must not be a subcommand's name (they read the rest themselves),
         // and more than two words is an error whose message swift-argument-parser gives.
-        guard options.text.count <= 2, arguments.first.map({ !subcommands.contains($0) }) ?? true else { return nil }
+        guard options.text.count <= 2, !(arguments.first.map(NotifySubcommand.isNamed) ?? false) else { return nil }
         return options
-    }
-
-    private static func set(_ flag: Switch, in options: inout NotifyOptions) {
-        switch flag {
-        case .transient: options.transient = true
-        case .printID: options.printID = true
-        case .wait: options.wait = true
-        case .version: options.version = true
-        case .json: options.json = true
-        case .noFallback: options.noFallback = true
-        }
-    }
-
-    private static func set(_ slot: Slot, to value: String, in options: inout NotifyOptions) -> Bool {
-        switch slot {
-        case .urgency: options.urgency = value
-        case .expireTime:
-            guard let number = Int32(value) else { return false }
-            options.expireTime = number
-        case .appName: options.appName = value
-        case .icon: options.icon = value
-        case .category: options.category = value
-        case .hint: options.hint.append(value)
-        case .replaceID:
-            guard let number = Int32(value) else { return false }
-            options.replaceID = number
-        case .action: options.action.append(value)
-        case .reply: options.reply = value
-        case .timeout:
-            guard let number = Double(value) else { return false }
-            options.timeout = number
-        case .image: options.image = value
-        case .sound: options.sound = value
-        case .identifier: options.identifier = value
-        }
-        return true
     }
 }

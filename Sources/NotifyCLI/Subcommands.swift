@@ -5,20 +5,9 @@ import Foundation
 import FreedesktopNotifications
 
 extension NotifyCommand {
-    /// The words that start a subcommand when they come first on the command line.
-    package static let subcommandNames: Set<String> = ["info", "close", "server", "list", "push", "pending", "cancel"]
-
     /// The most words a command line may have. swift-argument-parser's time grows with the
     /// square of an option's repeats (4,000 `-A` took 2 s), and no real use comes near this.
     package static let maximumArguments = 1024
-
-    /// The subcommands by the word that starts them (``subcommandNames``).
-    package static var subcommandsByName: [String: any ParsableCommand.Type] {
-        [
-            "info": Info.self, "close": Close.self, "server": Server.self, "list": List.self, "push": Push.self,
-            "pending": Pending.self, "cancel": Cancel.self,
-        ]
-    }
 
     /// Runs `work` with a client of the session bus, then disconnects it, failed or not. A
     /// failure is printed and becomes exit status 1, as for every subcommand.
@@ -38,7 +27,7 @@ extension NotifyCommand {
     /// `notify info`: who serves notifications on the session bus and what it can do.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("info"),
+            commandName: NotifySubcommand.info.commandName,
             abstract: "Show the notification server's name, vendor, version, spec version and capabilities.",
             helpNames: [.customShort("?"), .long])
 
@@ -78,7 +67,7 @@ extension NotifyCommand {
     /// for the notification last shown with `--id IDENTIFIER`.
     struct Close: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("close"),
+            commandName: NotifySubcommand.close.commandName,
             abstract: "Close a notification by the id that notify -p (or notify-send -p) printed, or by its --id name.",
             discussion: """
                 A number is an id. Anything else is a name given with notify --id; it closes \
@@ -148,7 +137,7 @@ extension NotifyCommand {
     /// `notify list`: the notifications given an `--id` whose server still serves.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("list"),
+            commandName: NotifySubcommand.list.commandName,
             abstract: "List the notifications shown with --id that notify still knows.",
             discussion: """
                 Prints one line per notification: its --id name, its id and its summary, \
@@ -183,7 +172,7 @@ extension NotifyCommand {
     /// without a desktop.
     struct Server: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("server"),
+            commandName: NotifySubcommand.server.commandName,
             abstract: "Serve notifications in this terminal, for sessions without a desktop.",
             discussion: """
                 Owns org.freedesktop.Notifications on the session bus (taking it over from a \

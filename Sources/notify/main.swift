@@ -24,30 +24,31 @@ func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) 
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // The common command lines skip swift-argument-parser's start-up (see QuickArguments); the
-// table of subcommand types is built only after that, since its metadata is costly too.
-if let options = QuickArguments.parse(arguments, subcommands: NotifyCommand.subcommandNames.union(["help"])) {
+// subcommands' types are looked up only after that, since their metadata is costly too.
+if let options = QuickArguments.parse(arguments) {
     exit(await NotifyCommand.run(options))
 }
 // The subcommands are dispatched by their first word here: swift-argument-parser would read
 // a word after options as the summary, since the root command takes positional arguments.
-let subcommands = NotifyCommand.subcommandsByName
+let subcommand = arguments.first.flatMap(NotifySubcommand.init(rawValue:))
 // `notify help [SUBCOMMAND]`, which the completion scripts and the manual list (the parser
 // adds it to every command tree), prints the same help as --help.
-if arguments.first == "help" {
-    switch arguments.count {
-    case 1:
+if arguments.first == NotifySubcommand.helpWord {
+    switch (arguments.count, arguments.dropFirst().first.flatMap(NotifySubcommand.init(rawValue:))) {
+    case (1, _):
         Terminal.out(NotifyCommand.helpMessage() + "\n")
-    case 2 where subcommands[arguments[1]] != nil:
-        Terminal.out(subcommands[arguments[1]]!.helpMessage() + "\n")
+    case (2, let named?):
+        Terminal.out(named.command.helpMessage() + "\n")
     default:
-        Terminal.error("notify help: no subcommand \"\(arguments.dropFirst().joined(separator: " "))\"; they are \(subcommands.keys.sorted().joined(separator: ", ")).\n")
+        let names = NotifySubcommand.allCases.map(\.rawValue).sorted().joined(separator: ", ")
+        Terminal.error("notify help: no subcommand \"\(arguments.dropFirst().joined(separator: " "))\"; they are \(names).\n")
         exit(1)
     }
     exit(0)
 }
-let chosen: any ParsableCommand.Type = arguments.first.flatMap { subcommands[$0] } ?? NotifyCommand.self
+let chosen: any ParsableCommand.Type = subcommand?.command ?? NotifyCommand.self
 do {
-    var command = try chosen == NotifyCommand.self ? chosen.parseAsRoot(arguments) : chosen.parseAsRoot(Array(arguments.dropFirst()))
+    var command = try subcommand == nil ? chosen.parseAsRoot(arguments) : chosen.parseAsRoot(Array(arguments.dropFirst()))
     if var asynchronous = command as? any AsyncParsableCommand {
         try await runAsynchronously(&asynchronous)
     } else {

@@ -20,17 +20,16 @@ extension FuzzTarget {
             ["--version"],
             ["-v"],
         ].map(\.joinedInput),
-        tokens: [
-            "-u", "--urgency", "--urgency=", "-t", "--expire-time", "--expire-time=", "-a", "-i", "-c", "-h", "--hint=",
-            "-r", "--replace-id=", "-A", "--action", "--reply", "--timeout", "--timeout=", "--image", "--sound", "--id=",
-            "-e", "-p", "-w", "-v", "-pw", "-ep", "--json", "--no-fallback", "--transient", "--print-id", "--wait",
-            "--in", "--at", "--every", "--", "-", "help", "info", "close", "server", "list", "push", "pending", "cancel",
-            "--help", "-2147483648", "2147483648", "nan", "-inf", "0x10", "1e5", " 5", "5 ", "+5", "=", "==",
-        ].map { Array($0.utf8) },
+        // Every spelling of every option (and `--long=`), every subcommand's word, and words
+        // on the edges of what the parsers read.
+        tokens: (NotifyOption.allCases.flatMap { $0.specification.spellings + ["--\($0.specification.long)="] } + NotifySubcommand.allCases.map(\.rawValue) + [
+            NotifySubcommand.helpWord, "-pw", "-ep", "--", "-", "--help", "-2147483648", "2147483648", "nan", "-inf", "0x10",
+            "1e5", " 5", "5 ", "+5", "=", "==",
+        ]).map { Array($0.utf8) },
         nesting: [[0], Array("-h\0".utf8), Array("-A\0a=b\0".utf8)],
         run: { bytes throws(FuzzFinding) in
             let words = bytes.words
-            guard let quick = QuickArguments.parse(words, subcommands: NotifyCommand.subcommandNames.union(["help"])) else {
+            guard let quick = QuickArguments.parse(words) else {
                 return .refused
             }
             // notify refuses longer command lines before either parser reads them.

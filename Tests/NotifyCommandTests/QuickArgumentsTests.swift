@@ -6,12 +6,12 @@ import Testing
 /// read exactly as swift-argument-parser reads it, and what it cannot read must go there.
 @Suite("notify: the start-up fast path reads command lines as swift-argument-parser does")
 struct QuickArgumentsTests {
-    static let subcommands = NotifyCommand.subcommandNames.union(["help"])
-
     @Test("the fast path knows every subcommand's word")
     func subcommandWords() {
-        #expect(Set(NotifyCommand.subcommandsByName.keys) == NotifyCommand.subcommandNames)
-        for word in NotifyCommand.subcommandNames { #expect(QuickArguments.parse([word], subcommands: Self.subcommands) == nil) }
+        for subcommand in NotifySubcommand.allCases {
+            #expect(subcommand.command.configuration.commandName == "notify \(subcommand.rawValue)")
+            #expect(QuickArguments.parse([subcommand.rawValue]) == nil)
+        }
     }
 
     /// The options swift-argument-parser reads, or `nil` when it refuses the command line.
@@ -35,7 +35,7 @@ struct QuickArgumentsTests {
         ["-h", "variant:v:<int32 5>", "s"], ["", ""], ["s", ""],
     ])
     func sameAsArgumentParser(_ arguments: [String]) throws {
-        let quick = try #require(QuickArguments.parse(arguments, subcommands: Self.subcommands), "the fast path should read \(arguments)")
+        let quick = try #require(QuickArguments.parse(arguments), "the fast path should read \(arguments)")
         let reference = try #require(Self.reference(arguments), "swift-argument-parser refused \(arguments)")
         #expect(quick == reference)
     }
@@ -48,7 +48,7 @@ struct QuickArgumentsTests {
         ["--generate-completion-script", "bash"], ["-5"], ["--icon=", "s"],
     ])
     func leftToArgumentParser(_ arguments: [String]) {
-        #expect(QuickArguments.parse(arguments, subcommands: Self.subcommands) == nil)
+        #expect(QuickArguments.parse(arguments) == nil)
     }
 
     @Test("random command lines: accepted ones read the same as swift-argument-parser")
@@ -65,7 +65,7 @@ struct QuickArgumentsTests {
         for _ in 0..<600 {
             let count = Int.random(in: 0...6, using: &generator)
             let arguments = (0..<count).flatMap { _ in pieces.randomElement(using: &generator)! }
-            guard let quick = QuickArguments.parse(arguments, subcommands: Self.subcommands) else { continue }
+            guard let quick = QuickArguments.parse(arguments) else { continue }
             accepted += 1
             let reference = try #require(Self.reference(arguments), "the fast path accepted \(arguments), swift-argument-parser refused it")
             #expect(quick == reference, "\(arguments)")
