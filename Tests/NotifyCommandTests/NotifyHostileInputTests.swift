@@ -246,6 +246,18 @@ struct NotifyHostileInputTests {
         await setup.stop()
     }
 
+    @Test("a planted record with plausible values is listed by notify pending: the out-of-range cases test the ranges, not the layout")
+    func plausibleRecordIsListed() async throws {
+        let setup = try await NotifySchedulingTests.Setup()
+        let held = try Self.plantRecord("0ddba111", in: setup, [:])
+        defer { close(held) }
+        let listed = try await setup.run(["pending"])
+        #expect(listed.status == .exited(0), "\(listed.standardError)")
+        #expect(listed.standardOutput.hasPrefix("0ddba111\t") && listed.standardOutput.contains("Planted"), "\(listed.standardOutput)")
+        #expect(listed.standardError.isEmpty, "\(listed.standardError)")
+        await setup.stop()
+    }
+
     @Test("notify cancel never signals a process that does not hold the record's lock, however the record names it")
     func plantedRecord() async throws {
         let setup = try await NotifySchedulingTests.Setup()

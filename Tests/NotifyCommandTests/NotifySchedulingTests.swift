@@ -557,4 +557,48 @@ struct NotifySchedulingTests {
         let week = try #require(daily.first).addingTimeInterval(7 * 86_400 + 3_600)
         #expect(daily.nextFireDate(after: week) == Self.utc("2024-03-17T16:00:00Z"))
     }
+
+    @Test("each option is a library trigger: --in a time interval, --at a calendar match, --every E an anchored repeating interval, --every Nd a time of day every N-th day")
+    func triggers() throws {
+        let now = Self.utc("2024-03-09T04:00:00Z")  // Friday 8 March, 20:00 PST
+        let once = try Self.schedule(in: "10m", now: now)
+        #expect(once.anchor == now)
+        let at = try Self.schedule(at: "21:00", now: now)
+        guard case .calendar(let components, repeats: false) = at.trigger else {
+            Issue.record("--at is a one-shot calendar trigger: \(at.trigger)")
+            return
+        }
+        #expect(components.hour == 21 && components.minute == 0 && components.second == 0)
+        #expect(components.timeZone == Self.losAngeles.timeZone && at.every == nil)
+
+        let hourly = try Self.schedule(in: "10m", every: "1h30m", now: now)
+        #expect(hourly.trigger == NotificationTriggerSnapshot(UNTimeIntervalNotificationTrigger(timeInterval: 5_400, repeats: true)))
+        #expect(try Self.deliveries(hourly, count: 2) == [now.addingTimeInterval(600), now.addingTimeInterval(6_000)])
+        #expect(hourly.every == "1h30m")
+
+        // Every other day at 02:30, across the spring-forward night.
+        let everyOther = try Self.schedule(at: "02:30", every: "2d", now: now)
+        #expect(everyOther.every == "2d")
+        #expect(try Self.deliveries(everyOther, count: 3) == [
+            Self.utc("2024-03-09T10:30:00Z"), Self.utc("2024-03-11T09:30:00Z"), Self.utc("2024-03-13T09:30:00Z"),
+        ])
+        // Alone: two days from now at 20:00, which is PDT by then.
+        #expect(try Self.deliveries(Self.schedule(every: "2d", now: now), count: 2) == [
+            Self.utc("2024-03-11T03:00:00Z"), Self.utc("2024-03-13T03:00:00Z"),
+        ])
+        // After --in: daily at the time of the first delivery, 21:30.
+        #expect(try Self.deliveries(Self.schedule(in: "90m", every: "1d", now: now), count: 3) == [
+            Self.utc("2024-03-09T05:30:00Z"), Self.utc("2024-03-10T05:30:00Z"), Self.utc("2024-03-11T04:30:00Z"),
+        ])
+
+        // As a record keeps it: the same dates after a round trip, and plausible.
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let restored = try decoder.decode(Schedule.self, from: encoder.encode(everyOther))
+        #expect(restored == everyOther && restored.isPlausible)
+        #expect(try Self.deliveries(restored, count: 3) == Self.deliveries(everyOther, count: 3))
+        for schedule in [once, at, hourly] { #expect(schedule.isPlausible) }
+    }
 }
