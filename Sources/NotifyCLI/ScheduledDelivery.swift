@@ -4,24 +4,16 @@ import Foundation
 import FreedesktopNotifications
 import UserNotifications
 
-extension ScheduleRule {
-    /// The first date after now matching `components`, answered by the library's
-    /// `UNCalendarNotificationTrigger`, so a scheduled `notify` resolves local times (and
-    /// daylight-saving gaps and repeats) exactly as the notification center does.
-    static func libraryMatch(_ components: DateComponents) -> Date? {
-        UNCalendarNotificationTrigger(dateMatching: components, repeats: false).nextTriggerDate()
-    }
-}
-
 extension NotifyCommand {
-    /// The schedule that `--in`, `--at` and `--every` ask for, read in the local calendar and
-    /// time zone; `nil` when none of them was given.
+    /// The schedule that `--in`, `--at` and `--every` ask for, read in the Gregorian calendar
+    /// (as ISO 8601 dates are) and the local time zone; `nil` when none of them was given.
     ///
     /// - Throws: `ExitCode(1)` after printing the message, for a bad duration or time.
-    func makeScheduleRule() throws -> ScheduleRule? {
+    func makeScheduleRule() throws -> Schedule? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
         do {
-            return try ScheduleRule.make(
-                delay: delay, time: at, every: every, now: Date(), calendar: .current, match: ScheduleRule.libraryMatch)
+            return try Schedule.make(delay: delay, time: at, every: every, now: Date(), calendar: calendar)
         } catch {
             Terminal.error(error.description + "\n")
             throw ExitCode(1)
@@ -51,7 +43,7 @@ struct ScheduledDelivery: Sendable {
     /// What to show and how to wait, as for an unscheduled `notify`.
     let plan: Delivery.Plan
     /// When to show it.
-    let rule: ScheduleRule
+    let rule: Schedule
     /// Whether to fall back to the terminal without a bus or server.
     let fallback: Bool
 
@@ -78,7 +70,7 @@ struct ScheduledDelivery: Sendable {
             registration = try ScheduledRecords.register { id in
                 ScheduledRecord(
                     format: ScheduledRecord.currentFormat, id: id, pid: getpid(), summary: plan.request.summary,
-                    appName: plan.request.appName, identifier: plan.identifier, created: Date(), rule: rule)
+                    appName: plan.request.appName, identifier: plan.identifier, created: Date(), schedule: rule)
             }
         } catch {
             Terminal.error("Cannot schedule the notification: \(error)\n")
@@ -87,7 +79,10 @@ struct ScheduledDelivery: Sendable {
         defer { registration.remove() }
 
         let clock = SystemNotificationClock()
-        var target = rule.first
+        guard var target = rule.first else {
+            Terminal.error("No time matches the schedule.\n")
+            return 1
+        }
         var generation = 0
         func arm() -> any NotificationClockAlarm {
             let current = generation
@@ -108,7 +103,7 @@ struct ScheduledDelivery: Sendable {
                 generation += 1
                 alarm = arm()
             case .alarm:
-                guard rule.every != nil else {
+                guard rule.trigger.repeats else {
                     // The last delivery: the record goes first, unless notify cancel took it.
                     guard registration.claim() else { return 0 }
                     return await Delivery(plan: plan).run(bus: .session, fallback: fallback, interruptions: [SIGINT, SIGTERM])
@@ -117,7 +112,7 @@ struct ScheduledDelivery: Sendable {
                 _ = await Delivery(plan: plan).run(bus: .session, fallback: fallback, interruptions: [SIGINT, SIGTERM])
                 // Repeats missed during a long wait (or a suspend) are not made up.
                 let after = max(clock.now, target)
-                guard let next = rule.nextFire(after: after, calendar: .current, match: ScheduleRule.libraryMatch) else {
+                guard let next = rule.nextFireDate(after: after) else {
                     Terminal.error("No later time matches the schedule; stopping.\n")
                     return 1
                 }

@@ -5,11 +5,11 @@ import UserNotifications
 /// What a waiting `notify --in/--at/--every` process tells `notify pending` about itself.
 ///
 /// Written once, before the wait begins, and never changed: the next delivery is computed
-/// from ``rule`` by whoever reads the record, so there is nothing to rewrite while the process
+/// from ``schedule`` (the trigger's own next fire date) by whoever reads the record, so there is nothing to rewrite while the process
 /// waits, and nothing that could bring back a record that `notify cancel` removed.
 struct ScheduledRecord: Codable, Sendable, Equatable {
     /// The version of this layout; a record of another version is skipped as unreadable.
-    static let currentFormat = 1
+    static let currentFormat = 2
 
     /// ``currentFormat`` when written.
     var format: Int
@@ -26,14 +26,14 @@ struct ScheduledRecord: Codable, Sendable, Equatable {
     /// When it was scheduled.
     var created: Date
     /// When it fires.
-    var rule: ScheduleRule
+    var schedule: Schedule
 
     /// Whether the values are ones `notify` writes (a file may hold anything): a record with
     /// a time or a repeat out of the ranges the command line accepts is not read, since the
     /// arithmetic on it could overflow or never end.
     var isPlausible: Bool {
         format == Self.currentFormat && ScheduledRecords.isValidID(id) && pid > 0
-            && ScheduleRule.plausibleDates.contains(created) && rule.isPlausible
+            && Schedule.plausibleDates.contains(created) && schedule.isPlausible
     }
 }
 

@@ -36,9 +36,13 @@ extension NotifyCommand {
             for entry in entries {
                 switch entry {
                 case .live(let record):
-                    live.append((record, record.rule.upcoming(at: now, calendar: .current, match: ScheduleRule.libraryMatch)))
+                    guard let next = record.schedule.upcoming(at: now) else {
+                        skip("\(record.id).json", "no time matches its schedule")
+                        continue
+                    }
+                    live.append((record, next))
                 case .unreadable(let name, let reason):
-                    Terminal.error("notify pending: skipping \(TerminalText.singleLine(name)) in \(ScheduledRecords.directory.path): \(reason)\n")
+                    skip(name, reason)
                 }
             }
             live.sort { ($0.next, $0.record.id) < ($1.next, $1.record.id) }
@@ -46,7 +50,7 @@ extension NotifyCommand {
                 let objects: [[String: Any]] = live.map { record, next in
                     [
                         "id": record.id, "pid": Int(record.pid), "summary": record.summary, "appName": record.appName,
-                        "identifier": record.identifier as Any? ?? NSNull(), "every": record.rule.every?.text as Any? ?? NSNull(),
+                        "identifier": record.identifier as Any? ?? NSNull(), "every": record.schedule.every as Any? ?? NSNull(),
                         "nextFire": Self.iso8601(next), "created": Self.iso8601(record.created),
                     ]
                 }
@@ -61,8 +65,13 @@ extension NotifyCommand {
             }
             for (record, next) in live {
                 let summary = TerminalText.singleLine(record.summary)
-                Terminal.out("\(record.id)\t\(Self.localTime(next))\t\(record.rule.every?.text ?? "-")\t\(record.pid)\t\(summary)\n")
+                Terminal.out("\(record.id)\t\(Self.localTime(next))\t\(record.schedule.every ?? "-")\t\(record.pid)\t\(summary)\n")
             }
+        }
+
+        /// Reports a file of the records folder that is left out.
+        private func skip(_ name: String, _ reason: String) {
+            Terminal.error("notify pending: skipping \(TerminalText.singleLine(name)) in \(ScheduledRecords.directory.path): \(reason)\n")
         }
 
         /// `2026-12-24T18:30:00+01:00`, in the local time zone.

@@ -205,8 +205,8 @@ struct NotifyHostileInputTests {
     static func plantRecord(_ id: String, in setup: NotifySchedulingTests.Setup, _ fields: [String: Any]) throws -> Int32 {
         let now = Date().timeIntervalSince1970
         var record: [String: Any] = [
-            "format": 1, "id": id, "pid": Int(getpid()), "summary": "Planted", "appName": "notify", "created": now,
-            "rule": ["first": now + 3_600, "secondOfDay": 0, "timeZone": "UTC"],
+            "format": 2, "id": id, "pid": Int(getpid()), "summary": "Planted", "appName": "notify", "created": now,
+            "schedule": ["trigger": ["timeInterval": ["_0": 3_600, "repeats": false]], "anchor": now],
         ]
         record.merge(fields) { $1 }
         try FileManager.default.createDirectory(at: setup.records, withIntermediateDirectories: true)
@@ -219,10 +219,17 @@ struct NotifyHostileInputTests {
     }
 
     @Test("a record with times out of range is reported as unreadable by notify pending and left out, never a crash or a hang", arguments: [
-        #"{"rule": {"first": 4102444800, "every": {"seconds": 1e300}, "secondOfDay": 0, "timeZone": "UTC"}}"#,
-        #"{"rule": {"first": -1e300, "every": {"seconds": 1}, "secondOfDay": 0, "timeZone": "UTC"}}"#,
-        #"{"rule": {"first": 1e300, "secondOfDay": 0, "timeZone": "UTC"}}"#,
-        #"{"rule": {"first": -1e300, "every": {"seconds": 86400, "days": 9223372036854775807}, "secondOfDay": 0, "timeZone": "UTC"}}"#,
+        #"{"schedule": {"anchor": 4102444800, "trigger": {"timeInterval": {"_0": 1e300, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "trigger": {"timeInterval": {"_0": 1e-300, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": -1e300, "trigger": {"timeInterval": {"_0": 1, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 1e300, "trigger": {"timeInterval": {"_0": 60, "repeats": false}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "trigger": {"timeInterval": {"_0": 60, "repeats": false, "anchorDate": 1e300}}}}"#,
+        #"{"schedule": {"anchor": -1e300, "everyDays": 9223372036854775807, "trigger": {"calendar": {"_0": {"hour": 0, "minute": 0, "second": 0}, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "everyDays": 9223372036854775807, "trigger": {"calendar": {"_0": {"hour": 0, "minute": 0, "second": 0}, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "everyDays": 1, "trigger": {"calendar": {"_0": {"hour": 9223372036854775807, "minute": 0, "second": 0}, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "trigger": {"calendar": {"_0": {"year": -9223372036854775807, "month": 1, "day": 1, "hour": 0, "minute": 0, "second": 0}, "repeats": false}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "everyDays": 1, "trigger": {"calendar": {"_0": {"hour": 8, "minute": 0, "second": 0, "weekdayOrdinal": 99999999}, "repeats": true}}}}"#,
+        #"{"schedule": {"anchor": 4102444800, "trigger": {"push": {}}}}"#,
         #"{"created": 1e300}"#,
     ])
     func outOfRangeRecord(fields: String) async throws {
@@ -236,6 +243,18 @@ struct NotifyHostileInputTests {
             #expect(listed.standardError.contains("skipping 0ddba110.json"), "\(listed.standardError)")
             #expect(!listed.standardOutput.contains("Planted"))
         }
+        await setup.stop()
+    }
+
+    @Test("a planted record with plausible values is listed by notify pending: the out-of-range cases test the ranges, not the layout")
+    func plausibleRecordIsListed() async throws {
+        let setup = try await NotifySchedulingTests.Setup()
+        let held = try Self.plantRecord("0ddba111", in: setup, [:])
+        defer { close(held) }
+        let listed = try await setup.run(["pending"])
+        #expect(listed.status == .exited(0), "\(listed.standardError)")
+        #expect(listed.standardOutput.hasPrefix("0ddba111\t") && listed.standardOutput.contains("Planted"), "\(listed.standardOutput)")
+        #expect(listed.standardError.isEmpty, "\(listed.standardError)")
         await setup.stop()
     }
 

@@ -417,20 +417,14 @@ struct NotifySchedulingTests {
         return formatter.date(from: text)!
     }
 
-    /// The query `UNCalendarNotificationTrigger` makes, through the library's own rule
-    /// (`CalendarMatch`, package access), after a fixed "now" instead of the present moment.
-    static func match(after now: Date) -> ScheduleRule.Match {
-        { components in CalendarMatch(components: components, fallbackCalendar: losAngeles).nextDate(after: now) }
+    static func schedule(in delay: String? = nil, at time: String? = nil, every: String? = nil, now: Date) throws -> Schedule {
+        try #require(try Schedule.make(delay: delay, time: time, every: every, now: now, calendar: losAngeles))
     }
 
-    static func rule(in delay: String? = nil, at time: String? = nil, every: String? = nil, now: Date) throws -> ScheduleRule {
-        try #require(try ScheduleRule.make(delay: delay, time: time, every: every, now: now, calendar: losAngeles, match: match(after: now)))
-    }
-
-    /// The next `count` deliveries, each computed as the process does: after the previous one.
-    static func deliveries(_ rule: ScheduleRule, count: Int) -> [Date] {
-        var dates = [rule.first]
-        while dates.count < count, let next = rule.nextFire(after: dates.last!, calendar: losAngeles, match: match(after: dates.last!)) {
+    /// The first `count` deliveries, each computed as the process does: after the previous one.
+    static func deliveries(_ schedule: Schedule, count: Int) throws -> [Date] {
+        var dates = [try #require(schedule.first)]
+        while dates.count < count, let last = dates.last, let next = schedule.nextFireDate(after: last) {
             dates.append(next)
         }
         return dates
@@ -489,42 +483,42 @@ struct NotifySchedulingTests {
     func timeOfDayRollover() throws {
         // Saturday 9 March 2024, 20:00 in Los Angeles (PST, UTC-8); DST starts at 02:00 on the 10th.
         let now = Self.utc("2024-03-10T04:00:00Z")
-        #expect(try Self.rule(at: "21:00", now: now).first == Self.utc("2024-03-10T05:00:00Z"))
-        #expect(try Self.rule(at: "20:00", now: now).first == Self.utc("2024-03-11T03:00:00Z"), "now is not ahead: tomorrow, in PDT")
-        #expect(try Self.rule(at: "18:30", now: now).first == Self.utc("2024-03-11T01:30:00Z"))
-        #expect(try Self.rule(at: "02:30", now: now).first == Self.utc("2024-03-10T10:00:00Z"), "02:30 does not exist: 03:00 PDT")
-        #expect(try Self.rule(at: "20:00:01", now: now).first == Self.utc("2024-03-10T04:00:01Z"))
+        #expect(try Self.schedule(at: "21:00", now: now).first == Self.utc("2024-03-10T05:00:00Z"))
+        #expect(try Self.schedule(at: "20:00", now: now).first == Self.utc("2024-03-11T03:00:00Z"), "now is not ahead: tomorrow, in PDT")
+        #expect(try Self.schedule(at: "18:30", now: now).first == Self.utc("2024-03-11T01:30:00Z"))
+        #expect(try Self.schedule(at: "02:30", now: now).first == Self.utc("2024-03-10T10:00:00Z"), "02:30 does not exist: 03:00 PDT")
+        #expect(try Self.schedule(at: "20:00:01", now: now).first == Self.utc("2024-03-10T04:00:01Z"))
     }
 
     @Test("--every Nd keeps the local time of day across DST; --every in hours counts elapsed time")
     func repeatsAcrossDaylightSaving() throws {
         let now = Self.utc("2024-03-09T04:00:00Z")  // Friday 8 March, 20:00 PST
-        let daily = try Self.rule(at: "02:30", every: "1d", now: now)
-        #expect(Self.deliveries(daily, count: 4) == [
+        let daily = try Self.schedule(at: "02:30", every: "1d", now: now)
+        #expect(try Self.deliveries(daily, count: 4) == [
             Self.utc("2024-03-09T10:30:00Z"),  // Sat 02:30 PST
             Self.utc("2024-03-10T10:00:00Z"),  // Sun: 02:30 skipped, 03:00 PDT
             Self.utc("2024-03-11T09:30:00Z"),  // Mon 02:30 PDT
             Self.utc("2024-03-12T09:30:00Z"),
         ])
-        let hourly = try Self.rule(at: "00:30", every: "1h", now: now)
-        let elapsed = Self.deliveries(hourly, count: 5)
+        let hourly = try Self.schedule(at: "00:30", every: "1h", now: now)
+        let elapsed = try Self.deliveries(hourly, count: 5)
         #expect(elapsed.first == Self.utc("2024-03-09T08:30:00Z"))
         #expect(zip(elapsed, elapsed.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 3_600 })
-        let noon = try Self.rule(at: "12:00", every: "24h", now: now)
-        let across = Self.deliveries(noon, count: 2)
+        let noon = try Self.schedule(at: "12:00", every: "24h", now: now)
+        let across = try Self.deliveries(noon, count: 2)
         #expect(across == [Self.utc("2024-03-09T20:00:00Z"), Self.utc("2024-03-10T20:00:00Z")], "24h is elapsed time: 13:00 PDT on the 10th")
 
         // Fall back, 3 November 2024: 01:30 happens twice; the first (PDT) is the one.
         let autumn = Self.utc("2024-11-02T19:00:00Z")  // Saturday noon PDT
-        let early = try Self.rule(at: "01:30", every: "1d", now: autumn)
-        #expect(Self.deliveries(early, count: 3) == [
+        let early = try Self.schedule(at: "01:30", every: "1d", now: autumn)
+        #expect(try Self.deliveries(early, count: 3) == [
             Self.utc("2024-11-03T08:30:00Z"),  // Sun 01:30 PDT
             Self.utc("2024-11-04T09:30:00Z"),  // Mon 01:30 PST
             Self.utc("2024-11-05T09:30:00Z"),
         ])
 
-        let weekly = try Self.rule(at: "2024-03-01T09:00", every: "7d", now: Self.utc("2024-02-29T00:00:00Z"))
-        #expect(Self.deliveries(weekly, count: 3) == [
+        let weekly = try Self.schedule(at: "2024-03-01T09:00", every: "7d", now: Self.utc("2024-02-29T00:00:00Z"))
+        #expect(try Self.deliveries(weekly, count: 3) == [
             Self.utc("2024-03-01T17:00:00Z"), Self.utc("2024-03-08T17:00:00Z"), Self.utc("2024-03-15T16:00:00Z"),
         ])
     }
@@ -532,32 +526,79 @@ struct NotifySchedulingTests {
     @Test("--in, --every alone, ISO dates: first times, past dates rejected, missed repeats not made up")
     func firstTimesAndCatchingUp() throws {
         let now = Self.utc("2024-03-09T04:00:00Z")
-        #expect(try Self.rule(in: "10m", now: now).first == now.addingTimeInterval(600))
-        #expect(try Self.rule(in: "10m", now: now).every == nil)
-        #expect(try Self.rule(every: "90s", now: now).first == now.addingTimeInterval(90))
-        #expect(try Self.rule(every: "1d", now: now).first == Self.utc("2024-03-10T04:00:00Z"), "--every 1d alone: 20:00 tomorrow")
+        #expect(try Self.schedule(in: "10m", now: now).first == now.addingTimeInterval(600))
+        #expect(try Self.schedule(in: "10m", now: now).every == nil)
+        #expect(try Self.schedule(in: "10m", now: now).trigger == NotificationTriggerSnapshot(UNTimeIntervalNotificationTrigger(timeInterval: 600, repeats: false)))
+        #expect(try Self.schedule(every: "90s", now: now).first == now.addingTimeInterval(90))
+        #expect(try Self.schedule(every: "1d", now: now).first == Self.utc("2024-03-10T04:00:00Z"), "--every 1d alone: 20:00 tomorrow")
         let saturday = Self.utc("2024-03-10T04:00:00Z")
-        #expect(try Self.rule(every: "1d", now: saturday).first == Self.utc("2024-03-11T03:00:00Z"), "20:00 on Sunday is PDT: 23 h later")
-        #expect(try Self.rule(at: "2024-03-10T02:30", now: now).first == Self.utc("2024-03-10T10:00:00Z"))
-        #expect(try Self.rule(at: "2024-03-09T12:00Z", now: now).first == Self.utc("2024-03-09T12:00:00Z"))
-        #expect(try ScheduleRule.make(delay: nil, time: nil, every: nil, now: now, calendar: Self.losAngeles, match: Self.match(after: now)) == nil)
+        #expect(try Self.schedule(every: "1d", now: saturday).first == Self.utc("2024-03-11T03:00:00Z"), "20:00 on Sunday is PDT: 23 h later")
+        #expect(try Self.schedule(at: "2024-03-10T02:30", now: now).first == Self.utc("2024-03-10T10:00:00Z"))
+        #expect(try Self.schedule(at: "2024-03-09T12:00Z", now: now).first == Self.utc("2024-03-09T12:00:00Z"))
+        #expect(try Schedule.make(delay: nil, time: nil, every: nil, now: now, calendar: Self.losAngeles) == nil)
         for past in ["2024-03-08T19:59", "2024-03-09T03:59:59Z", "1969-12-31T23:00"] {
             #expect(throws: ScheduleError.self, "\(past)") {
-                try ScheduleRule.make(delay: nil, time: past, every: nil, now: now, calendar: Self.losAngeles, match: Self.match(after: now))
+                try Schedule.make(delay: nil, time: past, every: nil, now: now, calendar: Self.losAngeles)
             }
         }
 
         // After a suspend of 250 s, a 60 s repeat anchored at `first` resumes on its grid.
-        let minutely = try Self.rule(in: "60", every: "60", now: now)
-        let late = minutely.first.addingTimeInterval(250)
-        #expect(minutely.nextFire(after: late, calendar: Self.losAngeles, match: Self.match(after: late)) == minutely.first.addingTimeInterval(300))
-        #expect(minutely.upcoming(at: now, calendar: Self.losAngeles, match: Self.match(after: now)) == minutely.first)
-        // A single delivery has nothing after it.
-        let once = try Self.rule(in: "5s", now: now)
-        #expect(once.nextFire(after: once.first, calendar: Self.losAngeles, match: Self.match(after: once.first)) == nil)
+        let minutely = try Self.schedule(in: "60", every: "60", now: now)
+        let minutelyFirst = try #require(minutely.first)
+        #expect(minutely.nextFireDate(after: minutelyFirst.addingTimeInterval(250)) == minutelyFirst.addingTimeInterval(300))
+        #expect(minutely.upcoming(at: now) == minutelyFirst)
+        // A single delivery has nothing after it; while it is shown, it is the one listed.
+        let once = try Self.schedule(in: "5s", now: now)
+        let onceFirst = try #require(once.first)
+        #expect(once.nextFireDate(after: onceFirst) == nil)
+        #expect(once.upcoming(at: onceFirst.addingTimeInterval(1)) == onceFirst)
         // Daily, a week asleep: the next one is the next 09:00, not the seven missed ones.
-        let daily = try Self.rule(at: "09:00", every: "1d", now: now)
-        let week = daily.first.addingTimeInterval(7 * 86_400 + 3_600)
-        #expect(daily.nextFire(after: week, calendar: Self.losAngeles, match: Self.match(after: week)) == Self.utc("2024-03-17T16:00:00Z"))
+        let daily = try Self.schedule(at: "09:00", every: "1d", now: now)
+        let week = try #require(daily.first).addingTimeInterval(7 * 86_400 + 3_600)
+        #expect(daily.nextFireDate(after: week) == Self.utc("2024-03-17T16:00:00Z"))
+    }
+
+    @Test("each option is a library trigger: --in a time interval, --at a calendar match, --every E an anchored repeating interval, --every Nd a time of day every N-th day")
+    func triggers() throws {
+        let now = Self.utc("2024-03-09T04:00:00Z")  // Friday 8 March, 20:00 PST
+        let once = try Self.schedule(in: "10m", now: now)
+        #expect(once.anchor == now)
+        let at = try Self.schedule(at: "21:00", now: now)
+        guard case .calendar(let components, repeats: false) = at.trigger else {
+            Issue.record("--at is a one-shot calendar trigger: \(at.trigger)")
+            return
+        }
+        #expect(components.hour == 21 && components.minute == 0 && components.second == 0)
+        #expect(components.timeZone == Self.losAngeles.timeZone && at.every == nil)
+
+        let hourly = try Self.schedule(in: "10m", every: "1h30m", now: now)
+        #expect(hourly.trigger == NotificationTriggerSnapshot(UNTimeIntervalNotificationTrigger(timeInterval: 5_400, repeats: true)))
+        #expect(try Self.deliveries(hourly, count: 2) == [now.addingTimeInterval(600), now.addingTimeInterval(6_000)])
+        #expect(hourly.every == "1h30m")
+
+        // Every other day at 02:30, across the spring-forward night.
+        let everyOther = try Self.schedule(at: "02:30", every: "2d", now: now)
+        #expect(everyOther.every == "2d")
+        #expect(try Self.deliveries(everyOther, count: 3) == [
+            Self.utc("2024-03-09T10:30:00Z"), Self.utc("2024-03-11T09:30:00Z"), Self.utc("2024-03-13T09:30:00Z"),
+        ])
+        // Alone: two days from now at 20:00, which is PDT by then.
+        #expect(try Self.deliveries(Self.schedule(every: "2d", now: now), count: 2) == [
+            Self.utc("2024-03-11T03:00:00Z"), Self.utc("2024-03-13T03:00:00Z"),
+        ])
+        // After --in: daily at the time of the first delivery, 21:30.
+        #expect(try Self.deliveries(Self.schedule(in: "90m", every: "1d", now: now), count: 3) == [
+            Self.utc("2024-03-09T05:30:00Z"), Self.utc("2024-03-10T05:30:00Z"), Self.utc("2024-03-11T04:30:00Z"),
+        ])
+
+        // As a record keeps it: the same dates after a round trip, and plausible.
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        let restored = try decoder.decode(Schedule.self, from: encoder.encode(everyOther))
+        #expect(restored == everyOther && restored.isPlausible)
+        #expect(try Self.deliveries(restored, count: 3) == Self.deliveries(everyOther, count: 3))
+        for schedule in [once, at, hourly] { #expect(schedule.isPlausible) }
     }
 }

@@ -42,9 +42,42 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
     /// A repeating trigger fires at every match after `date`; a one-shot trigger only at the
     /// first match after `anchor`, the moment its request was scheduled.
     override func nextFireDate(after date: Date, anchor: Date, calendar: Calendar) -> Date? {
-        guard !repeats else { return nextFireDate(after: date, calendar: calendar) }
-        guard let only = nextFireDate(after: anchor, calendar: calendar), only > date else { return nil }
-        return only
+        nextFireDate(after: date, anchor: anchor, everyDays: 1, calendar: calendar)
+    }
+
+    /// The first delivery strictly after `date` when a repeating trigger on a time of day fires
+    /// only on every `days`-th day: its first match after `anchor`, then its match on that day + k × `days`
+    /// calendar days (k ≥ 1), so that `days` = 1 is every match. A one-shot trigger fires only at
+    /// the first match after `anchor`, whatever `days` is.
+    ///
+    /// Days are counted in the components' calendar and time zone, so a time of day stays the
+    /// same across daylight-saving changes, resolved as every match is (after a skipped hour, at
+    /// the first of a repeated one). `nil` when there is no such date, or `days` is not positive.
+    package func nextFireDate(after date: Date, anchor: Date, everyDays days: Int, calendar: Calendar) -> Date? {
+        guard repeats else {
+            guard let only = nextFireDate(after: anchor, calendar: calendar), only > date else { return nil }
+            return only
+        }
+        guard days > 1 else { return days == 1 ? nextFireDate(after: date, calendar: calendar) : nil }
+        let match = CalendarMatch(components: dateComponents, fallbackCalendar: calendar)
+        guard let first = match.nextDate(after: anchor) else { return nil }
+        guard first <= date else { return first }
+        let local = match.calendar
+        let firstDay = local.startOfDay(for: first)
+        let elapsed = local.dateComponents([.day], from: firstDay, to: local.startOfDay(for: date)).day ?? 0
+        var count = max(1, elapsed / days)
+        for _ in 0..<3 {
+            let (offset, overflow) = count.multipliedReportingOverflow(by: days)
+            guard !overflow, let day = local.date(byAdding: .day, value: offset, to: firstDay) else { return nil }
+            let parts = local.dateComponents([.year, .month, .day], from: day)
+            var wanted = dateComponents
+            (wanted.year, wanted.month, wanted.day) = (parts.year, parts.month, parts.day)
+            if let candidate = CalendarMatch(components: wanted, fallbackCalendar: calendar).nextDate(after: date) {
+                return candidate
+            }
+            count += 1
+        }
+        return nil
     }
 
     // MARK: - NSObject, NSSecureCoding

@@ -51,9 +51,15 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
 
     /// The first delivery strictly after `date` for a request scheduled at `anchor`: `anchor +
     /// timeInterval` once, or `anchor + k × timeInterval` for the smallest k ≥ 1 when repeating.
-    /// `nil` when a one-shot trigger has already fired or the interval is invalid.
-    func nextFireDate(after date: Date, anchor: Date) -> Date? {
-        do { try validate() } catch { return nil }
+    ///
+    /// `nil` when a one-shot trigger has already fired, or the interval is not finite and
+    /// positive, or a repeating one is shorter than `minimumRepeatingInterval`: Apple's 60
+    /// seconds for the center, less for a tool that delivers by itself (`notify --every 1s`).
+    package func nextFireDate(
+        after date: Date, anchor: Date,
+        minimumRepeatingInterval: TimeInterval = NotificationTriggerError.minimumRepeatingTimeInterval
+    ) -> Date? {
+        guard timeInterval.isFinite, timeInterval > 0, !repeats || timeInterval >= minimumRepeatingInterval else { return nil }
         let first = anchor.addingTimeInterval(timeInterval)
         guard repeats else { return first > date ? first : nil }
         guard first <= date else { return first }
@@ -61,7 +67,10 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
         var candidate = anchor.addingTimeInterval(count * timeInterval)
         while candidate <= date {
             count += 1
-            candidate = anchor.addingTimeInterval(count * timeInterval)
+            let next = anchor.addingTimeInterval(count * timeInterval)
+            // An interval too small to move a date this far from the anchor never gets past it.
+            guard next > candidate else { return nil }
+            candidate = next
         }
         return candidate
     }

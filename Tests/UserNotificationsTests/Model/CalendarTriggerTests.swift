@@ -99,6 +99,55 @@ struct CalendarTriggerTests {
         #expect(trigger != UNCalendarNotificationTrigger(dateMatching: components, repeats: false))
     }
 
+    @Test func everyNthDayKeepsTheTimeOfDayAcrossDaylightSaving() throws {
+        let components = DateComponents(timeZone: zone("America/Los_Angeles"), hour: 2, minute: 30)
+        let trigger = UNCalendarNotificationTrigger(dateMatching: components, repeats: true)
+        let anchor = date("2024-03-06T12:00:00-08:00")
+        var fires: [Date] = []
+        var after = anchor
+        while fires.count < 4, let next = trigger.nextFireDate(after: after, anchor: anchor, everyDays: 2, calendar: gregorian) {
+            fires.append(next)
+            after = next
+        }
+        #expect(fires == [
+            date("2024-03-07T02:30:00-08:00"), date("2024-03-09T02:30:00-08:00"),
+            date("2024-03-11T02:30:00-07:00"), date("2024-03-13T02:30:00-07:00"),
+        ])
+        #expect(trigger.nextFireDate(after: anchor, anchor: date("2024-03-09T02:00:00-08:00"), everyDays: 2, calendar: gregorian)
+            == date("2024-03-09T02:30:00-08:00"), "the first match after the anchor, even before it")
+        let skipped = date("2024-03-08T12:00:00-08:00")
+        #expect(trigger.nextFireDate(after: skipped, anchor: skipped, everyDays: 2, calendar: gregorian) == date("2024-03-09T02:30:00-08:00"))
+        #expect(trigger.nextFireDate(after: date("2024-03-09T02:30:00-08:00"), anchor: skipped, everyDays: 2, calendar: gregorian)
+            == date("2024-03-11T02:30:00-07:00"))
+        #expect(trigger.nextFireDate(after: date("2024-03-09T02:30:00-08:00"), anchor: skipped, everyDays: 1, calendar: gregorian)
+            == date("2024-03-10T03:00:00-07:00"), "every day: the gap of the 10th resolves after it")
+    }
+
+    @Test func everyNthDayAfterALongSleepIsTheNextOnTheGridNotTheMissedOnes() {
+        let components = DateComponents(timeZone: zone("UTC"), hour: 9)
+        let trigger = UNCalendarNotificationTrigger(dateMatching: components, repeats: true)
+        let anchor = date("2024-01-01T00:00:00Z")
+        #expect(trigger.nextFireDate(after: date("2024-01-20T10:00:00Z"), anchor: anchor, everyDays: 7, calendar: gregorian)
+            == date("2024-01-22T09:00:00Z"))
+        #expect(trigger.nextFireDate(after: date("2024-01-22T08:59:59Z"), anchor: anchor, everyDays: 7, calendar: gregorian)
+            == date("2024-01-22T09:00:00Z"))
+        #expect(trigger.nextFireDate(after: date("2024-01-22T09:00:00Z"), anchor: anchor, everyDays: 7, calendar: gregorian)
+            == date("2024-01-29T09:00:00Z"))
+    }
+
+    @Test func everyNthDayRefusesANonPositiveStrideAndAOneShotFiresOnce() {
+        let components = DateComponents(timeZone: zone("UTC"), hour: 9)
+        let repeating = UNCalendarNotificationTrigger(dateMatching: components, repeats: true)
+        let anchor = date("2024-01-01T00:00:00Z")
+        #expect(repeating.nextFireDate(after: anchor, anchor: anchor, everyDays: 0, calendar: gregorian) == nil)
+        #expect(repeating.nextFireDate(after: anchor, anchor: anchor, everyDays: -3, calendar: gregorian) == nil)
+        #expect(repeating.nextFireDate(after: anchor, anchor: anchor, everyDays: .max, calendar: gregorian) == date("2024-01-01T09:00:00Z"))
+        #expect(repeating.nextFireDate(after: date("2024-01-01T09:00:00Z"), anchor: anchor, everyDays: .max, calendar: gregorian) == nil)
+        let once = UNCalendarNotificationTrigger(dateMatching: components, repeats: false)
+        #expect(once.nextFireDate(after: anchor, anchor: anchor, everyDays: 3, calendar: gregorian) == date("2024-01-01T09:00:00Z"))
+        #expect(once.nextFireDate(after: date("2024-01-01T09:00:00Z"), anchor: anchor, everyDays: 3, calendar: gregorian) == nil)
+    }
+
     private func zone(_ identifier: String) -> TimeZone {
         TimeZone(identifier: identifier)!
     }

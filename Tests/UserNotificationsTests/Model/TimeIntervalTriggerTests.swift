@@ -67,6 +67,19 @@ struct TimeIntervalTriggerTests {
         #expect(trigger.nextFireDate(after: deliveredLate, anchor: anchor) == anchor + 120)
     }
 
+    @Test func aToolThatDeliversItselfMayRepeatUnderAMinute() {
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 1, repeats: true)
+        #expect(trigger.nextFireDate(after: anchor, anchor: anchor) == nil, "the center's 60-second minimum")
+        #expect(trigger.nextFireDate(after: anchor, anchor: anchor, minimumRepeatingInterval: 1) == anchor + 1)
+        #expect(trigger.nextFireDate(after: anchor + 2.5, anchor: anchor, minimumRepeatingInterval: 1) == anchor + 3)
+        #expect(trigger.nextFireDate(after: anchor - 7, anchor: anchor, minimumRepeatingInterval: 1) == anchor + 1)
+    }
+
+    @Test func anIntervalTooSmallToMoveTheDateEndsInsteadOfLooping() {
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 1e-300, repeats: true)
+        #expect(trigger.nextFireDate(after: anchor + 100, anchor: anchor, minimumRepeatingInterval: 0) == nil)
+    }
+
     @Test func centerAsksThroughTheCommonEntryPoint() {
         let trigger: UNNotificationTrigger = UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: true)
         #expect(trigger.nextFireDate(after: anchor + 61, anchor: anchor, calendar: Calendar(identifier: .gregorian)) == anchor + 120)

@@ -8,13 +8,16 @@
 /// requested date component; otherwise the strict match, the next date that really exists, wins.
 package struct CalendarMatch {
     private let components: DateComponents
-    private let calendar: Calendar
+    /// The calendar matched in: the components' own, in their time zone, else the fallback.
+    package let calendar: Calendar
 
     /// Components that name a day rather than a time of day.
     private static let dayComponents: [Calendar.Component] = [
         .era, .year, .month, .day, .weekday, .weekdayOrdinal, .weekOfMonth, .weekOfYear, .yearForWeekOfYear,
     ]
 
+    /// A match of `components`, in their own calendar and time zone where they name one, else in
+    /// `fallbackCalendar`'s.
     package init(components: DateComponents, fallbackCalendar: Calendar) {
         var calendar = components.calendar ?? fallbackCalendar
         if let timeZone = components.timeZone {
@@ -27,6 +30,7 @@ package struct CalendarMatch {
         self.calendar = calendar
     }
 
+    /// The first date strictly after `date` that matches, or `nil` when none does.
     package func nextDate(after date: Date) -> Date? {
         let lenient = match(after: date, policy: .nextTime)
         if let lenient, fallsOnRequestedDay(lenient) {

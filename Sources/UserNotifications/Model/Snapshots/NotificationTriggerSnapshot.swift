@@ -1,11 +1,16 @@
 /// The stored form of a trigger, one case per kind.
-enum NotificationTriggerSnapshot: Codable, Hashable, Sendable {
+package enum NotificationTriggerSnapshot: Codable, Hashable, Sendable {
+    /// A `UNPushNotificationTrigger`.
     case push
+    /// A `UNTimeIntervalNotificationTrigger`, with the moment it was scheduled, if it was.
     case timeInterval(TimeInterval, repeats: Bool, anchorDate: Date?)
+    /// A `UNCalendarNotificationTrigger`.
     case calendar(DateComponents, repeats: Bool)
+    /// A `UNLocationNotificationTrigger`.
     case location(LocationTriggerRegion, repeats: Bool)
 
-    init(_ trigger: UNNotificationTrigger) {
+    /// The stored form of `trigger`.
+    package init(_ trigger: UNNotificationTrigger) {
         switch trigger {
         case let interval as UNTimeIntervalNotificationTrigger:
             self = .timeInterval(interval.timeInterval, repeats: interval.repeats, anchorDate: interval.anchorDate)
@@ -18,14 +23,16 @@ enum NotificationTriggerSnapshot: Codable, Hashable, Sendable {
         }
     }
 
-    var repeats: Bool {
+    /// Whether the trigger repeats.
+    package var repeats: Bool {
         switch self {
         case .push: false
         case .timeInterval(_, let repeats, _), .calendar(_, let repeats), .location(_, let repeats): repeats
         }
     }
 
-    func makeTrigger() -> UNNotificationTrigger {
+    /// The trigger this is the stored form of.
+    package func makeTrigger() -> UNNotificationTrigger {
         switch self {
         case .push:
             UNPushNotificationTrigger()
