@@ -133,8 +133,8 @@ package struct NotifyCommand: AsyncParsableCommand {
             return
         }
         let plan = try options.makePlan()
-        if let rule = try makeScheduleRule() {
-            let code = await ScheduledDelivery(plan: plan, rule: rule, fallback: !noFallback).run()
+        if let schedule = try makeSchedule() {
+            let code = await ScheduledDelivery(plan: plan, schedule: schedule, fallback: !noFallback).run()
             if code != 0 { throw ExitCode(code) }
             return
         }

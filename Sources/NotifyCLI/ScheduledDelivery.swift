@@ -9,7 +9,7 @@ extension NotifyCommand {
     /// (as ISO 8601 dates are) and the local time zone; `nil` when none of them was given.
     ///
     /// - Throws: `ExitCode(1)` after printing the message, for a bad duration or time.
-    func makeScheduleRule() throws -> Schedule? {
+    func makeSchedule() throws -> Schedule? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         do {
@@ -43,7 +43,7 @@ struct ScheduledDelivery: Sendable {
     /// What to show and how to wait, as for an unscheduled `notify`.
     let plan: Delivery.Plan
     /// When to show it.
-    let rule: Schedule
+    let schedule: Schedule
     /// Whether to fall back to the terminal without a bus or server.
     let fallback: Bool
 
@@ -70,7 +70,7 @@ struct ScheduledDelivery: Sendable {
             registration = try ScheduledRecords.register { id in
                 ScheduledRecord(
                     format: ScheduledRecord.currentFormat, id: id, pid: getpid(), summary: plan.request.summary,
-                    appName: plan.request.appName, identifier: plan.identifier, created: Date(), schedule: rule)
+                    appName: plan.request.appName, identifier: plan.identifier, created: Date(), schedule: schedule)
             }
         } catch {
             Terminal.error("Cannot schedule the notification: \(error)\n")
@@ -79,7 +79,7 @@ struct ScheduledDelivery: Sendable {
         defer { registration.remove() }
 
         let clock = SystemNotificationClock()
-        guard var target = rule.first else {
+        guard var target = schedule.first else {
             Terminal.error("No time matches the schedule.\n")
             return 1
         }
@@ -103,7 +103,7 @@ struct ScheduledDelivery: Sendable {
                 generation += 1
                 alarm = arm()
             case .alarm:
-                guard rule.trigger.repeats else {
+                guard schedule.trigger.repeats else {
                     // The last delivery: the record goes first, unless notify cancel took it.
                     guard registration.claim() else { return 0 }
                     return await Delivery(plan: plan).run(bus: .session, fallback: fallback, interruptions: [SIGINT, SIGTERM])
@@ -112,7 +112,7 @@ struct ScheduledDelivery: Sendable {
                 _ = await Delivery(plan: plan).run(bus: .session, fallback: fallback, interruptions: [SIGINT, SIGTERM])
                 // Repeats missed during a long wait (or a suspend) are not made up.
                 let after = max(clock.now, target)
-                guard let next = rule.nextFireDate(after: after) else {
+                guard let next = schedule.nextFireDate(after: after) else {
                     Terminal.error("No later time matches the schedule; stopping.\n")
                     return 1
                 }

@@ -7,7 +7,7 @@ extension NotifyCommand {
     /// processes still wait, from every `notify` of this user.
     struct Pending: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("pending"),
+            commandName: NotifySubcommand.pending.commandName,
             abstract: "List the scheduled notifications (notify --in, --at, --every) still waiting.",
             discussion: """
                 Prints one line per scheduled notification, earliest first: the id that notify \
@@ -94,7 +94,7 @@ extension NotifyCommand {
     /// again).
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: subcommandName("cancel"),
+            commandName: NotifySubcommand.cancel.commandName,
             abstract: "Cancel scheduled notifications by the id notify pending shows, or all of them.",
             discussion: """
                 The notify process waiting to show each one ends, with status 0, without \
