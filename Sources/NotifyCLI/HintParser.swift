@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// Reads `-h TYPE:NAME:VALUE` exactly as `notify-send` 0.8.1 does, with its messages.
@@ -89,13 +90,7 @@ func compressEscapes(_ text: String) -> [UInt8] {
                 digits += 1
             }
             result.append(UInt8(truncatingIfNeeded: value))
-        case UInt8(ascii: "b"): result.append(8)
-        case UInt8(ascii: "f"): result.append(12)
-        case UInt8(ascii: "n"): result.append(10)
-        case UInt8(ascii: "r"): result.append(13)
-        case UInt8(ascii: "t"): result.append(9)
-        case UInt8(ascii: "v"): result.append(11)
-        default: result.append(next)
+        default: result.append(CEscape.byte(for: next) ?? next)
         }
     }
     return result

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 extension GVariantTextParser {
     /// A quoted string, with C escapes and `\u`/`\U` code points.
     mutating func string() throws(GVariantTextError) -> String {
@@ -14,15 +15,9 @@ extension GVariantTextParser {
             guard let escaped = current else { break }
             index += 1
             switch escaped {
-            case UInt8(ascii: "n"): result.append(10)
-            case UInt8(ascii: "t"): result.append(9)
-            case UInt8(ascii: "r"): result.append(13)
-            case UInt8(ascii: "b"): result.append(8)
-            case UInt8(ascii: "f"): result.append(12)
-            case UInt8(ascii: "v"): result.append(11)
             case UInt8(ascii: "u"), UInt8(ascii: "U"):
                 result.append(contentsOf: try codePoint(digits: escaped == UInt8(ascii: "u") ? 4 : 8))
-            default: result.append(escaped)
+            default: result.append(CEscape.byte(for: escaped) ?? escaped)
             }
         }
         throw fail("unterminated string")
