@@ -65,6 +65,8 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         var generation: Int
         /// Which Notify first showed it (a replacement keeps its place among its sender's).
         var firstGeneration: Int
+        /// Its actions were removed because the poster left the bus.
+        var actionsRemoved = false
     }
 
     private struct State {
@@ -72,6 +74,8 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         var generations = 0
         var live: [UInt32: Live] = [:]
         var calls: [Call] = []
+        /// Posters whose connection left the bus, when the personality cares.
+        var departed: Set<String> = []
         var waiters: [(predicate: @Sendable ([Call]) -> Bool, continuation: CheckedContinuation<[Call], Never>)] = []
     }
 
@@ -93,6 +97,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     ) async throws -> FakeNotificationServer {
         let fake = FakeNotificationServer(personality: personality, script: script)
         let connection = try await DBusConnection.connect(to: bus)
+        if personality.posterDeparture != .keep { try await fake.watchDepartures(on: connection) }
         let server = try await NotificationServer.start(on: connection, handler: fake, replaceExisting: true)
         fake.serverBox.withLock { $0 = server }
         return fake
@@ -124,6 +129,55 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         await server.stop()
     }
 
+    /// Follows posters leaving the bus, before any Notify can arrive, so that no departure is
+    /// missed: a connection that leaves gets `NameOwnerChanged(name, name, "")` for its unique
+    /// name, which the bus sends to whoever matches it. (`NameLost` would not do: the bus sends
+    /// it only to the connection that loses the name.) The bus delivers a poster's Notify
+    /// before the signal of its departure.
+    private func watchDepartures(on connection: DBusConnection) async throws {
+        let rule = DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", signature: "sss")
+        _ = try await connection.subscribe(to: [rule]) { [weak self] event in
+            guard case .signal(let message) = event, let arguments = try? message.arguments("sss"),
+                  let name = arguments[0].stringValue, name.hasPrefix(":"), arguments[2].stringValue == ""
+            else { return }
+            self?.posterLeft(name)
+        }
+    }
+
+    /// Plays ``ServerPersonality/posterDeparture`` on the live notifications of `poster`.
+    private func posterLeft(_ poster: String) {
+        let ids = state.withLock { state in
+            state.departed.insert(poster)
+            return state.live.filter { $0.value.sender == poster }
+                .sorted { $0.value.firstGeneration < $1.value.firstGeneration }.map(\.key)
+        }
+        afterDeparture(of: ids)
+    }
+
+    /// What the personality does to notifications `ids`, whose poster has left the bus.
+    private func afterDeparture(of ids: [UInt32]) {
+        switch personality.posterDeparture {
+        case .keep:
+            return
+        case .closeMatched:
+            let matched = state.withLock { state in
+                ids.filter { state.live[$0].map { Self.matchesInstalledApp($0.request) } ?? false }
+            }
+            for id in matched { close(id: id, reason: .dismissed) }
+        case .stripActions:
+            record { state in
+                for id in ids { state.live[id]?.actionsRemoved = true }
+            }
+        }
+    }
+
+    /// Whether GNOME Shell would have matched `request` to an installed app. The fake server has
+    /// no installed apps, so a non-empty `desktop-entry` hint stands for a match.
+    private static func matchesInstalledApp(_ request: NotifyRequest) -> Bool {
+        !(request.hints.desktopEntry ?? "").isEmpty
+    }
+
     // MARK: - Records
 
     /// Every call so far, in order.
@@ -138,6 +192,15 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
 
     /// The ids that are live now.
     public var liveIDs: Set<UInt32> { state.withLock { Set($0.live.keys) } }
+
+    /// The actions notification `id` offers now (those of the Notify that showed it), empty
+    /// once the personality removed them (``ServerPersonality/PosterDeparture/stripActions``);
+    /// nil when `id` is not live.
+    public func actions(of id: UInt32) -> [NotificationAction]? {
+        state.withLock { state in
+            state.live[id].map { $0.actionsRemoved ? [] : $0.request.actions }
+        }
+    }
 
     /// Waits until the recorded calls satisfy `predicate`, at most `timeout`; returns the
     /// calls then (check the predicate again to know whether the wait timed out).
@@ -239,6 +302,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     ) {
         var generation = 0
         var pushedOut: [UInt32] = []
+        var posterGone = false
         record { state in
             state.generations += 1
             generation = state.generations
@@ -248,6 +312,7 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
             }
             state.live[id] = Live(request: request, sender: sender, generation: generation, firstGeneration: first ?? generation)
             state.calls[callIndex] = .notify(request, sender: sender, id: id)
+            posterGone = state.departed.contains(sender)
         }
         reply.succeed(id)
         for old in pushedOut { close(id: old, reason: .expired) }
@@ -255,6 +320,8 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         if personality.honoursExpiry, case .milliseconds(let timeout) = request.expiry, !script.neverClose {
             expire(id: id, generation: generation, after: .milliseconds(Int(timeout)))
         }
+        // A late answer (a reply delay) to a poster that has left meanwhile.
+        if posterGone { afterDeparture(of: [id]) }
     }
 
     /// The ids of `sender`'s live notifications that must go, oldest first, so that at most
@@ -302,7 +369,11 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     /// it open after an action other than `default`) `NotificationClosed(id, 2)`.
     /// The script can move the close first (``Script/closeBeforeAction``), reverse the whole
     /// order (``Script/reverseSignals``) or drop the close (``Script/neverClose``).
+    ///
+    /// A notification whose actions were removed (``ServerPersonality/PosterDeparture/stripActions``)
+    /// refuses: nothing is sent and it stays open.
     public func invokeAction(id: UInt32, key: String = NotificationAction.defaultKey, activationToken: String? = nil) {
+        if actionsRemoved(id) { return }
         let script = self.script
         let poster = posterOf(id)
         let resident = state.withLock { $0.live[id]?.request.hints.resident } ?? false
@@ -324,8 +395,10 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
         for emit in emissions { emit() }
     }
 
-    /// The person typed `text` into the inline reply field (KDE).
+    /// The person typed `text` into the inline reply field (KDE). Refused, like
+    /// ``invokeAction(id:key:activationToken:)``, once the notification's actions were removed.
     public func reply(id: UInt32, text: String) {
+        if actionsRemoved(id) { return }
         let poster = posterOf(id)
         // KDE sends NotificationReplied only to the poster, whatever its signal policy.
         signal(to: poster, forceUnicast: true) { try $0.emitReplied(id: id, text: text, to: $1) }
@@ -343,6 +416,10 @@ public final class FakeNotificationServer: NotificationServerHandler, Sendable {
     /// broadcasting server).
     public func broadcastForeignAction(id: UInt32, key: String = NotificationAction.defaultKey) {
         signal(to: nil, forceBroadcast: true) { try $0.emitActionInvoked(id: id, actionKey: key, to: $1) }
+    }
+
+    private func actionsRemoved(_ id: UInt32) -> Bool {
+        state.withLock { $0.live[id]?.actionsRemoved ?? false }
     }
 
     private func posterOf(_ id: UInt32) -> String? {

@@ -24,6 +24,9 @@ public struct ServerPersonality: Sendable, Hashable {
     /// How many notifications one sender may have at once; a new one closes the oldest
     /// with reason 1 (GNOME Shell: three per source, as observed with 43).
     public var maximumPerSender: Int?
+    /// What happens to a poster's notifications when its connection leaves the bus (the app
+    /// exits): ``PosterDeparture/keep`` unless a personality says otherwise.
+    public var posterDeparture: PosterDeparture
     /// What `GetCapabilities` answers.
     public var capabilities: [NotificationCapability]
     /// What `GetServerInformation` answers.
@@ -47,11 +50,33 @@ public struct ServerPersonality: Sendable, Hashable {
         case closedSignal
     }
 
+    /// What a server does with the live notifications of a poster whose connection left the
+    /// bus (`NameOwnerChanged` for its unique name with no new owner). Whatever it does, a
+    /// click after that reaches no one: the poster is gone.
+    public enum PosterDeparture: Sendable, Hashable {
+        /// Nothing: they stay, with their actions (GNOME 43 as measured here; every personality
+        /// but ``gnome46`` and ``kdeStripsActions``).
+        case keep
+        /// Closes those that matched an installed app, each with `NotificationClosed(id, 2)`
+        /// (GNOME Shell 46). The shell matches by the sender's PID, the `desktop-entry` hint, or
+        /// an `app_name` that names a desktop file; the fake server has no installed apps, so
+        /// it counts a notification as matched when it carries a non-empty `desktop-entry`
+        /// hint. The shell destroys the app's source without a reason, so each notification
+        /// goes with its default reason, DISMISSED, sent as 2. The signal follows
+        /// ``ServerPersonality/unicastSignals``: sent only to the poster, it reaches no one.
+        case closeMatched
+        /// Keeps them but removes their actions (Plasma): from then on the server refuses every
+        /// gesture that needs an action, so invoking one or replying sends nothing, as Plasma's
+        /// model refuses an action a notification no longer has.
+        case stripActions
+    }
+
     /// Creates a personality.
     public init(
         name: String, unicastSignals: Bool, unknownReplacement: UnknownReplacement, unknownClose: UnknownClose,
         closesRightAway: Bool = false, honoursExpiry: Bool = false, closesAfterAction: Bool = true,
-        maximumPerSender: Int? = nil, capabilities: [NotificationCapability], information: NotificationServerInformation
+        maximumPerSender: Int? = nil, posterDeparture: PosterDeparture = .keep,
+        capabilities: [NotificationCapability], information: NotificationServerInformation
     ) {
         self.name = name
         self.unicastSignals = unicastSignals
@@ -61,6 +86,7 @@ public struct ServerPersonality: Sendable, Hashable {
         self.honoursExpiry = honoursExpiry
         self.closesAfterAction = closesAfterAction
         self.maximumPerSender = maximumPerSender
+        self.posterDeparture = posterDeparture
         self.capabilities = capabilities
         self.information = information
     }
@@ -81,6 +107,17 @@ public struct ServerPersonality: Sendable, Hashable {
         return personality
     }()
 
+    /// GNOME Shell 46, from its source: ``gnome43`` with its version, the same capabilities and
+    /// three notifications per source (ten only from 48), and a poster that leaves the bus takes
+    /// its app-matched notifications with it (``PosterDeparture/closeMatched``).
+    public static let gnome46: ServerPersonality = {
+        var personality = gnome43
+        personality.name = "gnome46"
+        personality.posterDeparture = .closeMatched
+        personality.information.version = "46.0"
+        return personality
+    }()
+
     /// KDE Plasma: broadcast signals, inline reply, adopts requested ids.
     public static let kde = ServerPersonality(
         name: "kde", unicastSignals: false, unknownReplacement: .adoptRequested, unknownClose: .ignore,
@@ -89,6 +126,15 @@ public struct ServerPersonality: Sendable, Hashable {
             "persistence", "sound", "x-kde-display-appname", "x-kde-origin-name", "x-kde-urls",
         ],
         information: NotificationServerInformation(name: "Plasma", vendor: "KDE", version: "6.0", specVersion: "1.2"))
+
+    /// KDE Plasma that removes a poster's actions when its connection leaves the bus
+    /// (``PosterDeparture/stripActions``); otherwise ``kde``.
+    public static let kdeStripsActions: ServerPersonality = {
+        var personality = kde
+        personality.name = "kde-strips-actions"
+        personality.posterDeparture = .stripActions
+        return personality
+    }()
 
     /// KDE Plasma 5.27 (Debian 12), as observed headless: ``kde`` with its version and
     /// capabilities (`inhibitions`, no `sound`); honours `expire_timeout`; answers
