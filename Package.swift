@@ -111,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "notify-fuzz",
             dependencies: [
-                "CDBus", "DBus", "UserNotifications", "NotifyCLI", "UserNotificationsTesting",
+                "CDBus", "DBus", "UserNotifications", "NotifyCLI", "NotificationAgent", "UserNotificationsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Fuzz",
