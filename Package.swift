@@ -39,6 +39,16 @@ let package = Package(
             dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The per-user agent's pieces: desktop entries, launching an app for a response, and
+        // telling which app a D-Bus caller is. `package` access only: not a product yet.
+        .target(
+            name: "NotificationAgent",
+            dependencies: [
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "UserNotificationsTesting",
             dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
@@ -101,7 +111,7 @@ let package = Package(
         .executableTarget(
             name: "notify-fuzz",
             dependencies: [
-                "CDBus", "DBus", "UserNotifications", "NotifyCLI", "UserNotificationsTesting",
+                "CDBus", "DBus", "UserNotifications", "NotifyCLI", "NotificationAgent", "UserNotificationsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tests/Fuzz",
@@ -147,6 +157,11 @@ let package = Package(
         .testTarget(
             name: "HarnessTests",
             dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NotificationAgentTests",
+            dependencies: ["NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

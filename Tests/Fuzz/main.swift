@@ -1,5 +1,6 @@
 // Random and mutated inputs into the parsers that read outside input: payloads, localized
-// formats, hints, command lines, D-Bus messages and state files. See `notify-fuzz --help`.
+// formats, hints, command lines, D-Bus messages, state files and desktop entries. See
+// `notify-fuzz --help`.
 //
 // The options are read by swift-argument-parser: the harness depends on it through NotifyCLI,
 // and `make man` (swift package generate-manual) asks every such executable for its help.
@@ -20,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire or state.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire, state or desktop-entry.")
     var target: String?
 
     @Option(help: "Cases per target.")
@@ -72,6 +73,6 @@ struct Settings: ParsableCommand {
     }
 }
 
-let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile()]
+let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry]
 
 Settings.main()
