@@ -19,7 +19,7 @@ SHELL := /bin/bash
 # shared-mime-info: the database GIO sniffs attachment types with (g_content_type_guess).
 # dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
-# dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display.
+# dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display (python3-dbus, python3-gi: a D-Bus-activated test app).
 # gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
 # kwin-wayland, plasma-workspace, plasma-desktop, kactivitymanagerd, qtwayland5: Plasma 5's notification server on a headless KWin.
 # xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
@@ -27,7 +27,7 @@ SHELL := /bin/bash
 # hyperfine, strace, valgrind: measurements.
 DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-daemon dbus-bin systemd \
-	dunst xvfb libnotify-bin python3-dbusmock x11-utils \
+	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
 	hyperfine strace valgrind
