@@ -39,6 +39,16 @@ let package = Package(
             dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // The per-user agent (`notify agent`): one engine per app id behind
+        // org.desktopnotifications.Agent1.
+        .target(
+            name: "NotificationAgent",
+            dependencies: [
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "UserNotificationsTesting",
             dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
@@ -73,7 +83,7 @@ let package = Package(
         .target(
             name: "NotifyCLI",
             dependencies: [
-                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent", "UserNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -142,6 +152,11 @@ let package = Package(
         .testTarget(
             name: "NotifyCommandTests",
             dependencies: ["notify", "NotifyCLI", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotificationsTesting"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NotificationAgentTests",
+            dependencies: ["notify", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
