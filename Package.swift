@@ -39,12 +39,13 @@ let package = Package(
             dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        // The per-user agent's pieces: desktop entries, launching an app for a response, and
-        // telling which app a D-Bus caller is. `package` access only: not a product yet.
+        // The per-user agent (`notify agent`): one engine per app id behind
+        // org.desktopnotifications.Agent1, desktop entries, launching an app for a response,
+        // and telling which app a D-Bus caller is. `package` access only: not a product yet.
         .target(
             name: "NotificationAgent",
             dependencies: [
-                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications",
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -83,7 +84,7 @@ let package = Package(
         .target(
             name: "NotifyCLI",
             dependencies: [
-                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
+                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent", "UserNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -155,13 +156,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "HarnessTests",
-            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            name: "NotificationAgentTests",
+            dependencies: ["notify", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
-            name: "NotificationAgentTests",
-            dependencies: ["NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            name: "HarnessTests",
+            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

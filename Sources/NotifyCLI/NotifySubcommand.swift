@@ -9,7 +9,7 @@ import ArgumentParser
 /// fast path (``QuickArguments``) saves.
 package enum NotifySubcommand: String, CaseIterable, Sendable {
     /// A subcommand, named by the word that starts it.
-    case info, close, list, pending, cancel, push, server
+    case info, close, list, pending, cancel, push, server, agent
 
     /// `help`, which swift-argument-parser adds to every command tree: `notify help [SUBCOMMAND]`.
     package static let helpWord = "help"
@@ -30,6 +30,7 @@ package enum NotifySubcommand: String, CaseIterable, Sendable {
         case .cancel: NotifyCommand.Cancel.self
         case .push: NotifyCommand.Push.self
         case .server: NotifyCommand.Server.self
+        case .agent: NotifyCommand.Agent.self
         }
     }
 
@@ -46,6 +47,7 @@ package enum NotifySubcommand: String, CaseIterable, Sendable {
         case .cancel: ("notify cancel ID...|--all", "cancel scheduled notifications")
         case .push: ("notify push PAYLOAD.json", "show an APNs-style payload (-: standard input)")
         case .server: ("notify server [--private]", "serve notifications in this terminal (no desktop)")
+        case .agent: ("notify agent --foreground|status", "run the per-user agent, or show what it holds")
         }
     }
 

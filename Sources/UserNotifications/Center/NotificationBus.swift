@@ -7,7 +7,7 @@ public enum NotificationBus: Sendable, Hashable {
     /// A bus at an explicit address: a private bus for tests, or one a headless tool started.
     case address(String)
 
-    var dbusBus: DBusBus {
+    package var dbusBus: DBusBus {
         switch self {
         case .session: .session
         case .address(let address): .address(address)

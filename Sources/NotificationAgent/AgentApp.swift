@@ -1,0 +1,82 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import UserNotifications
+
+/// One app in the agent: its engine (the in-process engine's code, with the app's identity
+/// and state folder), its host, the connection bound to it, and the queue that takes its calls
+/// one at a time in the order they came.
+final class AgentApp: Sendable {
+    let appID: String
+    let host: AgentAppHost
+    let engine: HostedEngine
+    let work = SerialWork()
+    private let binding = Locked<(pid: UInt32?, watch: DBusSignalHandle?)>((nil, nil))
+
+    init(appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL) {
+        self.appID = appID
+        self.host = host
+        engine = HostedEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder)
+    }
+
+    /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app
+    /// counts as not running when it leaves the bus.
+    func bind(sender: String, on connection: DBusConnection, identifying: any CallerIdentifying) async throws {
+        let senderPID = await Self.processID(of: sender, on: connection)
+        let bound = host.center
+        try await identifying.authorize(
+            sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid })
+        let watch = try await connection.subscribe(to: [], senderMustOwn: sender) { [weak self] event in
+            if case .ownerChanged(_, _, nil) = event { self?.unbind(sender) }
+        }
+        let previous = binding.withLock { binding in
+            defer { binding = (senderPID, watch) }
+            return binding.watch
+        }
+        previous?.cancel()
+        host.center = sender
+        if watch.initialOwner == nil { unbind(sender) }
+    }
+
+    /// Forgets `sender` if it is still the bound connection.
+    private func unbind(_ sender: String) {
+        guard host.center == sender else { return }
+        host.center = nil
+        binding.withLock { $0.watch?.cancel(); $0 = (nil, nil) }
+    }
+
+    /// Throws unless `sender` is the connection bound to the app.
+    func requireBound(_ sender: String) throws(NotificationAgentError) {
+        guard let center = host.center else { throw .unknownApp("\(appID): call Connect first") }
+        guard center == sender else { throw .notAllowed("\(appID) is connected from another connection") }
+    }
+
+    /// Adds a request within the app's caps.
+    func add(_ request: UNNotificationRequest) async throws {
+        if request.trigger != nil {
+            let pending = await engine.pendingRequests()
+            if pending.count >= AgentLimits.pendingRequests, !pending.contains(where: { $0.identifier == request.identifier }) {
+                throw NotificationAgentError.limitReached("\(appID) has \(AgentLimits.pendingRequests) pending requests")
+            }
+        } else {
+            let delivered = await engine.deliveredNotifications()
+            if delivered.count >= AgentLimits.liveNotifications,
+               !delivered.contains(where: { $0.request.identifier == request.identifier }) {
+                throw NotificationAgentError.limitReached("\(appID) shows \(AgentLimits.liveNotifications) notifications")
+            }
+        }
+        try await engine.add(request)
+    }
+
+    /// The app's counts for `Status`.
+    func status() async -> AgentStatus.App {
+        AgentStatus.App(
+            appID: appID, pending: await engine.pendingRequests().count, delivered: await engine.deliveredNotifications().count,
+            queued: host.queuedCount, connected: host.center != nil)
+    }
+
+    /// The process id of a connection, or `nil` when the bus does not say.
+    private static func processID(of sender: String, on connection: DBusConnection) async -> UInt32? {
+        try? await connection.callBus("GetConnectionUnixProcessID", [.string(sender)]).arguments("u").first?.uint32Value
+    }
+}

@@ -1,0 +1,142 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import UserNotifications
+
+/// The host of one app's engine in the agent: it asks the app's connected center how to
+/// present a notification, and routes each response to that center as the `Response` signal,
+/// or, with no center connected, queues it in the app's agent state and asks the launcher to
+/// start the app.
+final class AgentAppHost: HostedEngineHost {
+    let appID: String
+    private let connection: DBusConnection
+    private let launcher: any AppLaunching
+    private let recordFile: StateFile<AgentAppRecord>
+    private let clock: any NotificationClock
+    private let state: Locked<(record: AgentAppRecord, center: String?)>
+
+    init(
+        appID: String, record: AgentAppRecord, recordFile: StateFile<AgentAppRecord>, connection: DBusConnection,
+        launcher: any AppLaunching, clock: any NotificationClock
+    ) {
+        self.appID = appID
+        self.connection = connection
+        self.launcher = launcher
+        self.recordFile = recordFile
+        self.clock = clock
+        state = Locked((record, nil))
+    }
+
+    /// The unique name of the app's connected center, if one is.
+    var center: String? {
+        get { state.withLock { $0.center } }
+        set { state.withLock { $0.center = newValue } }
+    }
+
+    /// Records the identity the app posts with at the agent's next start.
+    func remember(_ identity: ApplicationIdentity) {
+        update { $0.displayName = identity.displayName; $0.icon = identity.icon }
+    }
+
+    // MARK: - Presentation
+
+    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+        let fallback = UNUserNotificationCenter.defaultPresentationOptions
+        guard let center else { return fallback }
+        do {
+            let call = try DBusMessage.methodCall(
+                destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: "WillPresent",
+                body: [.string(try AgentPayload.encode(notification))])
+            let reply = try await connection.call(call, timeout: UNUserNotificationCenter.presentationDeadline)
+            guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
+            return UNNotificationPresentationOptions(rawValue: UInt(raw))
+        } catch {
+            AgentLog.logger.info(
+                "the app did not answer WillPresent; the default options apply",
+                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": AgentLog.describe(error)])
+            return fallback
+        }
+    }
+
+    // MARK: - Responses
+
+    func receive(_ response: UNNotificationResponse) {
+        let identifier = response.notification.request.identifier
+        let json: String
+        do {
+            json = try AgentPayload.encode(response)
+        } catch {
+            AgentLog.logger.warning(
+                "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": AgentLog.describe(error)])
+            return
+        }
+        let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
+        if let center, send(queued, to: center) { return }
+        enqueue(queued)
+        let launcher = self.launcher
+        let appID = self.appID
+        let token = response.activationToken
+        Task {
+            do {
+                try await launcher.launch(appID: appID, activationToken: token)
+            } catch {
+                AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+            }
+        }
+    }
+
+    /// Sends the `Response` signal to the app's center alone; `false` when it cannot be sent.
+    private func send(_ response: QueuedResponse, to center: String) -> Bool {
+        do {
+            try connection.send(try DBusMessage.signal(
+                path: AgentInterface.path, interface: AgentInterface.name, member: AgentInterface.responseSignal,
+                body: [.string(appID), .string(response.id), .string(response.json)], destination: center))
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Queues a response, dropping the oldest past ``AgentLimits/queuedResponses``.
+    private func enqueue(_ response: QueuedResponse) {
+        update { record in
+            record.responses.append(response)
+            let excess = record.responses.count - AgentLimits.queuedResponses
+            if excess > 0 {
+                record.responses.removeFirst(excess)
+                AgentLog.logger.warning("the app's response queue is full; the oldest response was dropped", metadata: ["app": "\(appID)"])
+            }
+        }
+    }
+
+    /// The queued responses still within ``AgentLimits/responseLifetime``, oldest first; the
+    /// expired ones are dropped.
+    func takeResponses() -> [QueuedResponse] {
+        let oldest = clock.now.addingTimeInterval(-TimeInterval(AgentLimits.responseLifetime.components.seconds))
+        let expired = state.withLock { $0.record.responses.contains { $0.queuedAt < oldest } }
+        if expired { update { $0.responses.removeAll { $0.queuedAt < oldest } } }
+        return state.withLock { $0.record.responses }
+    }
+
+    /// How many responses wait.
+    var queuedCount: Int { state.withLock { $0.record.responses.count } }
+
+    /// Forgets the responses the app's delegate has taken.
+    func acknowledge(_ ids: [String]) {
+        let taken = Set(ids)
+        update { $0.responses.removeAll { taken.contains($0.id) } }
+    }
+
+    /// Changes the record and saves it, under the lock so that saves land in the order of the
+    /// changes (a failure is logged: the change stays in memory).
+    private func update(_ change: (inout AgentAppRecord) -> Void) {
+        state.withLock { state in
+            change(&state.record)
+            do {
+                try recordFile.save(state.record)
+            } catch {
+                AgentLog.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+            }
+        }
+    }
+}

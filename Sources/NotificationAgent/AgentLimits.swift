@@ -1,0 +1,14 @@
+/// The agent's bounds, per app id.
+public enum AgentLimits {
+    /// The most pending requests an app keeps; `Add` of a request with a trigger past it is
+    /// refused with ``UserNotifications/NotificationAgentError/limitReached(_:)``.
+    public static let pendingRequests = 10_000
+    /// The most notifications an app shows at once; `Add` of one more to show now is refused
+    /// with ``UserNotifications/NotificationAgentError/limitReached(_:)``.
+    public static let liveNotifications = 1_000
+    /// The most responses queued for an app that is not running; past it the oldest is
+    /// dropped, with a log line.
+    public static let queuedResponses = 256
+    /// How long a queued response waits for its app: seven days; an older one is dropped.
+    public static let responseLifetime: Duration = .seconds(7 * 24 * 3600)
+}

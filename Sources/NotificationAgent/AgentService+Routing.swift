@@ -1,0 +1,131 @@
+import DBus
+import Foundation
+import UserNotifications
+
+extension AgentService {
+    /// Takes a call on the connection's executor: checks its shape and app id at once, then
+    /// hands it to the app's queue, so each app's calls are taken in the order they came.
+    func route(_ invocation: DBusMethodInvocation) {
+        let message = invocation.message
+        let sender = message.sender ?? ""
+        let member = message.member ?? ""
+        guard let signature = Self.signatures[member] else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.name) has no method \(member)")
+        }
+        guard message.bodySignature == signature else {
+            return Self.fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(signature)), not (\(message.bodySignature))"))
+        }
+        switch member {
+        case "Version": return invocation.reply([.uint32(AgentInterface.version)])
+        case "Status": return answer(invocation) { [self] in [.string(try await statusJSON())] }
+        default: break
+        }
+        guard case .string(let appID) = message.body[0] else { return }
+        do throws(InvalidApplicationIdentifierError) {
+            try ApplicationIdentity.validate(id: appID)
+        } catch {
+            return Self.fail(invocation, NotificationAgentError.invalidArgument(String(describing: error)))
+        }
+        if member == "Connect" {
+            let options = message.body[1].variantDictionaryValue ?? [:]
+            let identity = ApplicationIdentity(
+                id: appID, displayName: options["name"]?.stringValue ?? appID, icon: options["icon"]?.stringValue ?? "")
+            let app = app(appID, identity: identity)
+            return app.work.enqueue { [self] in
+                await Self.run(invocation) {
+                    try await app.bind(sender: sender, on: connection, identifying: identifying)
+                    app.host.remember(identity)
+                    return [.uint32(AgentInterface.version)]
+                }
+            }
+        }
+        guard let app = apps.withLock({ $0[appID] }) else {
+            return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
+        }
+        let body = Array(message.body.dropFirst())
+        app.work.enqueue {
+            await Self.run(invocation) {
+                try app.requireBound(sender)
+                return try await Self.perform(member, body, on: app)
+            }
+        }
+    }
+
+    /// The input signature of each method.
+    static let signatures: [String: String] = [
+        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "PendingRequests": "s",
+        "RemovePendingRequests": "sasb", "DeliveredNotifications": "s", "RemoveDeliveredNotifications": "sasb",
+        "SetCategories": "ss", "Categories": "s", "RequestAuthorization": "su", "Authorization": "s",
+        "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas",
+    ]
+
+    /// Performs an app's call once its sender is known to be bound; `body` is without the app id.
+    static func perform(_ member: String, _ body: [DBusValue], on app: AgentApp) async throws -> [DBusValue] {
+        let engine = app.engine
+        switch member {
+        case "Add":
+            try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""))
+            return []
+        case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
+        case "RemovePendingRequests":
+            engine.removePendingRequests(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
+            return []
+        case "DeliveredNotifications": return [.string(try AgentPayload.encode(await engine.deliveredNotifications()))]
+        case "RemoveDeliveredNotifications":
+            engine.removeDeliveredNotifications(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
+            return []
+        case "SetCategories":
+            engine.setCategories(try AgentPayload.categories(from: body[0].stringValue ?? ""))
+            return []
+        case "Categories": return [.string(try AgentPayload.encode(await engine.categories()))]
+        case "RequestAuthorization":
+            let options = UNAuthorizationOptions(rawValue: UInt(body[0].uint32Value ?? 0))
+            return [.boolean(await engine.requestAuthorization(options: options))]
+        case "Authorization":
+            let answer = await engine.authorization()
+            return [
+                .uint32(UInt32(clamping: answer.status.rawValue)), .uint32(UInt32(clamping: answer.options.rawValue)),
+                .stringArray(answer.capabilities ?? []), .boolean(answer.capabilities != nil),
+            ]
+        case "SetBadgeCount":
+            try await engine.setBadgeCount(Int(body[0].int32Value ?? 0))
+            return []
+        case "TakeResponses":
+            let pairs = app.host.takeResponses().map { DBusValue.structure([.string($0.id), .string($0.json)]) }
+            return [.array(element: .structure([.string, .string]), pairs)]
+        default:
+            app.host.acknowledge(body[0].stringArrayValue ?? [])
+            return []
+        }
+    }
+
+    /// The JSON of `Status`.
+    package func statusJSON() async throws -> String {
+        var entries: [AgentStatus.App] = []
+        for app in apps.withLock({ $0.values.sorted { $0.appID < $1.appID } }) {
+            entries.append(await app.status())
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(AgentStatus(apps: entries)), as: UTF8.self)
+    }
+
+    /// Answers in a task of its own (for calls outside any app's queue).
+    func answer(_ invocation: DBusMethodInvocation, _ work: @escaping @Sendable () async throws -> [DBusValue]) {
+        Task { await Self.run(invocation, work) }
+    }
+
+    /// Runs `work` and answers with its values, or with the error's D-Bus name.
+    static func run(_ invocation: DBusMethodInvocation, _ work: @Sendable () async throws -> [DBusValue]) async {
+        do {
+            invocation.reply(try await work())
+        } catch {
+            fail(invocation, error)
+        }
+    }
+
+    static func fail(_ invocation: DBusMethodInvocation, _ error: any Error) {
+        let (name, text) = AgentErrorName.encode(error)
+        invocation.fail(name: name, message: text)
+    }
+}

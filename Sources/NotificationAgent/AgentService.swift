@@ -1,0 +1,121 @@
+public import DBus
+import DesktopNotificationsSupport
+public import Foundation
+public import UserNotifications
+
+/// The per-user notification agent: it owns `org.desktopnotifications.Agent`, serves
+/// `org.desktopnotifications.Agent1`, and hosts one engine per app id, which posts with the
+/// app's identity and outlives the app's process.
+///
+/// Each app's state is in `<stateRoot>/<app-id>/` (by default
+/// `$XDG_STATE_HOME/desktopnotifications-agent/`): the engine's crash-safe state file and
+/// `agent.json` (the identity and the queued responses). At start the agent restores every app
+/// found there, so pending requests fire while their apps are not running. All engines share
+/// one clock alarm (``UserNotifications/MultiplexedNotificationClock``).
+///
+/// An app's calls are taken one at a time, in the order the connection read them: a call that
+/// waits (an `Add` whose app is asked `WillPresent`) holds that app's later calls, never
+/// another app's.
+public final class AgentService: Sendable {
+    /// The default state root: `$XDG_STATE_HOME/desktopnotifications-agent/`.
+    public static var defaultStateRoot: URL {
+        ApplicationIdentity.stateHome.appendingPathComponent("desktopnotifications-agent", isDirectory: true)
+    }
+
+    /// The agent's connection.
+    public let connection: DBusConnection
+    let bus: NotificationBus
+    let clock: any NotificationClock
+    let launcher: any AppLaunching
+    let identifying: any CallerIdentifying
+    let stateRoot: URL
+    let apps = Locked<[String: AgentApp]>([:])
+    private let export = Locked<DBusConnection.Export?>(nil)
+
+    private init(
+        connection: DBusConnection, bus: NotificationBus, clock: any NotificationClock, launcher: any AppLaunching,
+        identifying: any CallerIdentifying, stateRoot: URL
+    ) {
+        self.connection = connection
+        self.bus = bus
+        self.clock = MultiplexedNotificationClock(base: clock)
+        self.launcher = launcher
+        self.identifying = identifying
+        self.stateRoot = stateRoot
+    }
+
+    /// Connects to `bus`, restores the apps kept in `stateRoot`, serves the interface and
+    /// takes the agent's name.
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/failed(_:)`` when another process
+    ///   owns the name; a `DBusError` when the bus cannot be reached.
+    public static func start(
+        bus: NotificationBus = .session, clock: any NotificationClock = SystemNotificationClock(),
+        launcher: any AppLaunching = NoAppLauncher(), identifying: any CallerIdentifying = DeclaredAppIdentity(),
+        stateRoot: URL = AgentService.defaultStateRoot
+    ) async throws -> AgentService {
+        let connection = try await DBusConnection.connect(to: bus.dbusBus)
+        let service = AgentService(
+            connection: connection, bus: bus, clock: clock, launcher: launcher, identifying: identifying, stateRoot: stateRoot)
+        service.restoreApps()
+        let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) {
+            [weak service] invocation in
+            guard let service else { return invocation.fail(name: AgentErrorName.prefix + "Failed", message: "the agent is stopping") }
+            service.route(invocation)
+        }
+        service.export.withLock { $0 = connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface])) }
+        switch try await connection.requestName(AgentInterface.busName) {
+        case .primaryOwner, .alreadyOwner:
+            return service
+        case .inQueue, .exists:
+            await connection.close()
+            throw NotificationAgentError.failed("\(AgentInterface.busName) is owned by another process")
+        }
+    }
+
+    /// Gives the name back, stops serving and writes every app's state.
+    public func stop() async {
+        try? await connection.releaseName(AgentInterface.busName)
+        export.withLock { $0?.unexport() }
+        for app in apps.withLock({ Array($0.values) }) {
+            try? await app.engine.writeStateNow()
+            app.engine.close()
+        }
+        await connection.close()
+    }
+
+    /// The state folder of `appID`.
+    func folder(of appID: String) -> URL {
+        stateRoot.appendingPathComponent(appID, isDirectory: true)
+    }
+
+    /// The app's agent record file.
+    func recordFile(of appID: String) -> StateFile<AgentAppRecord> {
+        StateFile(folder: folder(of: appID), name: "agent")
+    }
+
+    /// The app of `appID`, made with `identity` when the agent holds none yet.
+    func app(_ appID: String, identity: ApplicationIdentity) -> AgentApp {
+        apps.withLock { apps in
+            if let app = apps[appID] { return app }
+            let app = makeApp(appID, record: AgentAppRecord(identity: identity))
+            apps[appID] = app
+            return app
+        }
+    }
+
+    private func makeApp(_ appID: String, record: AgentAppRecord) -> AgentApp {
+        let host = AgentAppHost(
+            appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock)
+        return AgentApp(appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID))
+    }
+
+    /// Restores each app that has an `agent.json` under the state root.
+    private func restoreApps() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []
+        for appID in names where (try? ApplicationIdentity.validate(id: appID)) != nil {
+            guard case .loaded(let record)? = try? recordFile(of: appID).load() else { continue }
+            apps.withLock { $0[appID] = makeApp(appID, record: record) }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The JSON of the agent's arguments and answers: the snapshot types of the state file, in the
+/// same encoding (keys sorted, dates as the encoder writes them), never a second one.
+///
+/// Decoding is bounded: a text over ``AgentInterface/maximumArgumentBytes`` is refused before
+/// it is parsed, and anything that does not decode is ``NotificationAgentError/invalidArgument(_:)``;
+/// nothing a peer sends can trap.
+package enum AgentPayload {
+    // MARK: - Requests and notifications
+
+    /// The JSON of one request.
+    package static func encode(_ request: UNNotificationRequest) throws -> String {
+        try text(of: try NotificationRequestSnapshot(request))
+    }
+
+    /// The request in `json`.
+    package static func request(from json: String) throws(NotificationAgentError) -> UNNotificationRequest {
+        try value(NotificationRequestSnapshot.self, from: json).makeRequest()
+    }
+
+    /// The JSON of a list of requests.
+    package static func encode(_ requests: [UNNotificationRequest]) throws -> String {
+        try text(of: requests.map { try NotificationRequestSnapshot($0) })
+    }
+
+    /// The requests in `json`.
+    package static func requests(from json: String) throws(NotificationAgentError) -> [UNNotificationRequest] {
+        try value([NotificationRequestSnapshot].self, from: json).map { $0.makeRequest() }
+    }
+
+    /// The JSON of one delivered notification.
+    package static func encode(_ notification: UNNotification) throws -> String {
+        try text(of: try NotificationSnapshot(notification))
+    }
+
+    /// The notification in `json`.
+    package static func notification(from json: String) throws(NotificationAgentError) -> UNNotification {
+        try value(NotificationSnapshot.self, from: json).makeNotification()
+    }
+
+    /// The JSON of a list of delivered notifications.
+    package static func encode(_ notifications: [UNNotification]) throws -> String {
+        try text(of: notifications.map { try NotificationSnapshot($0) })
+    }
+
+    /// The notifications in `json`.
+    package static func notifications(from json: String) throws(NotificationAgentError) -> [UNNotification] {
+        try value([NotificationSnapshot].self, from: json).map { $0.makeNotification() }
+    }
+
+    // MARK: - Categories and responses
+
+    /// The JSON of a set of categories, sorted by identifier.
+    package static func encode(_ categories: Set<UNNotificationCategory>) throws -> String {
+        try text(of: categories.sorted { $0.identifier < $1.identifier }.map(NotificationCategorySnapshot.init))
+    }
+
+    /// The categories in `json`.
+    package static func categories(from json: String) throws(NotificationAgentError) -> Set<UNNotificationCategory> {
+        Set(try value([NotificationCategorySnapshot].self, from: json).map { $0.makeCategory() })
+    }
+
+    /// The JSON of a response.
+    package static func encode(_ response: UNNotificationResponse) throws -> String {
+        try text(of: try NotificationResponseSnapshot(response))
+    }
+
+    /// The response in `json`: a ``UNTextInputNotificationResponse`` when it carries text.
+    package static func response(from json: String) throws(NotificationAgentError) -> UNNotificationResponse {
+        let snapshot = try value(NotificationResponseSnapshot.self, from: json)
+        let notification = snapshot.notification.makeNotification()
+        if let userText = snapshot.userText {
+            return UNTextInputNotificationResponse(
+                notification: notification, actionIdentifier: snapshot.actionIdentifier, userText: userText,
+                activationToken: snapshot.activationToken)
+        }
+        return UNNotificationResponse(
+            notification: notification, actionIdentifier: snapshot.actionIdentifier, activationToken: snapshot.activationToken)
+    }
+
+    // MARK: - Coding
+
+    /// The JSON text of `value`, refused when over the argument limit.
+    static func text(of value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        guard data.count <= AgentInterface.maximumArgumentBytes else {
+            throw NotificationAgentError.invalidArgument("the JSON is \(data.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The value in `json`, bounded and typed.
+    static func value<Value: Decodable>(_ type: Value.Type, from json: String) throws(NotificationAgentError) -> Value {
+        guard json.utf8.count <= AgentInterface.maximumArgumentBytes else {
+            throw .invalidArgument("the JSON is \(json.utf8.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
+        }
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
+        } catch {
+            throw .invalidArgument("the JSON is not a \(Value.self): \(error)")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import FreedesktopNotifications
+
+/// The engine of one app, run by the per-user agent: the in-process engine itself
+/// (``InProcessEngine``, the same code an app runs when it has no agent), with the app's
+/// identity, so the server shows the app's name and icon and `desktop-entry` is its id, and
+/// with its state in the folder the agent gives it.
+package final class HostedEngine: Sendable {
+    private let engine: InProcessEngine
+    /// Kept here: the engine holds its host weakly.
+    private let adapter: HostedEngineHostAdapter
+
+    /// Starts the app's engine.
+    ///
+    /// - Parameters:
+    ///   - identity: The app's id, name and icon.
+    ///   - bus: The bus of the notification server.
+    ///   - clock: The clock of its triggers (the agent's shared, multiplexed one).
+    ///   - host: Where presentation questions and responses go; held weakly.
+    ///   - stateDirectory: The app's folder in the agent's state.
+    package init(
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
+        stateDirectory: URL
+    ) {
+        adapter = HostedEngineHostAdapter(host)
+        let reference = EngineHostReference()
+        reference.host = adapter
+        engine = InProcessEngine.start(
+            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
+            stateDirectory: .success(stateDirectory))
+    }
+
+    /// The app's identity.
+    package var identity: ApplicationIdentity { engine.identity }
+
+    /// Schedules or shows `request`; see `UNUserNotificationCenter.add(_:)`.
+    package func add(_ request: UNNotificationRequest) async throws {
+        try await engine.add(request)
+    }
+
+    /// The pending requests, soonest first.
+    package func pendingRequests() async -> [UNNotificationRequest] {
+        await engine.pendingRequests()
+    }
+
+    /// Cancels pending requests (`nil`: all), in order with every other call.
+    package func removePendingRequests(withIdentifiers identifiers: [String]?) {
+        engine.removePendingRequests(withIdentifiers: identifiers)
+    }
+
+    /// The notifications shown now.
+    package func deliveredNotifications() async -> [UNNotification] {
+        await engine.deliveredNotifications()
+    }
+
+    /// Withdraws shown notifications (`nil`: all), in order with every other call.
+    package func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        engine.removeDeliveredNotifications(withIdentifiers: identifiers)
+    }
+
+    /// Replaces the categories, in order with every other call.
+    package func setCategories(_ categories: Set<UNNotificationCategory>) {
+        engine.setCategories(categories)
+    }
+
+    /// The categories.
+    package func categories() async -> Set<UNNotificationCategory> {
+        await engine.categories()
+    }
+
+    /// Records an authorization answer; see `UNUserNotificationCenter.requestAuthorization`.
+    package func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
+        await engine.requestAuthorization(options: options)
+    }
+
+    /// The authorization recorded and the server's capabilities (`nil`: no server reachable).
+    package func authorization() async -> (status: UNAuthorizationStatus, options: UNAuthorizationOptions, capabilities: [String]?) {
+        let answer = await engine.authorization()
+        return (answer.status, answer.options, answer.capabilities.map { $0.map(\.rawValue).sorted() })
+    }
+
+    /// Shows `count` on the app's launcher icon.
+    package func setBadgeCount(_ count: Int) async throws {
+        try await engine.setBadgeCount(count)
+    }
+
+    /// Writes a waiting state save now.
+    package func writeStateNow() async throws {
+        try await engine.writeStateNow()
+    }
+
+    /// Stops the engine.
+    package func close() {
+        engine.close()
+    }
+}

@@ -1,0 +1,33 @@
+import DesktopNotificationsSupport
+
+/// The ``EngineHost`` of a hosted engine: it asks the agent's ``HostedEngineHost`` (held
+/// weakly, as an engine holds its host) and has no content extensions, which live in the app.
+final class HostedEngineHostAdapter: EngineHost {
+    private struct Slot: @unchecked Sendable {
+        weak var host: (any HostedEngineHost)?
+    }
+
+    private let slot: Locked<Slot>
+
+    init(_ host: any HostedEngineHost) {
+        slot = Locked(Slot(host: host))
+    }
+
+    private var host: (any HostedEngineHost)? { slot.withLock { $0.host } }
+
+    var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { nil }
+
+    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+        await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
+    }
+
+    func receive(_ response: UNNotificationResponse) {
+        host?.receive(response)
+    }
+
+    func hasContentExtension(forCategory category: String) -> Bool { false }
+
+    func contentExtensionShown(_ notification: UNNotification) async {}
+
+    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? { nil }
+}

@@ -1,0 +1,70 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+import Testing
+import UserNotifications
+import UserNotificationsTesting
+
+@Suite("The built notify as the agent process")
+struct AgentProcessTests {
+    static let appID = "org.example.AgentProcess"
+    let testBus: TestBus
+    let stateHome: URL
+
+    init() async throws {
+        testBus = try await TestBus(withServiceDirectory: true)
+        stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("agent-state-\(UUID().uuidString)")
+    }
+
+    func spawnAgent() async throws -> ChildProcess {
+        let notify = try BuiltProduct.url(named: "notify")
+        let agent = try testBus.spawn(notify.path, ["agent", "--foreground"], environment: ["XDG_STATE_HOME": stateHome.path])
+        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
+        return agent
+    }
+
+    @Test("the bus starts the agent from its service file on the first call")
+    func activation() async throws {
+        let notify = try BuiltProduct.url(named: "notify")
+        let wrapper = testBus.directory.appendingPathComponent("agent.sh")
+        try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify.path)' agent --foreground\n"
+            .write(to: wrapper, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
+        let client = try await AgentTestClient.connect(testBus.bus)
+        #expect(try await client.connection.listActivatableNames().contains(AgentInterface.busName))
+        #expect(try await client.call("Version") == [.uint32(AgentInterface.version)])
+        let pid = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
+        #expect(kill(pid, SIGTERM) == 0)
+    }
+
+    @Test("kill -9 of the agent and a restart: committed pending requests survive")
+    func survivesKill() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("survivor", after: 3600), for: Self.appID)
+        let file = stateHome.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/notifications.json")
+        #expect(await eventually { (try? String(contentsOf: file, encoding: .utf8))?.contains("survivor") == true })
+        _ = await agent.kill()
+        let restarted = try await spawnAgent()
+        let status = try await app.call("Status").first?.stringValue ?? ""
+        #expect(status.contains(Self.appID) && status.contains("\"pending\":1"))
+        try await app.connectApp(Self.appID)
+        #expect(try await app.pending(of: Self.appID) == ["survivor"])
+        _ = await restarted.kill()
+    }
+
+    @Test("notify agent status prints the apps the agent holds")
+    func statusCommand() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("one", after: 3600), for: Self.appID)
+        let result = try await testBus.run(try BuiltProduct.url(named: "notify").path, ["agent", "status"])
+        #expect(result.standardOutput.contains("\(Self.appID)\t1\t0\t0\tyes"))
+        _ = await agent.kill()
+    }
+}

@@ -1,0 +1,149 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+import NotificationAgent
+import Testing
+import UserNotifications
+import UserNotificationsTesting
+
+@Suite("The agent serving apps over a private bus")
+struct AgentServiceTests {
+    static let appID = "org.example.AgentApp"
+    let testBus: TestBus
+    let stateRoot: URL
+
+    init() async throws {
+        testBus = try await TestBus()
+        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID().uuidString)")
+    }
+
+    func startAgent() async throws -> AgentService {
+        try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+    }
+
+    @Test("a post through the agent reaches the server with the app's name, icon and desktop-entry")
+    func postsWithAppIdentity() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID, name: "Example App")
+        try await app.add(AgentTestClient.request("now"), for: Self.appID)
+        let posted = try #require(server.notifications.first)
+        #expect(posted.request.appName == "Example App" && posted.request.appIcon == "dialog-information")
+        #expect(posted.request.hints.desktopEntry == Self.appID)
+        #expect(posted.sender != app.connection.uniqueName)
+        await agent.stop()
+    }
+
+    @Test("pending and delivered lists round trip, and removals take effect in call order")
+    func roundTrip() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
+        try await app.add(AgentTestClient.request("shown"), for: Self.appID)
+        #expect(try await app.pending(of: Self.appID) == ["later"])
+        let delivered = try await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue ?? ""
+        #expect(try AgentPayload.notifications(from: delivered).map(\.request.identifier) == ["shown"])
+        try await app.call("RemovePendingRequests", [.string(Self.appID), .stringArray(["later"]), .boolean(false)])
+        #expect(try await app.pending(of: Self.appID).isEmpty)
+        await agent.stop()
+    }
+
+    @Test("with gnome46 the notification and its actions stay after the app leaves: the agent is the sender")
+    func outlivesTheApp() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        let category = UNNotificationCategory(
+            identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
+        try await app.call("SetCategories", [.string(Self.appID), .string(try AgentPayload.encode(Set([category])))])
+        try await app.add(AgentTestClient.request("kept", category: "reply"), for: Self.appID)
+        let id = try #require(server.notifications.first?.id)
+        await app.close()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.liveIDs == [id])
+        #expect(server.actions(of: id)?.map(\.key).contains("ok") == true)
+        await agent.stop()
+    }
+
+    @Test("a click after the app left is queued, taken once by its next center, and gone once acknowledged")
+    func queuedResponse() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let first = try await AgentTestClient.connect(testBus.bus)
+        try await first.connectApp(Self.appID)
+        try await first.add(AgentTestClient.request("click-me"), for: Self.appID)
+        let id = try #require(server.notifications.first?.id)
+        await first.close()
+        #expect(await eventually { (try? await agent.statusJSON())?.contains("\"connected\":false") == true })
+        server.invokeAction(id: id)
+        let second = try await AgentTestClient.connect(testBus.bus)
+        try await second.connectApp(Self.appID)
+        var taken: [DBusValue] = []
+        #expect(await eventually {
+            taken = (try? await second.call("TakeResponses", [.string(Self.appID)]).first).flatMap { value in
+                if case .array(_, let items) = value { return items } else { return nil }
+            } ?? []
+            return !taken.isEmpty
+        })
+        #expect(taken.count == 1)
+        guard case .structure(let pair) = taken.first, let responseID = pair.first?.stringValue, let json = pair.last?.stringValue else {
+            Issue.record("no (id, json) pair")
+            return
+        }
+        #expect(try AgentPayload.response(from: json).notification.request.identifier == "click-me")
+        try await second.call("AcknowledgeResponses", [.string(Self.appID), .stringArray([responseID])])
+        let after = try await second.call("TakeResponses", [.string(Self.appID)])
+        #expect(after == [.array(element: .structure([.string, .string]), [])])
+        await agent.stop()
+    }
+
+    @Test("another connection cannot see or cancel an app's requests")
+    func isolation() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let owner = try await AgentTestClient.connect(testBus.bus)
+        try await owner.connectApp(Self.appID)
+        try await owner.add(AgentTestClient.request("mine", after: 3600), for: Self.appID)
+        let other = try await AgentTestClient.connect(testBus.bus)
+        try await other.connectApp("org.example.Other")
+        let notAllowed = "org.desktopnotifications.Agent1.Error.NotAllowed"
+        #expect(await other.errorName(of: "PendingRequests", [.string(Self.appID)]) == notAllowed)
+        #expect(await other.errorName(of: "RemovePendingRequests", [.string(Self.appID), .stringArray([]), .boolean(true)]) == notAllowed)
+        #expect(try await owner.pending(of: Self.appID) == ["mine"])
+        #expect(await other.errorName(of: "PendingRequests", [.string("org.example.Never")]) == "org.desktopnotifications.Agent1.Error.UnknownApp")
+        await agent.stop()
+    }
+
+    @Test("the default identification refuses another process's claim on a live binding and lets the same process take it over")
+    func declaredIdentity() async {
+        let identify = DeclaredAppIdentity()
+        await #expect(throws: NotificationAgentError.self) {
+            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+        }
+        await #expect(throws: Never.self) {
+            try await identify.authorize(sender: ":1.9", senderPID: 2, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: nil, boundPID: nil)
+        }
+    }
+
+    @Test("malformed calls get D-Bus errors and the agent keeps serving")
+    func malformedCalls() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        let invalid = "org.desktopnotifications.Agent1.Error.InvalidArgument"
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), .string("{not json")]) == invalid)
+        let huge = String(repeating: "x", count: AgentInterface.maximumArgumentBytes + 1)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), .string(huge)]) == invalid)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID)]) == invalid)
+        #expect(await app.errorName(of: "Connect", [.string("../escape"), .variantDictionary([])]) == invalid)
+        #expect(await app.errorName(of: "Frobnicate", []) == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(try await app.call("Version") == [.uint32(1)])
+        await agent.stop()
+    }
+}
