@@ -25,10 +25,13 @@ struct AgentInterfaceTests {
         #expect(Array(stored[3..<(stored.count - 1)]) == Self.lines(served))
     }
 
-    @Test("the service file template names the agent and runs notify agent from @bindir@")
+    @Test("the service file template names the agent, runs notify agent from @bindir@ and names the systemd user unit")
     func serviceTemplate() throws {
         let lines = try Self.stored("org.desktopnotifications.Agent.service.in")
-        #expect(lines == ["[D-BUS Service]", "Name=\(AgentInterface.busName)", "Exec=@bindir@/notify agent --foreground"])
+        #expect(lines == [
+            "[D-BUS Service]", "Name=\(AgentInterface.busName)", "Exec=@bindir@/notify agent --foreground",
+            "SystemdService=desktopnotifications-agent.service",
+        ])
     }
 
     @Test("an agent error and a UNError survive the trip through a D-Bus error name")
