@@ -7,6 +7,10 @@
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
+#   make install     notify (release, Swift runtime static), its manual, completions, the agent's D-Bus
+#                    and systemd user service files, under PREFIX (default /usr/local; DESTDIR stages)
+#   make uninstall   remove exactly what make install wrote (same PREFIX and DESTDIR)
+#   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -33,6 +37,8 @@ DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-sc
 	hyperfine strace valgrind
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
+# make install-check reads the manual with man-db and sources the completion with bash-completion.
+PACKAGE_TOOL_PACKAGES := man-db bash-completion
 
 # Tests treat a missing tool as a failure, never as a reason to skip.
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
@@ -43,13 +49,17 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
-.PHONY: deps bench-deps install-missing build test demo bench fuzz man versions clean
+.PHONY: deps bench-deps package-deps install-missing build test demo bench fuzz man versions clean \
+	release install uninstall install-check
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
 
 bench-deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES) $(BENCH_PACKAGES)"
+
+package-deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES) $(PACKAGE_TOOL_PACKAGES)"
 
 # Installs the Debian packages in PACKAGES that are not installed yet (fast when all are).
 install-missing:
@@ -121,9 +131,39 @@ fuzz: deps
 	swift build -c release --product notify-fuzz
 	.build/release/notify-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --memory-limit-mib $(FUZZ_MEMORY_MIB)
 
+# In debug: the plugin builds every product first, and make test has built them so already.
 man:
-	swift package generate-manual --multi-page
-	@echo "man pages: .build/plugins/GenerateManual/outputs/notify/"
+	swift package generate-manual --multi-page --configuration debug
+	@echo "man pages: $(MAN_OUT)/"
+
+MAN_OUT := .build/plugins/GenerateManual/outputs/notify
+
+# make install. PREFIX must be absolute: /usr/local by default, $$HOME/.local without root (its
+# bin/ is on PATH on Debian, and man finds share/man beside it). DESTDIR stages the tree (make deb).
+# NOTIFY_SEND_LINK=1 adds a notify-send symlink to notify in PREFIX/bin.
+PREFIX ?= /usr/local
+DESTDIR ?=
+NOTIFY_SEND_LINK ?= 0
+# The installed notify: release, the Swift runtime linked static (it halves start-up), no
+# $$ORIGIN run path.
+RELEASE_SCRATCH ?= .build-static
+RELEASE_FLAGS := -c release --product notify --static-swift-stdlib --disable-local-rpath
+INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' NOTIFY_SEND_LINK='$(NOTIFY_SEND_LINK)'
+
+release:
+	swift build $(RELEASE_FLAGS) --scratch-path $(RELEASE_SCRATCH)
+
+install: release man
+	$(INSTALL_ENV) packaging/install.sh install $(RELEASE_SCRATCH)/release/notify $(MAN_OUT)
+
+uninstall:
+	$(INSTALL_ENV) packaging/install.sh uninstall
+
+# From this checkout: make install PREFIX=$$HOME/.local in a temporary HOME, a notification on a
+# private bus with notify server, man notify, bash completion, make uninstall leaving nothing.
+install-check: package-deps
+	.ci/install-check
+
 
 versions:
 	@swift --version 2>&1
