@@ -11,6 +11,7 @@
 #                    and systemd user service files, under PREFIX (default /usr/local; DESTDIR stages)
 #   make uninstall   remove exactly what make install wrote (same PREFIX and DESTDIR)
 #   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
+#   make deb     a Debian package of the same install (lintian-checked); make deb-check installs, uses and removes it
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -37,8 +38,9 @@ DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-sc
 	hyperfine strace valgrind
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
-# make install-check reads the manual with man-db and sources the completion with bash-completion.
-PACKAGE_TOOL_PACKAGES := man-db bash-completion
+# make deb: dpkg-dev (dpkg-shlibdeps), lintian; make install-check reads the manual with
+# man-db and sources the completion with bash-completion.
+PACKAGE_TOOL_PACKAGES := dpkg-dev lintian man-db bash-completion
 
 # Tests treat a missing tool as a failure, never as a reason to skip.
 export DESKTOPNOTIFICATIONS_REQUIRE_TOOLS := 1
@@ -50,7 +52,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps package-deps install-missing build test demo bench fuzz man versions clean \
-	release install uninstall install-check
+	release install uninstall install-check deb deb-check
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -164,6 +166,19 @@ uninstall:
 install-check: package-deps
 	.ci/install-check
 
+# make deb: the same install under /usr, staged in .build-deb, packaged with dpkg-deb and
+# checked with lintian (packaging/deb.sh). make deb-check installs the package, uses it and
+# removes it (.ci/deb-check).
+DEB_DIR := .build-deb
+
+deb: package-deps release man
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/stage
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_DIR)/stage NOTIFY_SEND_LINK=0
+	packaging/deb.sh $(DEB_DIR)/stage $(DEB_DIR)
+
+deb-check: deb
+	.ci/deb-check $(DEB_DIR)/*.deb
+
 
 versions:
 	@swift --version 2>&1
@@ -173,4 +188,4 @@ versions:
 	@/usr/bin/python3 -c 'import dbusmock; print("python-dbusmock", dbusmock.__version__)' 2>&1 || true
 
 clean:
-	rm -rf .build .build-tsan .build-static
+	rm -rf .build .build-tsan .build-static .build-deb
