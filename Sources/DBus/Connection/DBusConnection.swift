@@ -32,6 +32,7 @@ public final class DBusConnection: Sendable {
     /// Connects to `bus`, authenticates and registers with the bus.
     ///
     /// - Parameters:
+    ///   - bus: the session bus, the system bus, or a bus at an address.
     ///   - timeout: the default deadline of every call on this connection, including the
     ///     registration itself (libdbus's own default is 25 seconds; ours is 5).
     /// - Throws: ``DBusError/noBusAddress(_:)``, ``DBusError/connectionFailed(name:message:)``,

@@ -12,7 +12,7 @@ import DesktopNotificationsSupport
 /// - a change of server is reported as ``NotificationEvent/serverChanged(oldOwner:newOwner:)``.
 ///
 /// When the bus goes away, calls fail with ``NotificationsError/bus(_:)`` wrapping
-/// ``DBusError/disconnected``, event streams get ``NotificationEvent/disconnected``, and the
+/// `DBusError.disconnected` (module `DBus`), event streams get ``NotificationEvent/disconnected``, and the
 /// next call connects again.
 ///
 /// Every call to the server has a deadline (`callTimeout`, 5 s by default; calls to the bus

@@ -19,8 +19,11 @@ public final class NotificationServer: Sendable {
 
     /// Exports the object and takes the name `org.freedesktop.Notifications`.
     ///
-    /// - Parameter replaceExisting: ask the current owner to give the name up (it does only
-    ///   when it allowed replacement).
+    /// - Parameters:
+    ///   - connection: the bus connection to serve on.
+    ///   - handler: what answers the interface's calls.
+    ///   - replaceExisting: ask the current owner to give the name up (it does only when it
+    ///     allowed replacement).
     /// - Throws: ``NotificationsError/serverNameTaken(owner:)`` when another process keeps it.
     public static func start(
         on connection: DBusConnection, handler: any NotificationServerHandler, replaceExisting: Bool = false

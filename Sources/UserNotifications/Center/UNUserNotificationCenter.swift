@@ -85,10 +85,15 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// A center of its own, on its own bus connection: a Linux addition for tests and tools.
     /// Apps use ``current()``.
     ///
-    /// - Parameter stateDirectory: where state is kept; by default
-    ///   ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
-    ///   folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged (label
-    ///   `org.desktopnotifications.center`).
+    /// - Parameters:
+    ///   - identity: the app's id, display name and icon on the desktop.
+    ///   - bus: the bus the notification server is on; the session bus by default.
+    ///   - clock: the wall clock that triggers and deadlines run on.
+    ///   - persistent: whether state is kept across launches.
+    ///   - stateDirectory: where state is kept; by default
+    ///     ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
+    ///     folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged
+    ///     (label `org.desktopnotifications.center`).
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,

@@ -1,6 +1,6 @@
 public import DBus
 
 extension TestBus {
-    /// The bus, ready to pass to a ``DBusConnection`` or a notifications client.
+    /// The bus, ready to pass to a `DBusConnection` (module `DBus`) or a notifications client.
     public var bus: DBusBus { .address(address) }
 }

@@ -3,12 +3,12 @@ import Dispatch
 import Foundation
 import UserNotifications
 
-/// A ``NotificationClock`` whose time moves only when a test moves it.
+/// A `NotificationClock` (module `UserNotifications`) whose time moves only when a test moves it.
 ///
 /// ``advance(by:)`` lets time flow: alarms ring one by one in deadline order, each with
 /// ``now`` equal to its deadline, and an alarm set by a handler during the advance rings too
 /// when its deadline falls inside it. ``set(to:)`` is a jump, like a person or NTP setting the
-/// machine's clock: every alarm rings at once with ``NotificationClockEvent/clockChanged``,
+/// machine's clock: every alarm rings at once with `NotificationClockEvent.clockChanged`,
 /// and the owners look at the new time and set new alarms.
 ///
 /// Handlers run on the thread that calls `advance(by:)` or `set(to:)`, so a test observes
@@ -57,7 +57,7 @@ public final class TestNotificationClock: NotificationClock {
         }
     }
 
-    /// Sets an alarm on the virtual clock; see ``NotificationClock/setAlarm(for:_:)``.
+    /// Sets an alarm on the virtual clock; see `NotificationClock.setAlarm(for:_:)`.
     public func setAlarm(
         for deadline: Date,
         _ handler: @escaping @Sendable (NotificationClockEvent) -> Void
@@ -96,7 +96,7 @@ public final class TestNotificationClock: NotificationClock {
     }
 
     /// Sets the clock to `date`, forward or back, and rings every alarm with
-    /// ``NotificationClockEvent/clockChanged``, earliest deadline first.
+    /// `NotificationClockEvent.clockChanged`, earliest deadline first.
     public func set(to date: Date) {
         let alarms = state.withLock { state in
             state.now = date

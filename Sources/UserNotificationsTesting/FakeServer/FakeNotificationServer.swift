@@ -2,8 +2,9 @@ public import DBus
 import DesktopNotificationsSupport
 public import FreedesktopNotifications
 
-/// A scriptable notification server for tests, built on ``NotificationServer``: it records
-/// every call, plays a ``ServerPersonality``, and emits any signal on demand.
+/// A scriptable notification server for tests, built on `NotificationServer` (module
+/// `FreedesktopNotifications`): it records every call, plays a ``ServerPersonality``, and emits
+/// any signal on demand.
 ///
 /// It runs on its own bus connection, so a test can kill it (``stop()``) and start another
 /// whose id counter starts again at 1, exactly as a real server restart does.

@@ -52,6 +52,7 @@ public enum PersonalityScenario {
     /// Runs the scenario on `bus` against whatever server owns the notification name there.
     ///
     /// - Parameters:
+    ///   - bus: The bus the server is on.
     ///   - person: What the person does; without one (a server nothing can click) the
     ///     action and dismissal steps are left out.
     ///   - signalWait: How long a step waits for a signal it expects.

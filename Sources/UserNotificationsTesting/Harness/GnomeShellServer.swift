@@ -34,7 +34,7 @@ public struct GnomeNotification: Sendable, Hashable, Decodable {
 /// (`org.gnome.Shell.Notifications`, a gjs program that owns `org.freedesktop.Notifications`
 /// and forwards to the shell) is D-Bus-activated from the session bus's service directory,
 /// which the session bus must have (``TestBus/init(withServiceDirectory:limits:socketPath:configurationText:startTimeout:)``).
-/// The harness's extension (``GnomeShellExtension``), installed in a temporary home and
+/// The harness's extension (`GnomeShellExtension`, internal to this module), installed in a temporary home and
 /// enabled through the keyfile GSettings backend, reads and clicks the message tray.
 ///
 /// Everything is stopped by PID: the shell, the notification service (its PID asked of the

@@ -135,7 +135,10 @@ public final class TestBus: Sendable {
 
     /// Starts `tool` (a name looked up on `PATH`, or an absolute path) as a client of this bus.
     ///
-    /// - Parameter environment: Variables added to (or, with `nil`, removed from) ``environment``.
+    /// - Parameters:
+    ///   - tool: The program's name or path.
+    ///   - arguments: Its arguments.
+    ///   - extra: Variables added to (or, with `nil`, removed from) ``environment``.
     /// - Throws: ``MissingToolError`` when `tool` is not installed.
     public func spawn(_ tool: String, _ arguments: [String] = [], environment extra: [String: String?] = [:]) throws -> ChildProcess {
         var environment = self.environment
