@@ -12,6 +12,7 @@
 #   make uninstall   remove exactly what make install wrote (same PREFIX and DESTDIR)
 #   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
 #   make deb     a Debian package of the same install (lintian-checked); make deb-check installs, uses and removes it
+#   make docs    the DocC documentation of the four library products, warnings as errors
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -52,7 +53,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps package-deps install-missing build test demo bench fuzz man versions clean \
-	release install uninstall install-check deb deb-check
+	release install uninstall install-check deb deb-check docs
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -179,6 +180,17 @@ deb: package-deps release man
 deb-check: deb
 	.ci/deb-check $(DEB_DIR)/*.deb
 
+# The DocC documentation of the library products (swift-docc-plugin), in its own scratch path;
+# a broken symbol link or any other warning fails. One archive per module lands in $(DOCS_OUT)
+# (open one with `xcrun docc preview` on a Mac, or serve it with --transform-for-static-hosting).
+DOCS_SCRATCH := .build-docs
+DOCS_OUT := $(DOCS_SCRATCH)/plugins/Swift-DocC/outputs
+DOCS_TARGETS := UserNotifications FreedesktopNotifications DBus UserNotificationsTesting
+
+docs:
+	swift package --scratch-path $(DOCS_SCRATCH) generate-documentation \
+		$(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
+	@echo "documentation: $(DOCS_OUT)/"
 
 versions:
 	@swift --version 2>&1
@@ -188,4 +200,4 @@ versions:
 	@/usr/bin/python3 -c 'import dbusmock; print("python-dbusmock", dbusmock.__version__)' 2>&1 || true
 
 clean:
-	rm -rf .build .build-tsan .build-static .build-deb
+	rm -rf .build .build-tsan .build-static .build-deb .build-docs
