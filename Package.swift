@@ -99,6 +99,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The README's "Use it" example, word for word (a test compares the two).
+        .executableTarget(
+            name: "UseIt",
+            dependencies: ["UserNotifications"],
+            path: "examples/UseIt",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "RichMedia",
             dependencies: ["UserNotifications", "ExampleSupport"],
