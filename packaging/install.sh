@@ -70,12 +70,13 @@ install_files() {
         exit 1
     fi
 
+    if [ "$NOTIFY_SEND_LINK" = 1 ] && { [ -e "$DESTDIR$bindir/notify-send" ] || [ -L "$DESTDIR$bindir/notify-send" ]; }; then
+        echo "install.sh: $DESTDIR$bindir/notify-send exists; not replacing it" >&2
+        exit 1
+    fi
+
     put 755 "$notify" "$bindir/notify"
     if [ "$NOTIFY_SEND_LINK" = 1 ]; then
-        if [ -e "$DESTDIR$bindir/notify-send" ] || [ -L "$DESTDIR$bindir/notify-send" ]; then
-            echo "install.sh: $DESTDIR$bindir/notify-send exists; not replacing it" >&2
-            exit 1
-        fi
         ln -s notify "$DESTDIR$bindir/notify-send"
         entries+=("f $bindir/notify-send")
     fi
