@@ -33,11 +33,29 @@ manifest=$manifest_dir/install-manifest
 
 # Where the pages, completions and service files are made before they are put in place.
 generated=""
-trap '[ -z "$generated" ] || rm -rf "$generated"' EXIT
-
 # The manifest's lines: "d PATH" for a directory this install created, "f PATH" for a file or
 # symlink it wrote; paths as installed (without DESTDIR).
 entries=()
+installing=0
+
+# An install that fails half-way (a folder it may not write, a full disk) takes back what it
+# had written, so that nothing is left without a manifest.
+finish() {
+    local rc=$? index line
+    [ -z "$generated" ] || rm -rf "$generated"
+    if [ "$rc" != 0 ] && [ "$installing" = 1 ]; then
+        for ((index = ${#entries[@]} - 1; index >= 0; index--)); do
+            line=${entries[index]}
+            case "$line" in
+                "f "*) rm -f "$DESTDIR${line#f }" ;;
+                "d "*) rmdir "$DESTDIR${line#d }" 2>/dev/null || true ;;
+            esac
+        done
+        echo "install.sh: install failed; what it had written is removed" >&2
+    fi
+    exit "$rc"
+}
+trap finish EXIT
 
 # Creates PATH and each missing parent, noting the ones created, outermost first.
 make_directory() {
@@ -75,6 +93,7 @@ install_files() {
         exit 1
     fi
 
+    installing=1
     put 755 "$notify" "$bindir/notify"
     if [ "$NOTIFY_SEND_LINK" = 1 ]; then
         ln -s notify "$DESTDIR$bindir/notify-send"
@@ -103,6 +122,7 @@ install_files() {
     entries+=("f $manifest")
     printf '%s\n' "${entries[@]}" > "$DESTDIR$manifest"
     chmod 644 "$DESTDIR$manifest"
+    installing=0
     for name in "${entries[@]}"; do
         [ "${name:0:1}" = f ] && echo "installed ${DESTDIR}${name:2}"
     done
