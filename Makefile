@@ -4,7 +4,7 @@
 #   make build   swift build
 #   make test    deps, build with tests, swift test (the real desktops apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
-#   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
 #   make install     notify (release, Swift runtime static), its manual, completions, the agent's D-Bus
@@ -96,7 +96,7 @@ demo: deps
 	swift run SaySomething
 
 # The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
-# notify is linked with the Swift runtime static, as a command should ship: it halves start-up.
+# hf:notify is the installed notify: make install into $(BENCH_INSTALL) (DESTDIR), run from there.
 # -q: bench.sh's progress output ends the run when a round's hyperfine prints nothing (its
 # `grep -v '^$'` fails under pipefail); the final table has every row.
 BENCH_DIR ?= ../shared/bench
@@ -105,18 +105,20 @@ BENCH_ROUNDS ?= 3
 BENCH_N ?= 5000
 BENCH_PROCS ?= 100
 BENCH_BIN := $(CURDIR)/.build/release
+BENCH_INSTALL := $(CURDIR)/.build-bench-install
 
 bench: bench-deps
 	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
 	swift build -c release --product notify-bench
-	swift build -c release --product notify --static-swift-stdlib --scratch-path .build-static
+	rm -rf $(BENCH_INSTALL)
+	$(MAKE) --no-print-directory install PREFIX=/usr/local DESTDIR=$(BENCH_INSTALL) NOTIFY_SEND_LINK=0
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
 	BENCH_EXTRA_RATE="$$(printf '%s\n' \
 		'$(BENCH_BIN)/notify-bench --rows client-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1')" \
-	BENCH_EXTRA_CLI='$(CURDIR)/.build-static/release/notify bench "body text"' \
+	BENCH_EXTRA_CLI='$(BENCH_INSTALL)/usr/local/bin/notify bench "body text"' \
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
@@ -200,4 +202,4 @@ versions:
 	@/usr/bin/python3 -c 'import dbusmock; print("python-dbusmock", dbusmock.__version__)' 2>&1 || true
 
 clean:
-	rm -rf .build .build-tsan .build-static .build-deb .build-docs
+	rm -rf .build .build-tsan .build-static .build-deb .build-docs .build-bench-install
