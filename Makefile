@@ -150,9 +150,14 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 NOTIFY_SEND_LINK ?= 0
 # The installed notify: release, the Swift runtime linked static (it halves start-up), no
-# $$ORIGIN run path.
+# $$ORIGIN run path (the loader would look for each library there first), linked by lld with
+# packed relative relocations (DT_RELR, glibc 2.36): the runtime's 80,000 relative relocations
+# take 15 KB instead of 1.9 MB, and a run costs 4% fewer instructions. Measured and left out:
+# -z now (3% more), -Osize (3% fewer, for the whole program's speed), and a non-PIE program
+# (7% fewer and 150 fewer page faults, at the cost of address-space randomization).
 RELEASE_SCRATCH ?= .build-static
-RELEASE_FLAGS := -c release --product notify --static-swift-stdlib --disable-local-rpath
+RELEASE_FLAGS := -c release --product notify --static-swift-stdlib --disable-local-rpath \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' NOTIFY_SEND_LINK='$(NOTIFY_SEND_LINK)'
 
 release:
