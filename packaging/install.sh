@@ -6,7 +6,8 @@
 #        install.sh uninstall
 #
 # From the environment: PREFIX (an absolute path), DESTDIR (empty, or where the tree is staged),
-# NOTIFY_SEND_LINK (1: also a notify-send symlink to notify in PREFIX/bin).
+# NOTIFY_SEND_LINK (1: also a notify-send symlink to notify in PREFIX/bin), SYSTEMD_USER_DIR
+# (optional: where the systemd user unit goes).
 #
 # install writes PREFIX/share/desktopnotifications/install-manifest: every file it wrote and
 # every directory it had to create. uninstall removes exactly those (a directory only when it
@@ -27,7 +28,13 @@ bash_completions=$PREFIX/share/bash-completion/completions
 zsh_completions=$PREFIX/share/zsh/site-functions
 fish_completions=$PREFIX/share/fish/vendor_completions.d
 dbus_services=$PREFIX/share/dbus-1/services
-systemd_user=$PREFIX/lib/systemd/user
+# systemd reads user units from /usr/lib/systemd/user and /usr/local/lib/systemd/user, and from
+# share/systemd/user under $XDG_DATA_HOME (~/.local/share) and each of $XDG_DATA_DIRS: never
+# from ~/.local/lib. SYSTEMD_USER_DIR chooses another folder.
+case "$PREFIX" in
+    /usr | /usr/local) systemd_user=${SYSTEMD_USER_DIR:-$PREFIX/lib/systemd/user} ;;
+    *) systemd_user=${SYSTEMD_USER_DIR:-$PREFIX/share/systemd/user} ;;
+esac
 manifest_dir=$PREFIX/share/desktopnotifications
 manifest=$manifest_dir/install-manifest
 
