@@ -68,7 +68,7 @@ trap finish EXIT
 make_directory() {
     local path=$1 missing=() parent
     parent=$path
-    while [ ! -d "$DESTDIR$parent" ]; do
+    while [ "$parent" != / ] && [ ! -d "$DESTDIR$parent" ]; do
         missing=("$parent" "${missing[@]}")
         parent=$(dirname "$parent")
     done
@@ -100,6 +100,8 @@ install_files() {
         exit 1
     fi
 
+    # A staging folder is the packager's, not part of what is installed.
+    [ -z "$DESTDIR" ] || mkdir -p "$DESTDIR"
     installing=1
     put 755 "$notify" "$bindir/notify"
     if [ "$NOTIFY_SEND_LINK" = 1 ]; then
