@@ -33,6 +33,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var bus: NotificationBus = .session
         var clock: any NotificationClock = SystemNotificationClock()
         var persistent = true
+        var engine: NotificationEngineKind?
     }
 
     private static let settings = Locked(Settings())
@@ -59,25 +60,31 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             if let center { return center }
             let chosen = settings.withLock { $0 }
             let created = UNUserNotificationCenter(
-                identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent)
+                identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent,
+                engine: chosen.engine)
             center = created
             return created
         }
     }
 
-    /// Sets how ``current()`` is made: the app's identity, the bus, the clock and whether
-    /// state is kept across launches. A Linux addition; call it before the first
-    /// ``current()``.
+    /// Sets how ``current()`` is made: the app's identity, the bus, the clock, whether
+    /// state is kept across launches, and where notifications live. A Linux addition; call it
+    /// before the first ``current()``.
     ///
+    /// - Parameter engine: ``NotificationEngineKind/agent`` or
+    ///   ``NotificationEngineKind/inProcess``; `nil` (the default) takes
+    ///   `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable (see
+    ///   ``engineKind``).
     /// - Returns: `false` when ``current()`` already exists (its settings do not change).
     @discardableResult
     public static func configure(
         identity: ApplicationIdentity? = nil, bus: NotificationBus = .session,
-        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        engine: NotificationEngineKind? = nil
     ) -> Bool {
         shared.withLock { center in
             guard center == nil else { return false }
-            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent) }
+            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine) }
             return true
         }
     }
@@ -89,18 +96,25 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///   ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
     ///   folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged (label
     ///   `org.desktopnotifications.center`).
+    /// - Parameter engine: where notifications live; `nil` (the default) takes
+    ///   `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
+    ///   center with `persistent` false stays in process (see ``engineKind``).
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
-        stateDirectory: URL? = nil
+        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil
     ) {
         self.identity = identity
         self.clock = clock
         let host = EngineHostReference()
         responses = ResponseQueue { response in await (host.host as? UNUserNotificationCenter)?.tellDidReceive(response) }
-        engine = InProcessEngine.start(
-            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host,
-            stateDirectory: persistent ? Self.stateFolder(stateDirectory, of: identity) : nil)
+        let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
+        var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
+        if requested == nil, !persistent { requested = .inProcess }
+        engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host) {
+            InProcessEngine.start(
+                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder)
+        }
         super.init()
         host.host = self
     }
@@ -108,9 +122,6 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     deinit {
         engine.close()
     }
-
-    /// The engine when it runs in this process (tests look inside it).
-    var inProcessEngine: InProcessEngine? { engine as? InProcessEngine }
 
     /// The folder given, else the identity's own.
     private static func stateFolder(_ given: URL?, of identity: ApplicationIdentity) -> Result<URL, InvalidApplicationIdentifierError> {
