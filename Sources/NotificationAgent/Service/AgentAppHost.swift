@@ -4,9 +4,10 @@ import Foundation
 import UserNotifications
 
 /// The host of one app's engine in the agent: it asks the app's connected center how to
-/// present a notification, and routes each response to that center as the `Response` signal,
-/// or, with no center connected, queues it in the app's agent state and asks the launcher to
-/// start the app.
+/// present a notification, and keeps each response in the app's agent state until a center
+/// acknowledges it (`AcknowledgeResponses`): it goes to the connected center as the `Response`
+/// signal at once, or, with no center connected, the launcher is asked to start the app. A
+/// center that exits before it took a response gets it from `TakeResponses` at its next start.
 final class AgentAppHost: HostedEngineHost {
     let appID: String
     private let connection: DBusConnection
@@ -71,14 +72,14 @@ final class AgentAppHost: HostedEngineHost {
             return
         }
         let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
-        if let center, send(queued, to: center) { return }
         enqueue(queued)
+        if let center, send(queued, to: center) { return }
         let launcher = self.launcher
         let appID = self.appID
         let token = response.activationToken
         Task {
             do {
-                try await launcher.launch(appID: appID, activationToken: token)
+                try await launcher.launch(appID: appID, responseID: queued.id, activationToken: token)
             } catch {
                 AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             }

@@ -6,7 +6,7 @@ public enum AgentLimits {
     /// The most notifications an app shows at once; `Add` of one more to show now is refused
     /// with ``UserNotifications/NotificationAgentError/limitReached(_:)``.
     public static let liveNotifications = 1_000
-    /// The most responses queued for an app that is not running; past it the oldest is
+    /// The most responses kept for an app until its center acknowledges them; past it the oldest is
     /// dropped, with a log line.
     public static let queuedResponses = 256
     /// How long a queued response waits for its app: seven days; an older one is dropped.
