@@ -45,7 +45,10 @@ extension NotifyCommand {
             defer { signals.cancel() }
             let service: AgentService
             do {
-                service = try await AgentService.start()
+                let launching = try await DBusConnection.connect(to: .session)
+                service = try await AgentService.start(
+                    launcher: ApplicationLauncher(environment: ProcessInfo.processInfo.environment, connection: launching),
+                    identifying: CallerIdentityResolver())
             } catch {
                 Terminal.error("notify agent: \(error)\n")
                 throw ExitCode(1)

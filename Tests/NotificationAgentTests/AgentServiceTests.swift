@@ -119,14 +119,14 @@ struct AgentServiceTests {
     }
 
     @Test("the default identification refuses another process's claim on a live binding and lets the same process take it over")
-    func declaredIdentity() async {
+    func declaredIdentity() {
         let identify = DeclaredAppIdentity()
-        await #expect(throws: NotificationAgentError.self) {
-            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+        #expect(throws: NotificationAgentError.self) {
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
         }
-        await #expect(throws: Never.self) {
-            try await identify.authorize(sender: ":1.9", senderPID: 2, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
-            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: nil, boundPID: nil)
+        #expect(throws: Never.self) {
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 2, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: nil, boundPID: nil)
         }
     }
 

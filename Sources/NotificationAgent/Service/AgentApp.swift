@@ -25,7 +25,8 @@ final class AgentApp: Sendable {
         let senderPID = await Self.processID(of: sender, on: connection)
         let bound = host.center
         try await identifying.authorize(
-            sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid })
+            sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid },
+            on: connection)
         let watch = try await connection.subscribe(to: [], senderMustOwn: sender) { [weak self] event in
             if case .ownerChanged(_, _, nil) = event { self?.unbind(sender) }
         }
