@@ -124,6 +124,13 @@ let package = Package(
             path: "Tests/Support/StateFileTorture",
             swiftSettings: strict
         ),
+        // The app the agent launches in its tests: it records the responses its delegate gets.
+        .executableTarget(
+            name: "agent-test-app",
+            dependencies: ["UserNotifications"],
+            path: "Tests/Support/AgentTestApp",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "seed-samples-swift5",
             dependencies: ["UserNotifications"],
@@ -157,7 +164,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "agent-test-app", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
