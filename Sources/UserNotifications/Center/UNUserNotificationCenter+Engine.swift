@@ -6,7 +6,8 @@ extension UNUserNotificationCenter {
     /// or ``init(identity:bus:clock:persistent:stateDirectory:engine:)``, else
     /// `DESKTOPNOTIFICATIONS_ENGINE` (`agent` or `in-process`), else the agent when
     /// `org.desktopnotifications.Agent` has an owner on the center's bus or the bus can start
-    /// it. The choice is made without blocking the caller: calls made meanwhile wait for it,
+    /// it, unless the center is not persistent or was given a state folder of its own (it
+    /// keeps its state itself then). The choice is made without blocking the caller: calls made meanwhile wait for it,
     /// in call order, and this property answers once it is made. An agent that does not answer
     /// `Connect` within a few seconds leaves the center in process, and that is logged (label
     /// `org.desktopnotifications.center`).

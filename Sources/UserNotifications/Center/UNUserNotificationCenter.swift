@@ -98,7 +98,8 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///   `org.desktopnotifications.center`).
     /// - Parameter engine: where notifications live; `nil` (the default) takes
     ///   `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
-    ///   center with `persistent` false stays in process (see ``engineKind``).
+    ///   center with `persistent` false or a `stateDirectory` of its own stays in process (see
+    ///   ``engineKind``).
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
@@ -110,7 +111,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         responses = ResponseQueue { response in await (host.host as? UNUserNotificationCenter)?.tellDidReceive(response) }
         let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
-        if requested == nil, !persistent { requested = .inProcess }
+        if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
         engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host) {
             InProcessEngine.start(
                 identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder)

@@ -17,10 +17,16 @@ struct AgentCenterTests {
         stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-center-\(UUID().uuidString)")
     }
 
+    static let identity = ApplicationIdentity(id: appID, displayName: "Center App", icon: "dialog-information")
+
+    /// A center with `engine`; with `nil` it chooses, and may keep state in the identity's own
+    /// folder, which ``removeDefaultState()`` removes.
     func center(_ engine: NotificationEngineKind? = .agent) -> UNUserNotificationCenter {
-        UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: Self.appID, displayName: "Center App", icon: "dialog-information"),
-            bus: .address(testBus.address), stateDirectory: stateRoot.appendingPathComponent("in-process"), engine: engine)
+        UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: engine)
+    }
+
+    func removeDefaultState() {
+        if let folder = try? Self.identity.stateDirectory { try? FileManager.default.removeItem(at: folder) }
     }
 
     @Test("posts reach the server with the app's name and desktop-entry, from the agent")
@@ -80,6 +86,7 @@ struct AgentCenterTests {
         try await center.add(AgentTestClient.request("local"))
         #expect(await center.engineKind == .inProcess)
         #expect(await center.deliveredNotifications().map(\.request.identifier) == ["local"])
+        removeDefaultState()
     }
 
     @Test("an agent that owns the name but never answers leaves the center in process within the deadline")
@@ -93,9 +100,11 @@ struct AgentCenterTests {
         let center = center(nil)
         try await center.add(AgentTestClient.request("fallback"))
         #expect(await center.engineKind == .inProcess)
-        #expect(ContinuousClock.now - start < .seconds(6))
+        // The 3 s Connect deadline, with room for a machine that runs every suite at once.
+        #expect(ContinuousClock.now - start < .seconds(15))
         #expect(await center.deliveredNotifications().map(\.request.identifier) == ["fallback"])
         await hanging.close()
+        removeDefaultState()
     }
 
     @Test("a response while the center runs reaches didReceive once, and is acknowledged")

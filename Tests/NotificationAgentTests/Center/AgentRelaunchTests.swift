@@ -112,6 +112,8 @@ struct AgentRelaunchTests {
             .write(to: wrapper, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
         try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
+        // The bus sees a new service file by inotify, later; ReloadConfig reads it now.
+        _ = try await DBusConnection.connect(to: testBus.bus).callBus("ReloadConfig")
         let center = UNUserNotificationCenter(
             identity: ApplicationIdentity(id: "org.example.Activated", displayName: "Activated"), bus: .address(testBus.address))
         #expect(await center.engineKind == .agent)
