@@ -32,6 +32,8 @@ struct AgentProcessTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
         try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
         let client = try await AgentTestClient.connect(testBus.bus)
+        // The bus sees a new service file by inotify, later; ReloadConfig reads it now.
+        _ = try await client.connection.callBus("ReloadConfig")
         #expect(try await client.connection.listActivatableNames().contains(AgentInterface.busName))
         #expect(try await client.call("Version") == [.uint32(AgentInterface.version)])
         let pid = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
