@@ -123,13 +123,15 @@ actor InProcessEngine: NotificationEngine {
     }
 
     /// An item of the client's channel, on the connection's executor: a reply wakes the caller
-    /// waiting for it; anything else gets a task to take it.
+    /// waiting for it; anything else gets a task to take it. The item takes its place in the
+    /// inbox at once; the wake-up waits until the connection's executor is free, which the
+    /// woken caller may need next.
     private nonisolated func receive(_ item: NotificationChannelItem) {
         submit(.channel(item))
         if case .posted(let tag, _) = item.kind, let waiter = replyWaiters.withLock({ $0.removeValue(forKey: tag) }) {
-            waiter.wake()
+            DBusConnection.afterHandling { waiter.wake() }
         } else {
-            Task { await self.drain() }
+            DBusConnection.afterHandling { Task { await self.drain() } }
         }
     }
 
