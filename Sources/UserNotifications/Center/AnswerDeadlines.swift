@@ -54,20 +54,34 @@ final class AnswerDeadlines: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the main actor and hands `then` its answer, or `fallback` when the answer
+    /// has not come within `interval`. `then` runs once: on the main actor with the answer, or
+    /// on the timer's queue with the fallback; it must be quick. The work goes on after the
+    /// deadline (nothing can stop the app's code), but nobody waits for it any more.
+    ///
+    /// One task, on the main actor: the answer goes on from where it was given, with no hop.
+    func ask<Value: Sendable>(
+        within interval: Duration, otherwise fallback: Value, _ work: @escaping @MainActor @Sendable () async -> Value,
+        then: @escaping @Sendable (Value) -> Void
+    ) {
+        let once = CallOnce(then)
+        let token = add(after: interval) { once.call(fallback) }
+        Task { @MainActor in
+            let value = await work()
+            self.remove(token)
+            once.call(value)
+        }
+    }
+
     /// Runs `work` on the main actor and returns its answer, or `fallback` when the answer has
-    /// not come within `interval`. The work goes on after the deadline (nothing can stop the
-    /// app's code), but nobody waits for it any more.
+    /// not come within `interval` (see ``ask(within:otherwise:_:then:)``). The caller waits on
+    /// its own executor: from the main actor, the answer is taken there with no thread switch.
     func answer<Value: Sendable>(
-        within interval: Duration, otherwise fallback: Value, _ work: @escaping @MainActor @Sendable () async -> Value
+        within interval: Duration, otherwise fallback: Value, isolation: isolated (any Actor)? = #isolation,
+        _ work: @escaping @MainActor @Sendable () async -> Value
     ) async -> Value {
-        await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            let token = add(after: interval) { once.resume(returning: fallback) }
-            Task { @MainActor in
-                let value = await work()
-                self.remove(token)
-                once.resume(returning: value)
-            }
+        await withCheckedContinuation(isolation: isolation) { continuation in
+            ask(within: interval, otherwise: fallback, work) { continuation.resume(returning: $0) }
         }
     }
 
@@ -99,5 +113,23 @@ final class AnswerDeadlines: @unchecked Sendable {
             return due
         }
         for entry in due { entry.expire() }
+    }
+}
+
+/// A callback called at most once, from whichever thread comes first.
+final class CallOnce<Value: Sendable>: Sendable {
+    private let callback: Locked<(@Sendable (Value) -> Void)?>
+
+    init(_ callback: @escaping @Sendable (Value) -> Void) {
+        self.callback = Locked(callback)
+    }
+
+    /// Calls the callback with `value`, the first time only.
+    func call(_ value: Value) {
+        let pending = callback.withLock { callback in
+            defer { callback = nil }
+            return callback
+        }
+        pending?(value)
     }
 }

@@ -141,19 +141,21 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         delegate == nil ? Self.defaultPresentationOptions : nil
     }
 
-    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard delegate != nil else { return Self.defaultPresentationOptions }
-        let options = await AnswerDeadlines.shared.answer(within: Self.presentationDeadline, otherwise: nil) {
+    /// Hands `then` the delegate's answer, or `[]` when it does not come within
+    /// ``presentationDeadline``: on the main actor, where the delegate answered, or on the
+    /// deadline's queue.
+    func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
+        guard delegate != nil else { return then(Self.defaultPresentationOptions) }
+        AnswerDeadlines.shared.ask(within: Self.presentationDeadline, otherwise: nil) {
             await self.askWillPresent(notification)
+        } then: { options in
+            if options == nil {
+                CenterLog.logger.warning(
+                    "the delegate did not answer willPresent in time; not shown",
+                    metadata: ["identifier": "\(notification.request.identifier)"])
+            }
+            then(options ?? [])
         }
-        guard let options else {
-            CenterLog.logger.warning(
-                "the delegate did not answer willPresent in time; not shown",
-                metadata: ["identifier": "\(notification.request.identifier)"])
-            return []
-        }
-        return options
     }
 
     @MainActor

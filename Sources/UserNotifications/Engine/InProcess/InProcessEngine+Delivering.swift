@@ -14,19 +14,19 @@ extension InProcessEngine {
         if deliveries.enqueue(delivery) { begin(delivery.tag) }
     }
 
-    /// Asks the host how to present it: at once without a delegate, else off the loop.
+    /// Asks the host how to present it: at once without a delegate, else on the main actor,
+    /// whose answer comes back through the inbox and wakes the caller of `add`, which takes it.
     private func begin(_ tag: UInt64) {
         guard let delivery = deliveries[tag] else { return }
         guard let host else { return presented(tag, options: UNUserNotificationCenter.defaultPresentationOptions) }
         if let options = host.presentationOptionsWithoutAsking { return presented(tag, options: options) }
-        let notification = delivery.notification
-        Task {
-            let options = await host.presentationOptions(for: notification)
-            self.presented(tag, options: options)
+        let waiter = delivery.waiter
+        host.askPresentationOptions(for: delivery.notification) { [self] options in
+            submitAndWake(.presented(tag: tag, options), waiter)
         }
     }
 
-    private func presented(_ tag: UInt64, options: UNNotificationPresentationOptions) {
+    func presented(_ tag: UInt64, options: UNNotificationPresentationOptions) {
         guard let delivery = deliveries[tag] else { return }
         let content = delivery.notification.request.content
         if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: delivery.identifier) }

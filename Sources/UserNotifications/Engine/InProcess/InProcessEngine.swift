@@ -32,6 +32,8 @@ actor InProcessEngine: NotificationEngine {
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
     /// which drains the inbox itself.
     private nonisolated let replyWaiters = Locked<[UInt64: EngineAnswer<Result<Void, any Error>>]>([:])
+    /// What the channel's items since the last ``wakeForReceived()`` asked to wake.
+    private nonisolated let wakeUps = Locked(ReceivedWakeUps())
     private var startup: Task<Void, Never>?
     private var started = false
     private var closed = false
@@ -116,6 +118,13 @@ actor InProcessEngine: NotificationEngine {
         await drain()
     }
 
+    /// Puts an input in and wakes `waiter`, whose task drains; without one, drains in a new
+    /// task.
+    nonisolated func submitAndWake(_ input: EngineInput, _ waiter: EngineAnswer<Result<Void, any Error>>?) {
+        submit(input)
+        if let waiter { waiter.wake() } else { Task { await self.drain() } }
+    }
+
     /// Puts an input in and drains in a new task, for a caller that does not wait.
     private nonisolated func submitInBackground(_ input: EngineInput) {
         submit(input)
@@ -126,13 +135,29 @@ actor InProcessEngine: NotificationEngine {
     /// waiting for it; anything else gets a task to take it. The item takes its place in the
     /// inbox at once; the wake-up waits until the connection's executor is free, which the
     /// woken caller may need next.
+    ///
+    /// The wake-ups of one read go together: a caller woken for its reply takes the signals
+    /// that came with it too, so they need no task of their own.
     private nonisolated func receive(_ item: NotificationChannelItem) {
         submit(.channel(item))
-        if case .posted(let tag, _) = item.kind, let waiter = replyWaiters.withLock({ $0.removeValue(forKey: tag) }) {
-            DBusConnection.afterHandling { waiter.wake() }
-        } else {
-            DBusConnection.afterHandling { Task { await self.drain() } }
+        var waiter: EngineAnswer<Result<Void, any Error>>?
+        if case .posted(let tag, _) = item.kind { waiter = replyWaiters.withLock { $0.removeValue(forKey: tag) } }
+        let first = wakeUps.withLock { wakeUps in
+            if let waiter { wakeUps.waiters.append(waiter) } else { wakeUps.drainWanted = true }
+            defer { wakeUps.scheduled = true }
+            return !wakeUps.scheduled
         }
+        if first { DBusConnection.afterHandling { self.wakeForReceived() } }
+    }
+
+    /// Wakes the callers whose replies came; a task drains only when nobody was woken.
+    private nonisolated func wakeForReceived() {
+        let due = wakeUps.withLock { wakeUps in
+            defer { wakeUps = ReceivedWakeUps() }
+            return wakeUps
+        }
+        for waiter in due.waiters { waiter.wake() }
+        if due.drainWanted, due.waiters.isEmpty { Task { await self.drain() } }
     }
 
     /// Makes the reply to the post `tag` wake `waiter`.
@@ -183,6 +208,7 @@ actor InProcessEngine: NotificationEngine {
             answer.resolve(EngineAuthorizationRecord(status: authorizationStatus, options: authorizationOptions))
         case .writeStateNow(let answer): answer.resolve(Result { try writeStateNow() })
         case .channel(let item): handle(item)
+        case .presented(let tag, let options): presented(tag, options: options)
         case .close: shutDown()
         }
     }
@@ -308,4 +334,15 @@ actor InProcessEngine: NotificationEngine {
             return nil
         }
     }
+}
+
+/// The wake-ups that the channel's items of one read ask for, done together once the read is
+/// over (``InProcessEngine``).
+struct ReceivedWakeUps {
+    /// Callers whose replies came: each drains the whole inbox when woken.
+    var waiters: [EngineAnswer<Result<Void, any Error>>] = []
+    /// An item no waiter was woken for came.
+    var drainWanted = false
+    /// The wake-up is on its way.
+    var scheduled = false
 }
