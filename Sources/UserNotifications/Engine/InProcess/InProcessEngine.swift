@@ -32,6 +32,10 @@ actor InProcessEngine: NotificationEngine {
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
     /// which drains the inbox itself.
     private nonisolated let replyWaiters = Locked<[UInt64: EngineAnswer<Result<Void, any Error>>]>([:])
+    /// The `Notify` calls prepared for whoever gets the delegate's answer, by identifier (one
+    /// delivery per identifier is under way); the engine voids them before any change their
+    /// arguments depend on.
+    nonisolated let postTickets = Locked<[String: PostTicket]>([:])
     /// What the channel's items since the last ``wakeForReceived()`` asked to wake.
     private nonisolated let wakeUps = Locked(ReceivedWakeUps())
     private var startup: Task<Void, Never>?
@@ -165,6 +169,11 @@ actor InProcessEngine: NotificationEngine {
         replyWaiters.withLock { $0[tag] = waiter }
     }
 
+    /// The delivery `tag` ended: no reply will wake anyone for it.
+    func forgetReplyWaiter(_ tag: UInt64) {
+        replyWaiters.withLock { _ = $0.removeValue(forKey: tag) }
+    }
+
     /// Opens the channel and restores the saved state, once; inputs wait for it.
     private func start() async {
         if let startup { return await startup.value }
@@ -215,6 +224,7 @@ actor InProcessEngine: NotificationEngine {
 
     private func shutDown() {
         closed = true
+        voidTickets()
         channel?.close()
         scheduler?.cancelAll()
         flushSave()
@@ -300,6 +310,7 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - Categories and authorization
 
     private func replaceCategories(_ categories: Set<UNNotificationCategory>) {
+        voidTickets()
         self.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first }
         scheduleSave()
     }
@@ -327,7 +338,10 @@ actor InProcessEngine: NotificationEngine {
         if let cache = capabilityCache, cache.server == owner ?? client.serverOwner { return cache.capabilities }
         do {
             let capabilities = Set(try await client.capabilities())
-            if let server = client.serverOwner { capabilityCache = (server, capabilities) }
+            if let server = client.serverOwner {
+                voidTickets()
+                capabilityCache = (server, capabilities)
+            }
             return capabilities
         } catch {
             CenterLog.logger.info("the server's capabilities are not known", metadata: ["error": CenterLog.describe(error)])
@@ -345,4 +359,20 @@ struct ReceivedWakeUps {
     var drainWanted = false
     /// The wake-up is on its way.
     var scheduled = false
+}
+
+/// A `Notify` the engine prepared for whoever gets the delegate's answer: everything but the
+/// presentation options, as the engine would compute it now. Whoever claims it from
+/// ``InProcessEngine/postTickets`` posts it; the engine voids it first when the server, its
+/// capabilities, the categories or the notification's delivered entry change, and then posts
+/// itself.
+struct PostTicket: Sendable {
+    let tag: UInt64
+    let request: UNNotificationRequest
+    let category: UNNotificationCategory?
+    let bridge: NotificationBridge
+    let replacesID: UInt32
+    /// A content extension shows it: posted resident.
+    let intercepted: Bool
+    let channel: NotificationChannel
 }
