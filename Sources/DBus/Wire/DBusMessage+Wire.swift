@@ -77,7 +77,9 @@ extension DBusMessage {
         guard bodyStart + bodyLength == bytes.count else { throw .malformed("body length does not match") }
 
         var reader = WireReader(bytes: bytes, bigEndian: bigEndian, start: bodyStart, end: bytes.count)
-        for type in try DBusType.parseList(signature) { body.append(try reader.readValue(type)) }
+        let types = try DBusType.parseList(signature)
+        body.reserveCapacity(types.count)
+        for type in types { body.append(try reader.readValue(type)) }
         guard reader.position == bytes.count else { throw .malformed("body has bytes beyond its signature") }
     }
 
@@ -101,7 +103,8 @@ extension DBusMessage {
             case (.replySerial, "u"): replySerial = try reader.read(UInt32.self)
             case (.destination, "s"): destination = try reader.readString()
             case (.sender, "s"): sender = try reader.readString()
-            case (.signature, "g"): signature = try DBusSignature(try reader.readSignature()).rawValue
+            // Checked once, where the body is read by it.
+            case (.signature, "g"): signature = try reader.readSignature()
             case (.unixFDs, _), (.none, _):
                 _ = try reader.readValue(try DBusType(parsing: type), depth: fieldDepth.entering(.variant))
             default:
