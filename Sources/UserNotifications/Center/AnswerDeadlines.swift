@@ -1,5 +1,6 @@
 import DBus
 import Dispatch
+import Synchronization
 
 /// Deadlines for answers awaited from the app's own code (the delegate's `willPresent` and
 /// `didReceive`), all served by one timer.
@@ -54,34 +55,21 @@ final class AnswerDeadlines: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the main actor and hands `then` its answer, or `fallback` when the answer
-    /// has not come within `interval`. `then` runs once: on the main actor with the answer, or
-    /// on the timer's queue with the fallback; it must be quick. The work goes on after the
-    /// deadline (nothing can stop the app's code), but nobody waits for it any more.
-    ///
-    /// One task, on the main actor: the answer goes on from where it was given, with no hop.
+    /// Runs `work` on the main actor and hands its answer to `answered`, on the main actor
+    /// where it was given, with no hop; or calls `expired` on the timer's queue when the answer
+    /// has not come within `interval`. One of the two runs, once; `expired` must be quick. The
+    /// work goes on after the deadline (nothing can stop the app's code), but nobody waits for
+    /// it any more.
     func ask<Value: Sendable>(
-        within interval: Duration, otherwise fallback: Value, _ work: @escaping @MainActor @Sendable () async -> Value,
-        then: @escaping @Sendable (Value) -> Void
+        within interval: Duration, _ work: @escaping @MainActor @Sendable () async -> Value,
+        answered: @escaping @MainActor @Sendable (Value) -> Void, expired: @escaping @Sendable () -> Void
     ) {
-        let once = CallOnce(then)
-        let token = add(after: interval) { once.call(fallback) }
+        let settled = OnceFlag()
+        let token = add(after: interval) { if settled.take() { expired() } }
         Task { @MainActor in
             let value = await work()
             self.remove(token)
-            once.call(value)
-        }
-    }
-
-    /// Runs `work` on the main actor and returns its answer, or `fallback` when the answer has
-    /// not come within `interval` (see ``ask(within:otherwise:_:then:)``). The caller waits on
-    /// its own executor: from the main actor, the answer is taken there with no thread switch.
-    func answer<Value: Sendable>(
-        within interval: Duration, otherwise fallback: Value, isolation: isolated (any Actor)? = #isolation,
-        _ work: @escaping @MainActor @Sendable () async -> Value
-    ) async -> Value {
-        await withCheckedContinuation(isolation: isolation) { continuation in
-            ask(within: interval, otherwise: fallback, work) { continuation.resume(returning: $0) }
+            if settled.take() { answered(value) }
         }
     }
 
@@ -116,20 +104,12 @@ final class AnswerDeadlines: @unchecked Sendable {
     }
 }
 
-/// A callback called at most once, from whichever thread comes first.
-final class CallOnce<Value: Sendable>: Sendable {
-    private let callback: Locked<(@Sendable (Value) -> Void)?>
+/// Lets exactly one of several threads through, once.
+final class OnceFlag: Sendable {
+    private let taken = Atomic(false)
 
-    init(_ callback: @escaping @Sendable (Value) -> Void) {
-        self.callback = Locked(callback)
-    }
-
-    /// Calls the callback with `value`, the first time only.
-    func call(_ value: Value) {
-        let pending = callback.withLock { callback in
-            defer { callback = nil }
-            return callback
-        }
-        pending?(value)
+    /// `true` the first time only.
+    func take() -> Bool {
+        !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

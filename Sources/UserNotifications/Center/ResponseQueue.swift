@@ -4,14 +4,23 @@ import Foundation
 /// The responses waiting for the delegate, told one at a time, in order, on the main actor.
 ///
 /// A burst of responses gets one task on the main actor, which tells them one after the other
-/// and ends when none is left: a response goes from the engine straight to the main actor,
-/// with no stop on the global pool on the way (as iterating an `AsyncStream` there makes).
+/// and ends when none is left; the next response is told from where the delegate finished
+/// with the last one, on the main actor: a response goes from the engine straight to the main
+/// actor, with no stop on the global pool on the way (as iterating an `AsyncStream`, or waiting
+/// for the delegate through a continuation, makes).
 ///
 /// Bounded: past ``limit`` waiting responses a new one is dropped and logged (the delegate is
 /// then far behind: each one may take up to the response deadline).
 final class ResponseQueue: Sendable {
     /// Responses waiting for the delegate at the most.
     static let limit = 1024
+
+    /// One response's turn: whether `tell` has returned, and whether it is done.
+    @MainActor
+    private final class Turn {
+        var hasReturned = false
+        var isDone = false
+    }
 
     private struct State {
         var waiting: [UNNotificationResponse] = []
@@ -42,11 +51,15 @@ final class ResponseQueue: Sendable {
         }
     }
 
-    private let tell: @MainActor @Sendable (UNNotificationResponse) async -> Void
+    /// Tells one response on the main actor and calls its second argument, on the main actor,
+    /// when the next one may be told.
+    typealias Teller = @MainActor @Sendable (UNNotificationResponse, _ done: @escaping @MainActor @Sendable () -> Void) -> Void
+
+    private let tell: Teller
     private let state = Locked(State())
 
-    /// `tell` gets each response on the main actor, the next one only when it has returned.
-    init(tell: @escaping @MainActor @Sendable (UNNotificationResponse) async -> Void) {
+    /// `tell` gets each response on the main actor, the next one only when it has called `done`.
+    init(tell: @escaping Teller) {
         self.tell = tell
     }
 
@@ -69,7 +82,7 @@ final class ResponseQueue: Sendable {
         case .queued:
             break
         case .startTelling:
-            Task { @MainActor in await self.tellWaiting() }
+            Task { @MainActor in self.tellWaiting() }
         case .dropped:
             CenterLog.logger.error(
                 "response queue full; response dropped",
@@ -77,8 +90,18 @@ final class ResponseQueue: Sendable {
         }
     }
 
+    /// Tells the waiting responses in order: the next one once `tell` is done with the last,
+    /// at once when it was done before it returned.
     @MainActor
-    private func tellWaiting() async {
-        while let response = state.withLock({ $0.take() }) { await tell(response) }
+    private func tellWaiting() {
+        while let response = state.withLock({ $0.take() }) {
+            let turn = Turn()
+            tell(response) { [self] in
+                turn.isDone = true
+                if turn.hasReturned { tellWaiting() }
+            }
+            turn.hasReturned = true
+            guard turn.isDone else { return }
+        }
     }
 }
