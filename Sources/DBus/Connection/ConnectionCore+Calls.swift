@@ -52,7 +52,7 @@ extension ConnectionCore {
                 performNow { [self] in
                     startCall(bytes, member: member, timeout: timeout, token: token) { result in
                         outcome.withLock { $0 = result }
-                        continuation.resume()
+                        DescriptorLoop.afterReport { continuation.resume() }
                     }
                 }
             }

@@ -82,6 +82,16 @@ public final class DBusConnection: Sendable {
         }
     }
 
+    /// Runs `wakeUp` once the connection's executor is free again, when called from a handler
+    /// or completion that the connection runs for what it has just read; at once otherwise.
+    ///
+    /// For a handler that wakes a task which will use the connection next (a caller waiting
+    /// for its reply): woken at once, the task would find the executor still busy with the
+    /// read and wait for it.
+    package static func afterHandling(_ wakeUp: @escaping @Sendable () -> Void) {
+        DescriptorLoop.afterReport(wakeUp)
+    }
+
     // MARK: - Calls
 
     /// Calls a method and waits for its reply, at most `timeout` (default ``defaultTimeout``).

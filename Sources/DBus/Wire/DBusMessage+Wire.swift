@@ -69,39 +69,48 @@ extension DBusMessage {
         _ = try header.read(UInt32.self)
         let bodyLength = Int(try header.read(UInt32.self))
         let serial = try header.read(UInt32.self)
-        let fieldType = DBusType.structure([.byte, .variant])
-        let fields = try header.readValue(.array(fieldType))
+        self.init(kind: kind, flags: Flags(rawValue: bytes[2]))
+        self.serial = serial
+        let signature = try readHeaderFields(&header)
         try header.skipPadding(to: 8)
         let bodyStart = header.position
         guard bodyStart + bodyLength == bytes.count else { throw .malformed("body length does not match") }
 
-        self.init(kind: kind, flags: Flags(rawValue: bytes[2]))
-        self.serial = serial
-        var signature = ""
-        if case .array(_, let entries) = fields {
-            for entry in entries { try apply(field: entry, signature: &signature) }
-        }
         var reader = WireReader(bytes: bytes, bigEndian: bigEndian, start: bodyStart, end: bytes.count)
-        for type in try DBusType.parseList(signature) { body.append(try reader.readValue(type)) }
+        let types = try DBusType.parseList(signature)
+        body.reserveCapacity(types.count)
+        for type in types { body.append(try reader.readValue(type)) }
         guard reader.position == bytes.count else { throw .malformed("body has bytes beyond its signature") }
     }
 
-    private mutating func apply(field entry: DBusValue, signature: inout String) throws(DBusError) {
-        guard case .structure(let parts) = entry, parts.count == 2,
-              case .byte(let code) = parts[0], case .variant(let value) = parts[1] else {
-            throw .malformed("bad header field")
+    /// Reads the header's array of `(byte, variant)` fields straight into the message, with
+    /// no value tree in between; returns the body's signature.
+    ///
+    /// A field the spec names must carry its own type; one it does not name is read (with the
+    /// same bounds as any value) and ignored.
+    private mutating func readHeaderFields(_ reader: inout WireReader) throws(DBusError) -> String {
+        let fieldDepth = try NestingDepth.top.entering(.array).entering(.structure)
+        var signature = ""
+        try reader.readArray(elementAlignment: 8) { reader throws(DBusError) in
+            try reader.skipPadding(to: 8)
+            let code = try reader.readByte()
+            let type = try reader.readSignature()
+            switch (HeaderField(rawValue: code), type) {
+            case (.path, "o"): path = try DBusObjectPath(try reader.readString())
+            case (.interface, "s"): interface = try reader.readString()
+            case (.member, "s"): member = try reader.readString()
+            case (.errorName, "s"): errorName = try reader.readString()
+            case (.replySerial, "u"): replySerial = try reader.read(UInt32.self)
+            case (.destination, "s"): destination = try reader.readString()
+            case (.sender, "s"): sender = try reader.readString()
+            // Checked once, where the body is read by it.
+            case (.signature, "g"): signature = try reader.readSignature()
+            case (.unixFDs, _), (.none, _):
+                _ = try reader.readValue(try DBusType(parsing: type), depth: fieldDepth.entering(.variant))
+            default:
+                throw .malformed("header field \(code) has the wrong type")
+            }
         }
-        switch (HeaderField(rawValue: code), value) {
-        case (.path, .objectPath(let path)): self.path = path
-        case (.interface, .string(let text)): interface = text
-        case (.member, .string(let text)): member = text
-        case (.errorName, .string(let text)): errorName = text
-        case (.replySerial, .uint32(let number)): replySerial = number
-        case (.destination, .string(let text)): destination = text
-        case (.sender, .string(let text)): sender = text
-        case (.signature, .signature(let text)): signature = text.rawValue
-        case (.unixFDs, _), (.none, _): break
-        default: throw .malformed("header field \(code) has the wrong type")
-        }
+        return signature
     }
 }

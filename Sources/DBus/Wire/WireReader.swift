@@ -132,7 +132,8 @@ struct WireReader {
         }
     }
 
-    private mutating func readArray(
+    /// Reads an array's length, then its elements with `element` until the length is used up.
+    mutating func readArray(
         elementAlignment: Int, element: (inout WireReader) throws(DBusError) -> Void
     ) throws(DBusError) {
         let length = Int(try read(UInt32.self))

@@ -108,7 +108,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         self.identity = identity
         self.clock = clock
         let host = EngineHostReference()
-        responses = ResponseQueue { response in await (host.host as? UNUserNotificationCenter)?.tellDidReceive(response) }
+        responses = ResponseQueue { response, done in
+            guard let center = host.host as? UNUserNotificationCenter else { return done() }
+            center.tellDidReceive(response, done: done)
+        }
         let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
@@ -154,40 +157,44 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         delegate == nil ? Self.defaultPresentationOptions : nil
     }
 
-    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard delegate != nil else { return Self.defaultPresentationOptions }
-        let options = await AnswerDeadlines.shared.answer(within: Self.presentationDeadline, otherwise: nil) {
+    /// Hands `then` the delegate's answer, or `[]` when it does not come within
+    /// ``presentationDeadline``: on the main actor, where the delegate answered, or on the
+    /// deadline's queue.
+    func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
+        guard delegate != nil else { return then(Self.defaultPresentationOptions) }
+        AnswerDeadlines.shared.ask(within: Self.presentationDeadline) {
             await self.askWillPresent(notification)
-        }
-        guard let options else {
+        } answered: { options in
+            then(options)
+        } expired: {
             CenterLog.logger.warning(
                 "the delegate did not answer willPresent in time; not shown",
                 metadata: ["identifier": "\(notification.request.identifier)"])
-            return []
+            then([])
         }
-        return options
     }
 
     @MainActor
-    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions? {
+    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions {
         guard let delegate else { return Self.defaultPresentationOptions }
         return await delegate.userNotificationCenter(self, willPresent: notification)
     }
 
-    /// Tells the delegate, and waits for it up to the response deadline.
+    /// Tells the delegate, and calls `done` on the main actor when it has finished or the
+    /// response deadline has passed, whichever comes first.
     @MainActor
-    private func tellDidReceive(_ response: UNNotificationResponse) async {
-        guard delegate != nil else { return }
+    fileprivate func tellDidReceive(_ response: UNNotificationResponse, done: @escaping @MainActor @Sendable () -> Void) {
+        guard delegate != nil else { return done() }
         let deadline = responseDeadlineOverride.withLock { $0 } ?? Self.responseDeadline
-        let finished = await AnswerDeadlines.shared.answer(within: deadline, otherwise: false) {
+        AnswerDeadlines.shared.ask(within: deadline) {
             await self.delegate?.userNotificationCenter(self, didReceive: response)
-            return true
-        }
-        if !finished {
+        } answered: { _ in
+            done()
+        } expired: {
             CenterLog.logger.warning(
                 "the delegate did not finish didReceive in time; going on with the next response",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+            Task { @MainActor in done() }
         }
     }
 

@@ -36,7 +36,7 @@ extension AgentEngine {
             return reply(invocation, UNUserNotificationCenter.defaultPresentationOptions)
         }
         if let options = host.presentationOptionsWithoutAsking { return reply(invocation, options) }
-        Task { reply(invocation, await host.presentationOptions(for: notification)) }
+        host.askPresentationOptions(for: notification) { [self] options in reply(invocation, options) }
     }
 
     private func reply(_ invocation: DBusMethodInvocation, _ options: UNNotificationPresentationOptions) {
