@@ -4,6 +4,7 @@
 #   make build   swift build
 #   make test    deps, build with tests, swift test (the real desktops apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
+#   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
@@ -43,7 +44,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
-.PHONY: deps bench-deps install-missing build test demo bench fuzz man versions clean
+.PHONY: deps bench-deps install-missing build test demo demo-agent bench fuzz man versions clean
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -81,6 +82,12 @@ test: deps
 
 demo: deps
 	swift run SaySomething
+
+# RemindMeLater through the agent, shown by the terminal presenter on a private bus: type 1.
+demo-agent: deps
+	swift build --product notify
+	swift build --product RemindMeLater
+	examples/RemindMeLater/demo-agent.sh "$$(swift build --show-bin-path)"
 
 # The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
 # notify is linked with the Swift runtime static, as a command should ship: it halves start-up.

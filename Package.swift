@@ -74,6 +74,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "RemindMeLater",
+            dependencies: ["UserNotifications"],
+            path: "examples/RemindMeLater",
+            exclude: ["demo-agent.sh"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "UpdateAndWithdraw",
             dependencies: ["UserNotifications", "ExampleSupport"],
             path: "examples/UpdateAndWithdraw",
@@ -164,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "agent-test-app", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -43,6 +43,7 @@ final class AgentApp: Sendable {
     private func unbind(_ sender: String) {
         guard host.center == sender else { return }
         host.center = nil
+        host.touch()
         binding.withLock { $0.watch?.cancel(); $0 = (nil, nil) }
     }
 

@@ -15,11 +15,14 @@ final class AgentAppHost: HostedEngineHost {
     private let recordFile: StateFile<AgentAppRecord>
     private let clock: any NotificationClock
     private let state: Locked<(record: AgentAppRecord, center: String?)>
+    /// Tells the agent that work happened (its idle period counts again).
+    let touch: @Sendable () -> Void
 
     init(
         appID: String, record: AgentAppRecord, recordFile: StateFile<AgentAppRecord>, connection: DBusConnection,
-        launcher: any AppLaunching, clock: any NotificationClock
+        launcher: any AppLaunching, clock: any NotificationClock, touch: @escaping @Sendable () -> Void = {}
     ) {
+        self.touch = touch
         self.appID = appID
         self.connection = connection
         self.launcher = launcher
@@ -42,6 +45,7 @@ final class AgentAppHost: HostedEngineHost {
     // MARK: - Presentation
 
     func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+        touch()
         let fallback = UNUserNotificationCenter.defaultPresentationOptions
         guard let center else { return fallback }
         do {
@@ -62,6 +66,7 @@ final class AgentAppHost: HostedEngineHost {
     // MARK: - Responses
 
     func receive(_ response: UNNotificationResponse) {
+        touch()
         let identifier = response.notification.request.identifier
         let json: String
         do {

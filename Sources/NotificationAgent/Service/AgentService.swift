@@ -31,6 +31,8 @@ public final class AgentService: Sendable {
     let stateRoot: URL
     let apps = Locked<[String: AgentApp]>([:])
     private let export = Locked<DBusConnection.Export?>(nil)
+    let idleWatch = Locked<AgentIdleWatch?>(nil)
+    let idleSignals = Locked<DBusSignalHandle?>(nil)
 
     private init(
         connection: DBusConnection, bus: NotificationBus, clock: any NotificationClock, launcher: any AppLaunching,
@@ -75,6 +77,7 @@ public final class AgentService: Sendable {
 
     /// Gives the name back, stops serving and writes every app's state.
     public func stop() async {
+        stopIdleWatch()
         try? await connection.releaseName(AgentInterface.busName)
         export.withLock { $0?.unexport() }
         for app in apps.withLock({ Array($0.values) }) {
@@ -106,7 +109,8 @@ public final class AgentService: Sendable {
 
     private func makeApp(_ appID: String, record: AgentAppRecord) -> AgentApp {
         let host = AgentAppHost(
-            appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock)
+            appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
+            touch: { [weak self] in self?.touched() })
         return AgentApp(appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID))
     }
 
