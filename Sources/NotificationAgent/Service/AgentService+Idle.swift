@@ -5,8 +5,11 @@ import UserNotifications
 extension AgentService {
     /// Calls `idle` once the agent has held nothing that needs it for `period`: no pending
     /// request, no shown notification whose category has actions (or a custom dismiss action),
-    /// no queued response and no connected app. The bus starts the agent again (its service
-    /// file) when it is next called.
+    /// and no connected app. Queued responses do not keep it: they are in the app's saved state,
+    /// and the app that takes them (relaunched, or started by hand) starts the agent again
+    /// through the bus (its service file), which reads them back; an app that is never started
+    /// (one without a desktop entry, such as `notify`'s own) would otherwise keep the agent up
+    /// until its responses expire.
     ///
     /// Signs of work set the one idle timer again: every call to the agent, a connected app
     /// leaving the bus, a delivery, a response, and a `NotificationClosed` or `ActionInvoked`
@@ -42,7 +45,7 @@ extension AgentService {
     /// Whether no app needs the agent now.
     func holdsNothing() async -> Bool {
         for app in apps.withLock({ Array($0.values) }) {
-            guard app.host.center == nil, app.host.queuedCount == 0 else { return false }
+            guard app.host.center == nil else { return false }
             guard await app.engine.pendingRequests().isEmpty else { return false }
             let delivered = await app.engine.deliveredNotifications()
             guard !delivered.isEmpty else { continue }
