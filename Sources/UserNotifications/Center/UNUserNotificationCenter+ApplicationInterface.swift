@@ -20,9 +20,9 @@ extension UNUserNotificationCenter {
     ///
     /// `Activate` calls ``applicationActivateHandler`` and `Open` calls
     /// ``applicationOpenHandler``, when set; otherwise they do nothing. Any other action, a
-    /// malformed call, or a notification response for a center whose notifications are not in
-    /// the agent (``engineKind`` is ``NotificationEngineKind/inProcess``) is answered with a
-    /// D-Bus error. Call it once the delegate is set; calling it again while the interface is
+    /// malformed call, a notification response for a center whose notifications are not in
+    /// the agent (``engineKind`` is ``NotificationEngineKind/inProcess``), or one past 16 being
+    /// taken at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
     /// served, or being set up, does nothing. The center serves until it goes away.
     ///
     /// - Throws: ``ApplicationInterfaceError``: the app id is not a well-known D-Bus name,

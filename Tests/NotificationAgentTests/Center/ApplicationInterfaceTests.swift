@@ -109,6 +109,24 @@ struct ApplicationInterfaceTests {
         withExtendedLifetime(center) {}
     }
 
+    @Test("at most 16 notification responses are taken at once; one more gets LimitsExceeded")
+    func responsesInTheTakingAreBounded() async throws {
+        let agent = try await FakeAgent.start(on: testBus.bus)
+        agent.holdTakes()
+        let center = center()
+        try await center.serveApplicationInterface()
+        #expect(await center.engineKind == .agent)
+        // The center's own take at start, then 16 more, none answered (the center's deadline
+        // for each is 3 s).
+        #expect(await eventually { agent.takes == 1 })
+        let waiting = (0..<16).map { index in
+            Task { await errorName("ActivateAction", Self.activateResponse("r\(index)", token: nil)) }
+        }
+        #expect(await eventually { agent.takes == 17 })
+        #expect(await errorName("ActivateAction", Self.activateResponse("r16", token: nil)) == "org.freedesktop.DBus.Error.LimitsExceeded")
+        waiting.forEach { $0.cancel() }
+    }
+
     @Test("Activate and Open reach the handlers on the main actor with the activation token; without handlers they do nothing")
     func activateAndOpen() async throws {
         let center = center(.inProcess)

@@ -10,6 +10,7 @@ final class FakeAgent: Sendable {
     private struct State {
         var kept: [(id: String, json: String)] = []
         var released = false
+        var holding = false
         var takes = 0
         var acknowledged: [String] = []
     }
@@ -42,6 +43,11 @@ final class FakeAgent: Sendable {
         state.withLock { $0.released = true }
     }
 
+    /// From now on `TakeResponses` is not answered, as a hanging agent's.
+    func holdTakes() {
+        state.withLock { $0.holding = true }
+    }
+
     /// How many `TakeResponses` calls came.
     var takes: Int { state.withLock { $0.takes } }
 
@@ -53,10 +59,11 @@ final class FakeAgent: Sendable {
         case "Connect":
             invocation.reply([.uint32(AgentInterface.version)])
         case "TakeResponses":
-            let kept = state.withLock { state in
+            let (kept, holding) = state.withLock { state in
                 state.takes += 1
-                return state.released ? state.kept : []
+                return (state.released ? state.kept : [], state.holding)
             }
+            guard !holding else { return }
             invocation.reply([.array(element: .structure([.string, .string]), kept.map { .structure([.string($0.id), .string($0.json)]) })])
         case "AcknowledgeResponses":
             let ids = (try? invocation.message.arguments("sas"))?[1].stringArrayValue ?? []

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// Serves `org.freedesktop.Application` for a center on a connection of its own, which owns
@@ -7,8 +8,13 @@ import Foundation
 ///
 /// Each call is read by ``ApplicationInterfaceCall/parse(_:)`` and refused with a D-Bus error
 /// when it is unknown or malformed; `Activate` and `Open` are answered once their handler is
-/// called, a notification response once the center has taken it.
+/// called, a notification response once the center has taken it. At most
+/// ``maximumResponsesInFlight`` notification responses are taken at a time; past that a call
+/// gets `LimitsExceeded`.
 final class ApplicationInterfaceServer: Sendable {
+    /// How many notification responses may be in the taking at once.
+    static let maximumResponsesInFlight = 16
+
     /// What the server does for each call.
     struct Actions: Sendable {
         /// `Activate`.
@@ -35,6 +41,7 @@ final class ApplicationInterfaceServer: Sendable {
     /// - Throws: ``ApplicationInterfaceError``.
     static func start(appID: String, bus: DBusBus, actions: Actions) async throws(ApplicationInterfaceError) -> ApplicationInterfaceServer {
         guard let path = ApplicationInterface.objectPath(for: appID) else { throw .invalidApplicationID(appID) }
+        let inFlight = Locked(0)
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus)
@@ -43,7 +50,7 @@ final class ApplicationInterfaceServer: Sendable {
         }
         do {
             let interface = try DBusExportedInterface(name: ApplicationInterface.name, introspectionXML: ApplicationInterface.introspectionXML) {
-                serve($0, actions)
+                serve($0, actions, inFlight)
             }
             let export = connection.export(DBusExportedObject(path: path, interfaces: [interface]))
             switch try await connection.requestName(appID) {
@@ -61,7 +68,7 @@ final class ApplicationInterfaceServer: Sendable {
         }
     }
 
-    private static func serve(_ invocation: DBusMethodInvocation, _ actions: Actions) {
+    private static func serve(_ invocation: DBusMethodInvocation, _ actions: Actions, _ inFlight: Locked<Int>) {
         let call: ApplicationInterfaceCall
         do {
             call = try ApplicationInterfaceCall.parse(invocation.message)
@@ -79,7 +86,16 @@ final class ApplicationInterfaceServer: Sendable {
             actions.open(urls, activation)
             invocation.reply()
         case .notificationResponse(let id, let activation):
+            let admitted = inFlight.withLock { count in
+                guard count < maximumResponsesInFlight else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.LimitsExceeded", message: "too many notification responses in the taking")
+            }
             Task {
+                defer { inFlight.withLock { $0 -= 1 } }
                 guard await actions.takeResponse(id, activation) else {
                     let refusal = ApplicationCallRefusal.notSupported("this app's notifications are not kept by the notification agent")
                     return invocation.fail(name: refusal.name, message: refusal.message)
