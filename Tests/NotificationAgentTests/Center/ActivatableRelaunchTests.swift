@@ -24,7 +24,9 @@ struct ActivatableRelaunchTests {
     var dataHome: String { folder.appendingPathComponent("data").path }
 
     /// The app's program: the test app serving the interface, which notes in `launches`
-    /// whether the bus started it (`DBUS_STARTER_ADDRESS`, which an Exec launch removes).
+    /// whether the bus started it (`DBUS_STARTER_ADDRESS`, which an Exec launch removes). It
+    /// stays after its first response (its center may have taken it at start, before the
+    /// agent's `ActivateAction` is answered), until the test stops it.
     func writeProgram() throws -> String {
         let program = folder.appendingPathComponent("activatable-app.sh")
         let app = try BuiltProduct.url(named: "agent-test-app").path
@@ -32,7 +34,7 @@ struct ActivatableRelaunchTests {
         try """
             #!/bin/sh
             echo "started${DBUS_STARTER_ADDRESS:+ by the bus}" >> '\(launches)'
-            XDG_STATE_HOME='\(state)' exec '\(app)' --app-id \(Self.appID) --record '\(record)' --serve-application --exit-after-response --wait 20
+            XDG_STATE_HOME='\(state)' exec '\(app)' --app-id \(Self.appID) --record '\(record)' --serve-application --wait 60
 
             """.write(to: program, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
@@ -71,8 +73,10 @@ struct ActivatableRelaunchTests {
         // The agent's ActivateAction call was answered by the app's center, not refused.
         #expect(await eventually { agent.standardError.contains("launched by ActivateAction") })
         #expect(!agent.standardError.contains("could not be launched"))
+        let relaunched = try #require(try await testBus.ownerPID(of: Self.appID))
+        #expect(kill(relaunched, SIGTERM) == 0)
         let connection = try await DBusConnection.connect(to: testBus.bus)
-        #expect(await eventually(timeout: .seconds(10)) { (try? await connection.nameOwner(of: Self.appID)) == .some(nil) })
+        #expect(await eventually { (try? await connection.nameOwner(of: Self.appID)) == .some(nil) })
         let again = try await testBus.run(
             app, ["--app-id", Self.appID, "--record", record, "--wait", "2"],
             environment: ["XDG_STATE_HOME": folder.appendingPathComponent("app-state").path], timeout: .seconds(20))

@@ -67,8 +67,13 @@ struct ApplicationInterfaceTests {
         #expect(await eventually { recorder.received == ["earlier \(UNNotificationDefaultActionIdentifier)", "clicked yes"] })
         #expect(recorder.activationTokens == [nil, "token-1"])
         #expect(await eventually { agent.acknowledged == ["r0", "r1"] })
+        // A told response asks nothing of the agent; one the agent gives again is not told again.
         agent.keep(id: "r1", json: try Self.responseJSON("clicked", "yes"))
+        let takes = agent.takes
         try await call("ActivateAction", Self.activateResponse("r1", token: "token-1"))
+        #expect(agent.takes == takes)
+        try await call("ActivateAction", Self.activateResponse("r2", token: nil))
+        #expect(agent.takes == takes + 1)
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.received.count == 2)
     }

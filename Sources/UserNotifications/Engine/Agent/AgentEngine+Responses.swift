@@ -53,8 +53,10 @@ extension AgentEngine {
     }
 
     /// Takes the kept responses because the app was activated for response `id`
-    /// (`org.freedesktop.Application.ActivateAction`), with its activation token.
+    /// (`org.freedesktop.Application.ActivateAction`), with its activation token; at once, with
+    /// no call, when `id` was told already (the center took it when it started).
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        if ledger.withLock({ $0.hasTold(id) }) { return true }
         if let activationToken { ledger.withLock { $0.activated(for: id, token: activationToken) } }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             takeResponses { continuation.resume() }

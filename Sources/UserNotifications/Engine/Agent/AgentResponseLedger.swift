@@ -56,6 +56,11 @@ struct AgentResponseLedger: Sendable {
         tokens[id] = token
     }
 
+    /// Whether response `id` was told (among the last ``memory`` told).
+    func hasTold(_ id: String) -> Bool {
+        told.contains(id)
+    }
+
     /// How many activation tokens wait for their response at the most.
     static let tokenMemory = 64
 
