@@ -9,8 +9,11 @@ import Foundation
 /// actor, with no stop on the global pool on the way (as iterating an `AsyncStream`, or waiting
 /// for the delegate through a continuation, makes).
 ///
+/// Responses wait until the first delegate is set (``delegateSet()``): the responses a center
+/// takes from the agent at start may come before the app sets its delegate.
+///
 /// Bounded: past ``limit`` waiting responses a new one is dropped and logged (the delegate is
-/// then far behind: each one may take up to the response deadline).
+/// then far behind: each one may take up to the response deadline, or none was ever set).
 final class ResponseQueue: Sendable {
     /// Responses waiting for the delegate at the most.
     static let limit = 1024
@@ -30,6 +33,8 @@ final class ResponseQueue: Sendable {
         /// A task on the main actor is telling responses.
         var telling = false
         var dropped = 0
+        /// A delegate has been set: responses are told.
+        var delegateSeen = false
 
         var waitingCount: Int { waiting.count - next }
 
@@ -74,7 +79,7 @@ final class ResponseQueue: Sendable {
                 return .dropped
             }
             state.waiting.append(response)
-            guard !state.telling else { return .queued }
+            guard !state.telling, state.delegateSeen else { return .queued }
             state.telling = true
             return .startTelling
         }
@@ -88,6 +93,18 @@ final class ResponseQueue: Sendable {
                 "response queue full; response dropped",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
         }
+    }
+
+    /// The first delegate is set: the responses waiting for it are told.
+    func delegateSet() {
+        let starts = state.withLock { state in
+            guard !state.delegateSeen else { return false }
+            state.delegateSeen = true
+            guard !state.telling, state.waitingCount > 0 else { return false }
+            state.telling = true
+            return true
+        }
+        if starts { Task { @MainActor in self.tellWaiting() } }
     }
 
     /// Tells the waiting responses in order: the next one once `tell` is done with the last,

@@ -51,6 +51,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// The app's identity on the desktop. A Linux addition.
     public let identity: ApplicationIdentity
+    /// The bus the center uses.
+    let bus: NotificationBus
+    /// `org.freedesktop.Application`'s handlers and server.
+    let applicationSide = Locked(ApplicationSide())
     /// The wall clock triggers and deadlines run on.
     let clock: any NotificationClock
 
@@ -106,6 +110,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil
     ) {
         self.identity = identity
+        self.bus = bus
         self.clock = clock
         let host = EngineHostReference()
         responses = ResponseQueue { response, done in
@@ -124,6 +129,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     deinit {
+        applicationSide.withLock { $0.server }?.close()
         engine.close()
     }
 
@@ -134,9 +140,17 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// The delegate, held weakly (keep your own strong reference).
+    ///
+    /// Responses that arrive before the first delegate is set wait for it (at most
+    /// 1,024), as Apple hands the response that launched an app to the delegate set while it
+    /// launches; once a delegate has been set, a response that arrives while there is none is
+    /// not told to anyone.
     public var delegate: (any UNUserNotificationCenterDelegate)? {
         get { delegateBox.withLock { $0.object } }
-        set { delegateBox.withLock { $0.object = newValue } }
+        set {
+            delegateBox.withLock { $0.object = newValue }
+            if newValue != nil { responses.delegateSet() }
+        }
     }
 
     /// How long the delegate has to answer `willPresent`; after that the notification is not

@@ -1,10 +1,13 @@
-// agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--post IDENTIFIER] [--wait SECONDS]
+// agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application]
+//                [--post IDENTIFIER] [--wait SECONDS] [--exit-after-response]
 //
 // An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
 // delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
 // for its pending requests, so that the acknowledgement of the response has reached the
 // agent before the line is counted. It prints `engine agent` or `engine in-process` once the
-// center has chosen.
+// center has chosen. With --serve-application its center serves org.freedesktop.Application
+// on the app id (the way a D-Bus activatable app is launched for a response), and it prints
+// `serving`, or `not serving` and the error.
 //
 // With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
 // in it, prints `posted`, and exits. Otherwise it stays for SECONDS (default 5), or exits
@@ -60,7 +63,7 @@ func post(_ identifier: String, on center: UNUserNotificationCenter) async throw
 }
 
 guard let appID = option("--app-id"), let file = option("--record") else {
-    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--post ID] [--wait S]\n".utf8))
+    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application] [--post ID] [--wait S]\n".utf8))
     exit(2)
 }
 let engine: NotificationEngineKind? = switch option("--engine") {
@@ -74,6 +77,15 @@ let (responses, received) = AsyncStream.makeStream(of: Void.self)
 let recorder = Recorder(file: file, received: received)
 center.delegate = recorder
 say("engine \(await center.engineKind == .agent ? "agent" : "in-process")")
+if CommandLine.arguments.contains("--serve-application") {
+    do {
+        try await center.serveApplicationInterface()
+        say("serving")
+    } catch {
+        say("not serving \(error)")
+        exit(1)
+    }
+}
 
 if let identifier = option("--post") {
     do {

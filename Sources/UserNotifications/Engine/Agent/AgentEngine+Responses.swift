@@ -52,18 +52,34 @@ extension AgentEngine {
         takeResponses()
     }
 
-    /// Asks the agent for the responses it kept and tells them, in order, each once.
-    func takeResponses() {
+    /// Takes the kept responses because the app was activated for response `id`
+    /// (`org.freedesktop.Application.ActivateAction`), with its activation token; at once, with
+    /// no call, when `id` was told already (the center took it when it started).
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        if ledger.withLock({ $0.hasTold(id) }) { return true }
+        if let activationToken { ledger.withLock { $0.activated(for: id, token: activationToken) } }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            takeResponses { continuation.resume() }
+        }
+        return true
+    }
+
+    /// Asks the agent for the responses it kept and tells them, in order, each once; then
+    /// calls `then`, also when the agent did not answer or the call could not be built.
+    func takeResponses(then: (@Sendable () -> Void)? = nil) {
         let message: DBusMessage
         do {
             message = try DBusMessage.methodCall(
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
                 member: "TakeResponses", body: [.string(identity.id)])
         } catch {
-            return CenterLog.logger.error("TakeResponses could not be built", metadata: ["error": CenterLog.describe(error)])
+            CenterLog.logger.error("TakeResponses could not be built", metadata: ["error": CenterLog.describe(error)])
+            then?()
+            return
         }
         ledger.withLock { $0.takeStarted() }
         connection.startCall(message) { [weak self] result in
+            defer { then?() }
             guard let self else { return }
             var entries: [AgentResponseEntry] = []
             switch result {
@@ -93,7 +109,7 @@ extension AgentEngine {
         guard !entries.isEmpty, let host = host.host else { return }
         for entry in entries {
             do {
-                host.receive(try AgentPayload.response(from: entry.json))
+                host.receive(try AgentPayload.response(from: entry.json, activationToken: entry.activationToken))
             } catch {
                 CenterLog.logger.error("a response from the agent did not decode; dropped", metadata: ["error": CenterLog.describe(error)])
             }

@@ -13,6 +13,9 @@ struct AgentResponseLedger: Sendable {
     private var toldOrder: [String] = []
     private var takesOnTheWire = 0
     private var held: [AgentResponseEntry] = []
+    /// The activation tokens the app was activated with, by response id, until that response
+    /// is told.
+    private var tokens: [String: String] = [:]
 
     /// The agent's owner as the center last knew it (`nil`: no agent on the bus).
     var agentOwner: String?
@@ -45,15 +48,33 @@ struct AgentResponseLedger: Sendable {
         return admitted
     }
 
-    /// The entries not told before, recorded as told.
+    /// The app was activated for response `id` with `token`: it goes on that response when
+    /// it is told, unless it was told already. At most ``tokenMemory`` are kept.
+    mutating func activated(for id: String, token: String) {
+        guard !told.contains(id) else { return }
+        if tokens.count >= Self.tokenMemory, tokens[id] == nil { tokens.removeAll() }
+        tokens[id] = token
+    }
+
+    /// Whether response `id` was told (among the last ``memory`` told).
+    func hasTold(_ id: String) -> Bool {
+        told.contains(id)
+    }
+
+    /// How many activation tokens wait for their response at the most.
+    static let tokenMemory = 64
+
+    /// The entries not told before, recorded as told, each with its activation token.
     private mutating func admit(_ entries: [AgentResponseEntry]) -> [AgentResponseEntry] {
-        entries.filter { entry in
-            guard told.insert(entry.id).inserted else { return false }
+        entries.compactMap { entry in
+            guard told.insert(entry.id).inserted else { return nil }
             toldOrder.append(entry.id)
             if toldOrder.count > Self.memory {
                 told.remove(toldOrder.removeFirst())
             }
-            return true
+            var admitted = entry
+            admitted.activationToken = tokens.removeValue(forKey: entry.id) ?? entry.activationToken
+            return admitted
         }
     }
 }

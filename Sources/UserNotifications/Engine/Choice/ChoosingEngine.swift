@@ -158,6 +158,10 @@ final class ChoosingEngine: NotificationEngine {
         try await outcome { try await $0.writeStateNow() }
     }
 
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        await value { await $0.takeKeptResponses(activatedFor: id, activationToken: activationToken) }
+    }
+
     func close() {
         let engine: (any NotificationEngine)? = state.withLock { state in
             state.closed = true

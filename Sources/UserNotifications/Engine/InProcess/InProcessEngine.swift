@@ -304,6 +304,12 @@ actor InProcessEngine: NotificationEngine {
         try await ask(EngineInput.writeStateNow, otherwise: .success(())).get()
     }
 
+    /// Responses reach this engine from the notification server while the app runs; none is
+    /// kept for it elsewhere, so there is none to take.
+    nonisolated func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
     nonisolated func close() {
         submitInBackground(.close)
     }
