@@ -151,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "DesktopNotificationsSupport", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CDBus", "DBus", "DesktopNotificationsSupport", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
