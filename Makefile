@@ -6,6 +6,8 @@
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
+#                after 100 adds and removals, its context switches over 60 s with nothing due) and agent-100k (100,000 pending requests over 100 apps)
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
 #   make versions  print the versions of the toolchain and the test tools
@@ -44,7 +46,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
-.PHONY: deps bench-deps install-missing build test demo demo-agent bench fuzz man versions clean
+.PHONY: deps bench-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -103,17 +105,26 @@ BENCH_BIN := $(CURDIR)/.build/release
 bench: bench-deps
 	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
 	swift build -c release --product notify-bench
+	swift build -c release --product notify
 	swift build -c release --product notify --static-swift-stdlib --scratch-path .build-static
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
 	BENCH_EXTRA_RATE="$$(printf '%s\n' \
 		'$(BENCH_BIN)/notify-bench --rows client-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
-		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1')" \
+		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows agent-seq -n {N} --samples 1')" \
 	BENCH_EXTRA_CLI='$(CURDIR)/.build-static/release/notify bench "body text"' \
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
+
+# notify-bench's agent rows start the notify beside it (.build/release/notify) as the agent, and stop it by PID.
+bench-agent:
+	@[ -x "$(BENCH_DIR)/run-bus.sh" ] || { echo "make bench-agent: $(BENCH_DIR)/run-bus.sh not found (set BENCH_DIR)" >&2; exit 1; }
+	swift build -c release --product notify-bench
+	swift build -c release --product notify
+	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages and
 # state files; each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.

@@ -112,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["DBus", "FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
             path: "Benchmarks/NotifyBench",
             swiftSettings: strict
         ),

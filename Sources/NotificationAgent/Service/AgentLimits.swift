@@ -12,3 +12,24 @@ public enum AgentLimits {
     /// How long a queued response waits for its app: seven days; an older one is dropped.
     public static let responseLifetime: Duration = .seconds(7 * 24 * 3600)
 }
+
+extension AgentLimits {
+    /// The caps an app's `Add` is checked against: ``AgentLimits/pendingRequests`` and
+    /// ``AgentLimits/liveNotifications``, or smaller ones a test gives the service.
+    package struct AddCaps: Sendable, Hashable {
+        /// The most pending requests an app keeps.
+        package var pendingRequests: Int
+        /// The most notifications an app shows at once.
+        package var liveNotifications: Int
+
+        /// Caps of the given sizes.
+        package init(pendingRequests: Int, liveNotifications: Int) {
+            self.pendingRequests = pendingRequests
+            self.liveNotifications = liveNotifications
+        }
+
+        /// The documented caps.
+        package static let standard = AddCaps(
+            pendingRequests: AgentLimits.pendingRequests, liveNotifications: AgentLimits.liveNotifications)
+    }
+}
