@@ -3,8 +3,9 @@
 ///
 /// Choose one with ``UNUserNotificationCenter/configure(identity:bus:clock:persistent:engine:)``,
 /// ``UNUserNotificationCenter/init(identity:bus:clock:persistent:stateDirectory:engine:)`` or
-/// the environment variable `DESKTOPNOTIFICATIONS_ENGINE` (`agent` or `in-process`); without a
-/// choice the center uses the agent when one is reachable. The "Porting from Apple platforms"
+/// the environment variable `DESKTOPNOTIFICATIONS_ENGINE` (`agent`, `in-process` or `portal`);
+/// without a choice a sandboxed app (Flatpak's `/.flatpak-info`, or `$SNAP`) uses the portal,
+/// any other the agent when one is reachable. The "Porting from Apple platforms"
 /// article says what differs.
 public enum NotificationEngineKind: Sendable, Hashable {
     /// In the app's own process: pending requests fire only while the app runs, and its
@@ -14,4 +15,8 @@ public enum NotificationEngineKind: Sendable, Hashable {
     /// bus): requests fire while the app is not running, notifications stay after it exits,
     /// and a click after it exits launches it and reaches its delegate.
     case agent
+    /// Through the notification portal (`org.freedesktop.portal.Notification`), the interface
+    /// a sandbox lets an app reach: pending requests fire only while the app runs, the
+    /// delivered list is the app's own record, and icons go by theme name only.
+    case portal
 }

@@ -5,7 +5,9 @@ import FreedesktopNotifications
 /// How a center's engine is chosen (see ``NotificationEngineKind``).
 ///
 /// The kind asked for is the center's parameter, else `DESKTOPNOTIFICATIONS_ENGINE` (`agent`,
-/// `in-process`; any other value is logged and ignored), else none. In process, asked for, is
+/// `in-process`, `portal`; any other value is logged and ignored), else the portal in a sandbox
+/// (``SandboxCheck``), else none. The portal, asked for, is made in a ``ChoosingEngine`` on a
+/// connection of its own. In process, asked for, is
 /// made at once. Otherwise the choice runs in a ``ChoosingEngine``: on a connection of its own
 /// the center asks the bus whether `org.desktopnotifications.Agent` has an owner or is
 /// activatable (skipped when the agent is asked for) and, if so, connects the app to it
@@ -19,13 +21,14 @@ enum EngineChoice {
     static func requested(_ given: NotificationEngineKind?, environment: [String: String]) -> NotificationEngineKind? {
         if let given { return given }
         switch environment[environmentVariable] {
-        case nil, "": return nil
+        case nil, "": return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
         case "agent": return .agent
         case "in-process": return .inProcess
+        case "portal": return .portal
         case let other?:
             CenterLog.logger.warning(
-                "\(environmentVariable) is neither agent nor in-process; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
-            return nil
+                "\(environmentVariable) is none of agent, in-process, portal; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
+            return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
         }
     }
 
@@ -36,9 +39,17 @@ enum EngineChoice {
     ///   - makeInProcess: Starts the in-process engine.
     static func engine(
         requested: NotificationEngineKind?, identity: ApplicationIdentity, bus: NotificationBus, host: EngineHostReference,
-        makeInProcess: @escaping @Sendable () -> any NotificationEngine
+        clock: any NotificationClock, makeInProcess: @escaping @Sendable () -> any NotificationEngine
     ) -> any NotificationEngine {
         if requested == .inProcess { return makeInProcess() }
+        if requested == .portal {
+            return ChoosingEngine {
+                guard let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host) else {
+                    return (makeInProcess(), .inProcess)
+                }
+                return (portal, .portal)
+            }
+        }
         return ChoosingEngine {
             guard let agent = await agentEngine(required: requested == .agent, identity: identity, bus: bus, host: host) else {
                 return (makeInProcess(), .inProcess)
@@ -68,6 +79,21 @@ enum EngineChoice {
         } catch {
             fallingBack(error)
             await connection.close()
+            return nil
+        }
+    }
+
+    /// The portal's engine, or `nil` when the bus cannot be reached (logged).
+    private static func portalEngine(
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference
+    ) async -> PortalEngine? {
+        do {
+            let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
+            return await PortalEngine.start(identity: identity, connection: connection, clock: clock, host: host)
+        } catch {
+            CenterLog.logger.error(
+                "the session bus is not reachable for the notification portal; notifications stay in this process",
+                metadata: ["error": CenterLog.describe(error)])
             return nil
         }
     }
