@@ -173,6 +173,12 @@ final class PortalEngine: NotificationEngine {
     /// The portal engine keeps no state file: nothing waits to be written.
     func writeStateNow() async throws {}
 
+    /// The portal forwards a click only to the running app, and nothing keeps one for later:
+    /// there is none to take.
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
     func close() {
         state.withLock { $0.closed = true }
         subscription.withLock { $0?.cancel() }
