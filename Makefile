@@ -4,7 +4,10 @@
 #   make build   swift build
 #   make test    deps, build with tests, swift test (the real desktops apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
+#   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
+#                after 100 adds and removals, its context switches over 60 s with nothing due) and agent-100k (100,000 pending requests over 100 apps)
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
 #   make install     notify (release, Swift runtime static), its manual, completions, the agent's D-Bus
@@ -31,12 +34,13 @@ SHELL := /bin/bash
 # xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
 # mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
+# xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
 DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-daemon dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
-	hyperfine strace valgrind
+	hyperfine strace valgrind xdg-desktop-portal
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 # make deb: dpkg-dev (dpkg-shlibdeps), lintian; make install-check reads the manual with
@@ -52,7 +56,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
-.PHONY: deps bench-deps package-deps install-missing build test demo bench fuzz man versions clean \
+.PHONY: deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
 	release install uninstall install-check deb deb-check docs
 
 deps:
@@ -95,6 +99,12 @@ test: deps
 demo: deps
 	swift run SaySomething
 
+# RemindMeLater through the agent, shown by the terminal presenter on a private bus: type 1.
+demo-agent: deps
+	swift build --product notify
+	swift build --product RemindMeLater
+	examples/RemindMeLater/demo-agent.sh "$$(swift build --show-bin-path)"
+
 # The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
 # hf:notify is the installed notify: make install into $(BENCH_INSTALL) (DESTDIR), run from there.
 # -q: bench.sh's progress output ends the run when a round's hyperfine prints nothing (its
@@ -110,6 +120,7 @@ BENCH_INSTALL := $(CURDIR)/.build-bench-install
 bench: bench-deps
 	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
 	swift build -c release --product notify-bench
+	swift build -c release --product notify
 	rm -rf $(BENCH_INSTALL)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local DESTDIR=$(BENCH_INSTALL) NOTIFY_SEND_LINK=0
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
@@ -117,11 +128,19 @@ bench: bench-deps
 		'$(BENCH_BIN)/notify-bench --rows client-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
-		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1')" \
+		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows agent-seq -n {N} --samples 1')" \
 	BENCH_EXTRA_CLI='$(BENCH_INSTALL)/usr/local/bin/notify bench "body text"' \
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
+
+# notify-bench's agent rows start the notify beside it (.build/release/notify) as the agent, and stop it by PID.
+bench-agent:
+	@[ -x "$(BENCH_DIR)/run-bus.sh" ] || { echo "make bench-agent: $(BENCH_DIR)/run-bus.sh not found (set BENCH_DIR)" >&2; exit 1; }
+	swift build -c release --product notify-bench
+	swift build -c release --product notify
+	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages and
 # state files; each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.

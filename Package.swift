@@ -76,6 +76,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(
+            name: "RemindMeLater",
+            dependencies: ["UserNotifications"],
+            path: "examples/RemindMeLater",
+            exclude: ["demo-agent.sh"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
             name: "UpdateAndWithdraw",
             dependencies: ["UserNotifications", "ExampleSupport"],
             path: "examples/UpdateAndWithdraw",
@@ -114,7 +121,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "notify-bench",
-            dependencies: ["FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["DBus", "FreedesktopNotifications", "UserNotifications", "UserNotificationsTesting"],
             path: "Benchmarks/NotifyBench",
             swiftSettings: strict
         ),
@@ -133,6 +140,13 @@ let package = Package(
             path: "Tests/Support/StateFileTorture",
             swiftSettings: strict
         ),
+        // The app the agent launches in its tests: it records the responses its delegate gets.
+        .executableTarget(
+            name: "agent-test-app",
+            dependencies: ["UserNotifications"],
+            path: "Tests/Support/AgentTestApp",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "seed-samples-swift5",
             dependencies: ["UserNotifications"],
@@ -146,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DBusTests",
-            dependencies: ["DBus", "DesktopNotificationsSupport", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CDBus", "DBus", "DesktopNotificationsSupport", "UserNotificationsTesting", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -166,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

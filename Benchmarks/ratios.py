@@ -26,6 +26,7 @@ def main(outdir):
         ("un-seq / libdbus-seq", "un-seq", "libdbus-seq", 1.25),
         ("un-pipe / libdbus-pipe", "un-pipe", "libdbus-pipe", 1.5),
         ("un-action / libdbus-action", "un-action", "libdbus-action", 1.3),
+        ("agent-seq / un-seq", "agent-seq", "un-seq", 1.5),
         ("notify / notify-send (per process)", "hf:notify", "hf:notify-send", 0.8),
     ]
     print("%-36s %10s %10s %8s %8s  %s" % ("ratio", "ours us", "peer us", "ratio", "target", "met"))

@@ -3,12 +3,20 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle] [-n N] [--samples K] [--fake-server]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k]
+//                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
 // suite's FakeNotificationServer (taking the name from whoever has it) before the rows run.
 //
 // The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
+//
+// The agent rows (AgentRows.swift) start `notify agent --foreground` (--agent PATH, by default
+// the notify beside this executable) on the same bus with a state folder of their own, and
+// stop it by its PID: agent-seq is un-seq through the agent; agent-idle prints the agent's RSS
+// after start and after 100 adds and removals, and its context switches over --idle-seconds
+// (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
+// through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -20,6 +28,8 @@ struct Options {
     var count = 5000
     var samples = 5
     var fakeServer = false
+    var agentPath: String?
+    var idleSeconds = 60
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -29,7 +39,11 @@ struct Options {
             case "-n": count = Int(iterator.next() ?? "") ?? count
             case "--samples": samples = Int(iterator.next() ?? "") ?? samples
             case "--fake-server": fakeServer = true
-            default: throw BenchError("unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K]")
+            case "--agent": agentPath = iterator.next()
+            case "--idle-seconds": idleSeconds = Int(iterator.next() ?? "") ?? idleSeconds
+            default:
+                throw BenchError(
+                    "unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K] [--agent PATH] [--idle-seconds S]")
             }
         }
     }
@@ -283,6 +297,15 @@ func run() async throws {
             fflush(nil)
             // A blocking sleep: Task.sleep itself ticks a 1 s dispatch timer on Linux.
             sleep(10)
+
+        case "agent-seq":
+            try await AgentRows.sequential(options, identity: identity)
+
+        case "agent-idle":
+            try await AgentRows.idle(options)
+
+        case "agent-100k":
+            try await AgentRows.hundredThousand(options)
 
         default:
             throw BenchError("unknown row \(row)")

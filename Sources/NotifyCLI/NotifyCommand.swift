@@ -26,10 +26,18 @@ package struct NotifyCommand: AsyncParsableCommand {
             Exit status: 0 on success; 1 on a bad option or hint, when the notification could \
             not be shown, or when actions or a reply were asked of a server that cannot do them.
 
-            With --in, --at or --every, notify stays and shows the notification when it is due, \
-            exactly as it would have at once, following the wall clock through a suspend or a \
-            clock change. notify pending lists the ones waiting; notify cancel, Control-C or \
-            SIGTERM stops one before it fires (exit status 0, nothing shown).
+            With --in, --at or --every, when the notification agent (notify agent) is running \
+            or the bus can start it, notify hands the notification to it, prints the id notify \
+            cancel takes (agent-XXXXXXXX) and exits at once; the agent shows it when it is due. \
+            Otherwise notify stays and shows it when it is due, exactly as it would have at \
+            once, following the wall clock through a suspend or a clock change; so does a \
+            scheduled notify that needs its own process: -w, -A, --reply and --timeout wait for \
+            the person, -p, --json, --id and -r print or remember what the server answers, -i, \
+            -c, -e, -h, -t and --image have no field in the agent, an --app-name that is not an \
+            application id (dot-separated names of ASCII letters, digits, _ and -), --every Nd \
+            for N above 1, and --every after --in or --at when the first delivery is not one \
+            period from now (--at TIME --every 1d is handed over). notify pending lists the ones waiting; notify cancel stops one before it \
+            fires, as Control-C or SIGTERM stops a waiting notify (exit status 0, nothing shown).
 
             Subcommands:
             \(NotifySubcommand.listing)
@@ -133,7 +141,20 @@ package struct NotifyCommand: AsyncParsableCommand {
             return
         }
         let plan = try options.makePlan()
-        if let schedule = try makeSchedule() {
+        let now = Date()
+        if let schedule = try makeSchedule(now: now) {
+            if let handoff = AgentHandoff.make(options: options, schedule: schedule, now: now) {
+                switch await handoff.run() {
+                case .handed(let identifier):
+                    Terminal.out(identifier + "\n")
+                    return
+                case .failed(let message):
+                    Terminal.error(message + "\n")
+                    throw ExitCode(1)
+                case .unavailable:
+                    break
+                }
+            }
             let code = await ScheduledDelivery(plan: plan, schedule: schedule, fallback: !noFallback).run()
             if code != 0 { throw ExitCode(code) }
             return

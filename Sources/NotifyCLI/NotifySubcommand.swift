@@ -10,6 +10,7 @@ import ArgumentParser
 package enum NotifySubcommand: String, CaseIterable, Sendable {
     /// A subcommand, named by the word that starts it.
     case info, close, list, pending, cancel, push, server, agent
+    case appFiles = "app-files"
 
     /// `help`, which swift-argument-parser adds to every command tree: `notify help [SUBCOMMAND]`.
     package static let helpWord = "help"
@@ -31,6 +32,7 @@ package enum NotifySubcommand: String, CaseIterable, Sendable {
         case .push: NotifyCommand.Push.self
         case .server: NotifyCommand.Server.self
         case .agent: NotifyCommand.Agent.self
+        case .appFiles: NotifyCommand.AppFiles.self
         }
     }
 
@@ -48,6 +50,7 @@ package enum NotifySubcommand: String, CaseIterable, Sendable {
         case .push: ("notify push PAYLOAD.json", "show an APNs-style payload (-: standard input)")
         case .server: ("notify server [--private]", "serve notifications in this terminal (no desktop)")
         case .agent: ("notify agent --foreground|status", "run the per-user agent, or show what it holds")
+        case .appFiles: ("notify app-files --id ID --exec PATH", "write an app's desktop entry and D-Bus service file")
         }
     }
 

@@ -8,12 +8,13 @@ extension NotifyCommand {
     /// The schedule that `--in`, `--at` and `--every` ask for, read in the Gregorian calendar
     /// (as ISO 8601 dates are) and the local time zone; `nil` when none of them was given.
     ///
+    /// - Parameter now: The moment `--in` and `--every` count from.
     /// - Throws: `ExitCode(1)` after printing the message, for a bad duration or time.
-    func makeSchedule() throws -> Schedule? {
+    func makeSchedule(now: Date = Date()) throws -> Schedule? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
         do {
-            return try Schedule.make(delay: delay, time: at, every: every, now: Date(), calendar: calendar)
+            return try Schedule.make(delay: delay, time: at, every: every, now: now, calendar: calendar)
         } catch {
             Terminal.error(error.description + "\n")
             throw ExitCode(1)

@@ -12,11 +12,12 @@ extension NotifyCommand {
             discussion: """
                 Prints one line per scheduled notification, earliest first: the id that notify \
                 cancel takes, the next time it fires (local time), how often it repeats ("-" \
-                for once), the PID of the notify process that waits to show it, and its \
-                summary, separated by tabs. Records left by a notify that was killed are \
-                removed. With --json, prints one JSON array of objects with the keys id, \
-                nextFire (ISO 8601 with the UTC offset), every, pid, summary, appName, \
-                identifier and created.
+                for once), the PID of the notify process that waits to show it or "agent" for \
+                one the notification agent holds, and its summary, separated by tabs. Records \
+                left by a notify that was killed are removed. With --json, prints one JSON \
+                array of objects with the keys id, nextFire (ISO 8601 with the UTC offset), \
+                every, pid, summary, appName, identifier, created (pid, identifier and created \
+                are null for the agent's) and heldBy ("process" or "agent").
                 """,
             helpNames: [.customShort("?"), .long])
 
@@ -45,17 +46,19 @@ extension NotifyCommand {
                     skip(name, reason)
                 }
             }
-            live.sort { ($0.next, $0.record.id) < ($1.next, $1.record.id) }
-            if json {
-                let objects: [[String: Any]] = live.map { record, next in
-                    [
-                        "id": record.id, "pid": Int(record.pid), "summary": record.summary, "appName": record.appName,
-                        "identifier": record.identifier as Any? ?? NSNull(), "every": record.schedule.every as Any? ?? NSNull(),
-                        "nextFire": Self.iso8601(next), "created": Self.iso8601(record.created),
-                    ]
+            var rows = live.map { PendingRow(record: $0.record, next: $0.next) }
+            do {
+                for entry in try await AgentScheduled.list(now: now) {
+                    guard let next = entry.schedule.upcoming(at: now) else { continue }
+                    rows.append(PendingRow(agent: entry, next: next))
                 }
+            } catch {
+                Terminal.error("notify pending: the agent's notifications are left out: \(error)\n")
+            }
+            rows.sort { ($0.next, $0.id) < ($1.next, $1.id) }
+            if json {
                 do {
-                    let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+                    let data = try JSONSerialization.data(withJSONObject: rows.map(\.object), options: [.sortedKeys, .withoutEscapingSlashes])
                     Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
                 } catch {
                     Terminal.error("\(error)\n")
@@ -63,10 +66,7 @@ extension NotifyCommand {
                 }
                 return
             }
-            for (record, next) in live {
-                let summary = TerminalText.singleLine(record.summary)
-                Terminal.out("\(record.id)\t\(Self.localTime(next))\t\(record.schedule.every ?? "-")\t\(record.pid)\t\(summary)\n")
-            }
+            for row in rows { Terminal.out(row.line) }
         }
 
         /// Reports a file of the records folder that is left out.
@@ -98,14 +98,14 @@ extension NotifyCommand {
             abstract: "Cancel scheduled notifications by the id notify pending shows, or all of them.",
             discussion: """
                 The notify process waiting to show each one ends, with status 0, without \
-                showing anything more. One that is being shown and waited on (-w, -A, \
+                showing anything more; one the notification agent holds is removed from it. One that is being shown and waited on (-w, -A, \
                 --reply) has its notification closed. Exit status: 0 when every id was \
                 cancelled, 1 when one was not pending (it never was, or it has already been \
                 shown).
                 """,
             helpNames: [.customShort("?"), .long])
 
-        @Flag(help: "Cancel every scheduled notification of this user.")
+        @Flag(help: "Cancel every scheduled notification of this user, in waiting processes and in the agent.")
         var all = false
 
         @Argument(help: ArgumentHelp("The ids that notify pending shows.", valueName: "ID"))
@@ -129,22 +129,28 @@ extension NotifyCommand {
                 }
             }
             var failed = false
+            var missing: [String] = []
             for id in targets {
                 do {
-                    switch try ScheduledRecords.cancel(id: id) {
-                    case .cancelled:
-                        continue
-                    case .notPending:
-                        // With --all, one that fired meanwhile is no failure.
-                        if !all {
-                            Terminal.error("No scheduled notification \"\(id)\" is waiting (notify pending lists them).\n")
-                            failed = true
-                        }
-                    }
+                    // With --all, one that fired meanwhile is no failure.
+                    if try ScheduledRecords.cancel(id: id) == .notPending, !all { missing.append(id) }
                 } catch {
                     Terminal.error("\(error)\n")
                     failed = true
                 }
+            }
+            if all || !missing.isEmpty {
+                do {
+                    let cancelled = try await AgentScheduled.cancel(all ? nil : Set(missing))
+                    missing.removeAll { cancelled.contains($0) }
+                } catch {
+                    Terminal.error("notify cancel: \(error)\n")
+                    failed = true
+                }
+            }
+            for id in missing {
+                Terminal.error("No scheduled notification \"\(TerminalText.singleLine(id))\" is waiting (notify pending lists them).\n")
+                failed = true
             }
             if failed { throw ExitCode(1) }
         }

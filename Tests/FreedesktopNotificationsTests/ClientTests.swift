@@ -123,9 +123,9 @@ struct ClientTests {
         } catch let error {
             guard case .noServer = error else { Issue.record("expected noServer, got \(error)"); return }
         }
-        // noServer (not a timeout) shows the bus answered at once; the bound is loose because
-        // the whole suite runs in parallel on two cores.
-        #expect(ContinuousClock.now - start < .seconds(10))
+        // noServer (not a timeout) shows the bus answered at once; the bound only tells it from
+        // libdbus's own 25 s default, loosely, because the whole suite runs in parallel on two cores.
+        #expect(ContinuousClock.now - start < .seconds(20))
         #expect(try await client.isServerAvailable() == false)
     }
 

@@ -68,6 +68,12 @@ enum LibDBusMarshal {
         case .string(let text): return appendText(text, code: code("s"), to: &iterator)
         case .objectPath(let path): return appendText(path.rawValue, code: code("o"), to: &iterator)
         case .signature(let signature): return appendText(signature.rawValue, code: code("g"), to: &iterator)
+        case .unixFileDescriptor(let descriptor):
+            let appended = try? descriptor.withDescriptor { raw in
+                var raw = raw
+                return dbus_message_iter_append_basic(&iterator, code("h"), &raw) != 0
+            }
+            return appended ?? false
         case .byteArray(let bytes):
             return appendContainer(code("a"), signature: "y", to: &iterator) { inner in
                 bytes.allSatisfy { append(.byte($0), to: &inner) }

@@ -1,9 +1,11 @@
 import DBus
+import Foundation
 
 extension FuzzTarget {
     /// `DBusMessage(wire:)`, the wire reader: every message from a bus peer goes through it.
     /// The seeds are marshalled by libdbus; a message it would not marshal becomes an empty
-    /// seed, which the check of the seeds before the run reports.
+    /// seed, which the check of the seeds before the run reports. Each case is read with
+    /// ``wireDescriptors`` as the message's descriptors, so `h` indices resolve or are refused.
     static let wire = FuzzTarget(
         name: "wire",
         seeds: wireSeeds,
@@ -16,7 +18,7 @@ extension FuzzTarget {
         nesting: [[1, UInt8(ascii: "v"), 0], Array("a".utf8), Array("(".utf8), [4, 0, 0, 0]],
         run: { bytes throws(FuzzFinding) in
             do {
-                let message = try DBusMessage(wire: bytes)
+                let message = try DBusMessage(wire: bytes, fileDescriptors: wireDescriptors)
                 _ = message.bodySignature
                 return .accepted
             } catch {
@@ -24,6 +26,10 @@ extension FuzzTarget {
             }
         }
     )
+
+    /// Four descriptors of `/dev/null`, the descriptors of every case. libdbus gives each `h` it
+    /// marshals an index of its own, so the seed that carries four indexes them in order.
+    private static let wireDescriptors: [DBusFileDescriptor] = (0..<4).map { _ in DBusFileDescriptor(taking: open("/dev/null", O_RDONLY | O_CLOEXEC)) }
 
     private static let notifications = "org.freedesktop.Notifications"
     private static let notificationsPath = "/org/freedesktop/Notifications"
@@ -60,6 +66,12 @@ extension FuzzTarget {
         let signatureReply = (try? DBusSignature("a{sv}")).flatMap {
             LibDBusMarshal.marshal(.reply(serial: 2), body: [.signature($0), .boolean(false)], serial: 3)
         }
-        return messages.map { LibDBusMarshal.marshal($0.0, body: $0.1, serial: $0.2) ?? [] } + [signatureReply ?? []]
+        let descriptors: [DBusValue] = [
+            .unixFileDescriptor(wireDescriptors[0]),
+            .dictionary(key: .string, value: .unixFileDescriptor, [DBusDictionaryEntry(.string("icon"), .unixFileDescriptor(wireDescriptors[1]))]),
+            .structure([.unixFileDescriptor(wireDescriptors[2]), .unixFileDescriptor(wireDescriptors[3])]),
+        ]
+        let descriptorReply = LibDBusMarshal.marshal(.reply(serial: 11), body: descriptors, serial: 12)
+        return messages.map { LibDBusMarshal.marshal($0.0, body: $0.1, serial: $0.2) ?? [] } + [signatureReply ?? [], descriptorReply ?? []]
     }
 }

@@ -32,6 +32,8 @@ struct AgentProcessTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
         try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
         let client = try await AgentTestClient.connect(testBus.bus)
+        // The bus sees a new service file by inotify, later; ReloadConfig reads it now.
+        _ = try await client.connection.callBus("ReloadConfig")
         #expect(try await client.connection.listActivatableNames().contains(AgentInterface.busName))
         #expect(try await client.call("Version") == [.uint32(AgentInterface.version)])
         let pid = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
@@ -53,6 +55,29 @@ struct AgentProcessTests {
         #expect(status.contains(Self.appID) && status.contains("\"pending\":1"))
         try await app.connectApp(Self.appID)
         #expect(try await app.pending(of: Self.appID) == ["survivor"])
+        _ = await restarted.kill()
+    }
+
+    @Test("a request that fell due while the agent was stopped fires once when it starts again")
+    func missedWhileStoppedFiresOnce() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("missed", after: 2), for: Self.appID)
+        let file = stateHome.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/notifications.json")
+        #expect(await eventually { (try? String(contentsOf: file, encoding: .utf8))?.contains("missed") == true })
+        _ = await agent.stop()
+        // Past its due time with no agent running: nothing is shown.
+        try await Task.sleep(for: .seconds(3))
+        #expect(server.notifications.isEmpty)
+        let restarted = try await spawnAgent()
+        #expect(await server.waitForNotify(timeout: .seconds(10)) != nil)
+        // Once: a second start-up, or the clock, shows it no more.
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.notifications.map(\.request.summary) == ["Title of missed"])
+        try await app.connectApp(Self.appID)
+        #expect(try await app.pending(of: Self.appID).isEmpty)
         _ = await restarted.kill()
     }
 

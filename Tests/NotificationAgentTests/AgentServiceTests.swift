@@ -119,15 +119,49 @@ struct AgentServiceTests {
     }
 
     @Test("the default identification refuses another process's claim on a live binding and lets the same process take it over")
-    func declaredIdentity() async {
+    func declaredIdentity() {
         let identify = DeclaredAppIdentity()
-        await #expect(throws: NotificationAgentError.self) {
-            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+        #expect(throws: NotificationAgentError.self) {
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
         }
-        await #expect(throws: Never.self) {
-            try await identify.authorize(sender: ":1.9", senderPID: 2, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
-            try await identify.authorize(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: nil, boundPID: nil)
+        #expect(throws: Never.self) {
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 2, appID: Self.appID, boundSender: ":1.2", boundPID: 2)
+            try identify.authorizeDeclared(sender: ":1.9", senderPID: 9, appID: Self.appID, boundSender: nil, boundPID: nil)
         }
+    }
+
+    @Test("past the per-app caps an Add is refused with LimitReached; a replacement, a removal's room and another app are not")
+    func caps() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(
+            bus: .address(testBus.address), clock: SystemNotificationClock(), launcher: NoAppLauncher(),
+            identifying: DeclaredAppIdentity(), stateRoot: stateRoot, caps: AgentLimits.AddCaps(pendingRequests: 3, liveNotifications: 2))
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        let limitReached = "org.desktopnotifications.Agent1.Error.LimitReached"
+        func add(_ request: UNNotificationRequest, for appID: String = Self.appID) async -> String? {
+            await app.errorName(of: "Add", [.string(appID), .string((try? AgentPayload.encode(request)) ?? "")])
+        }
+        for index in 0..<3 {
+            #expect(await add(AgentTestClient.request("later-\(index)", after: 3600)) == nil)
+        }
+        #expect(await add(AgentTestClient.request("later-3", after: 3600)) == limitReached)
+        #expect(await add(AgentTestClient.request("later-0", after: 7200)) == nil)
+        try await app.call("RemovePendingRequests", [.string(Self.appID), .stringArray(["later-1"]), .boolean(false)])
+        #expect(await add(AgentTestClient.request("later-3", after: 3600)) == nil)
+        #expect(Set(try await app.pending(of: Self.appID)) == ["later-0", "later-2", "later-3"])
+
+        #expect(await add(AgentTestClient.request("shown-0")) == nil)
+        #expect(await add(AgentTestClient.request("shown-1")) == nil)
+        #expect(await add(AgentTestClient.request("shown-2")) == limitReached)
+        #expect(await add(AgentTestClient.request("shown-1")) == nil)
+
+        let other = "org.example.OtherCapped"
+        try await app.connectApp(other)
+        #expect(await add(AgentTestClient.request("elsewhere", after: 3600), for: other) == nil)
+        let status = try await agent.statusJSON()
+        #expect(status.contains("\"appID\":\"\(Self.appID)\",\"connected\":true,\"delivered\":2,\"pending\":3"))
+        await agent.stop()
     }
 
     @Test("malformed calls get D-Bus errors and the agent keeps serving")

@@ -602,7 +602,7 @@ struct NotifyCommandTests {
         let command = try #require(tool["command"] as? [String: Any])
         #expect(command["commandName"] as? String == "notify")
         let names = (command["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
-        #expect(names == ["info", "close", "list", "pending", "cancel", "push", "server", "agent", "help"])
+        #expect(names == ["info", "close", "list", "pending", "cancel", "push", "server", "agent", "app-files", "help"])
         let options = (command["arguments"] as? [[String: Any]] ?? []).compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }
         for option in ["expire-time", "image", "sound", "id", "json", "no-fallback"] {
             #expect(options.contains(option), "\(option) missing from \(options)")

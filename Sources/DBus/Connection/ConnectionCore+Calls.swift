@@ -14,13 +14,13 @@ final class CallToken: @unchecked Sendable {
 }
 
 extension ConnectionCore {
-    /// Sends `bytes` as a call and registers `complete` for its reply; on the queue.
+    /// Sends `outgoing` as a call and registers `complete` for its reply; on the queue.
     ///
     /// The reply cannot be dispatched before this work item ends, so registering here is in
     /// place before any reply can be seen. `complete` runs on the queue exactly once: with the
     /// reply, the remote error, a timeout, or the disconnect.
     func startCall(
-        _ bytes: [UInt8], member: String, timeout: Duration, token: CallToken? = nil,
+        _ outgoing: OutgoingMessage, member: String, timeout: Duration, token: CallToken? = nil,
         complete: @escaping (Result<DBusMessage, DBusError>) -> Void
     ) {
         guard isOpen else { return complete(.failure(.disconnected)) }
@@ -31,7 +31,7 @@ extension ConnectionCore {
             armDeadlineTimer(at: armAt)
         }
         do {
-            try transmit(bytes, serial: serial)
+            try transmit(outgoing, serial: serial)
         } catch {
             pendingCalls.remove(serial)
             return complete(.failure(error))
@@ -40,7 +40,7 @@ extension ConnectionCore {
 
     /// The async form of ``startCall(_:member:timeout:token:complete:)``, cancellable.
     func call(_ message: DBusMessage, timeout: Duration) async throws -> DBusMessage {
-        let bytes = try message.marshal(serial: 0)
+        let outgoing = try message.outgoing()
         let member = message.member ?? "method"
         let token = CallToken()
         // The reply travels through a lock rather than inside the continuation: the result is
@@ -50,9 +50,9 @@ extension ConnectionCore {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 performNow { [self] in
-                    startCall(bytes, member: member, timeout: timeout, token: token) { result in
+                    startCall(outgoing, member: member, timeout: timeout, token: token) { result in
                         outcome.withLock { $0 = result }
-                        continuation.resume()
+                        DescriptorLoop.afterReport { continuation.resume() }
                     }
                 }
             }

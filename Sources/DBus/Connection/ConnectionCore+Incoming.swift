@@ -50,12 +50,17 @@ extension ConnectionCore {
         // Freed before decoding: a large message is held twice at most, not three times.
         dbus_free(buffer)
         decodedByteCount += bytes.count
-        return try DBusMessage(wire: bytes)
+        guard dbus_message_contains_unix_fds(message) != 0 else {
+            return try DBusMessage(wire: bytes, resolveDescriptor: WireReader.noDescriptors)
+        }
+        let descriptors = try ReceivedDescriptors(message)
+        return try DBusMessage(wire: bytes) { _ throws(DBusError) in try descriptors.next() }
     }
 
     /// A reply we cannot read fails the call that waits for it; a call we cannot read (for
-    /// example one carrying file descriptors) gets an error reply; a signal we cannot read is
-    /// dropped, as there is no one to tell.
+    /// example one with more descriptors than a message may carry) gets an error reply; a
+    /// signal we cannot read is dropped, as there is no one to tell. The descriptors of a
+    /// message not read go with it: libdbus closes them when it frees the message.
     private func refuseUndecodable(_ message: OpaquePointer, header: MessageHeader, _ error: DBusError) -> DBusHandlerResult {
         switch header.kind {
         case .methodReturn, .error:

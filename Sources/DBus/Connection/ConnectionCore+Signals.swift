@@ -69,8 +69,8 @@ extension ConnectionCore {
     private func removeMatch(_ rule: DBusMatchRule) {
         guard isOpen else { return }
         do {
-            let bytes = try busCall("RemoveMatch", [.string(rule.text)], flags: .noReplyExpected).marshal(serial: 0)
-            try transmit(bytes, serial: allocateSerial())
+            let removeMatch = try busCall("RemoveMatch", [.string(rule.text)], flags: .noReplyExpected).outgoing()
+            try transmit(removeMatch, serial: allocateSerial())
         } catch {
             // The bus keeps the rule until the connection closes: more signals, nothing lost.
             DBusLog.logger.debug("a match rule was not removed", metadata: ["error": "\(DBusLog.clean(error.description))"])
@@ -99,8 +99,8 @@ extension ConnectionCore {
         trackedNames[name] = tracked
         guard start else { return }
         do {
-            let addMatch = try busCall("AddMatch", [.string(rule.text)]).marshal(serial: 0)
-            let getOwner = try busCall("GetNameOwner", [.string(name)]).marshal(serial: 0)
+            let addMatch = try busCall("AddMatch", [.string(rule.text)]).outgoing()
+            let getOwner = try busCall("GetNameOwner", [.string(name)]).outgoing()
             startCall(addMatch, member: "AddMatch", timeout: timeout) { [self] result in
                 if case .failure(let error) = result { finishResolving(name, .failure(error)) }
             }

@@ -62,9 +62,33 @@ final class ConnectionCore: @unchecked Sendable {
         return serial
     }
 
-    /// Hands marshalled bytes to libdbus, which writes them at once when the socket allows.
-    func transmit(_ bytes: [UInt8], serial: UInt32) throws(DBusError) {
+    /// Hands a message to libdbus with `serial`; libdbus writes it at once when the socket allows.
+    ///
+    /// - Throws: ``DBusError/disconnected``; ``DBusError/fileDescriptorsNotSupported`` for a
+    ///   message with descriptors when the connection cannot pass them (nothing is duplicated);
+    ///   the errors of building the message.
+    func transmit(_ outgoing: OutgoingMessage, serial: UInt32) throws(DBusError) {
         guard let raw, isOpen else { throw .disconnected }
+        let message: OpaquePointer
+        switch outgoing {
+        case .wire(let bytes):
+            message = try Self.demarshal(bytes, serial: serial)
+        case .carryingDescriptors(let value):
+            guard canPassDescriptors(raw) else { throw .fileDescriptorsNotSupported }
+            message = try value.makeLibdbusMessage(serial: serial)
+        }
+        defer { dbus_message_unref(message) }
+        guard dbus_connection_send(raw, message, nil) != 0 else {
+            throw .rejected(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus could not queue the message")
+        }
+    }
+
+    /// Whether the connection passes Unix file descriptors (known once it is authenticated).
+    func canPassDescriptors(_ raw: OpaquePointer) -> Bool {
+        dbus_connection_can_send_type(raw, Int32(Unicode.Scalar("h").value)) != 0
+    }
+
+    private static func demarshal(_ bytes: [UInt8], serial: UInt32) throws(DBusError) -> OpaquePointer {
         var patched = bytes
         withUnsafeBytes(of: serial.littleEndian) { value in
             for index in 0..<4 { patched[DBusMessage.serialOffset + index] = value[index] }
@@ -77,10 +101,7 @@ final class ConnectionCore: @unchecked Sendable {
             }
         }
         guard let message else { throw takeError(&error, fallback: "the message was refused") }
-        defer { dbus_message_unref(message) }
-        guard dbus_connection_send(raw, message, nil) != 0 else {
-            throw .rejected(name: "org.freedesktop.DBus.Error.NoMemory", message: "libdbus could not queue the message")
-        }
+        return message
     }
 
     /// Asks libdbus to dispatch what it has read, once, after the current work item (libdbus

@@ -16,11 +16,17 @@ public final class DBusConnection: Sendable {
     public let uniqueName: String
     /// The deadline for calls that name none.
     public let defaultTimeout: Duration
+    /// Whether the connection can pass Unix file descriptors (``DBusValue/unixFileDescriptor(_:)``):
+    /// a Unix socket transport whose peer agreed to them at authentication. Where it cannot
+    /// (a TCP transport), sending a message with descriptors fails with
+    /// ``DBusError/fileDescriptorsNotSupported``.
+    public let canSendFileDescriptors: Bool
 
-    private init(core: ConnectionCore, uniqueName: String, defaultTimeout: Duration) {
+    private init(core: ConnectionCore, uniqueName: String, defaultTimeout: Duration, canSendFileDescriptors: Bool) {
         self.core = core
         self.uniqueName = uniqueName
         self.defaultTimeout = defaultTimeout
+        self.canSendFileDescriptors = canSendFileDescriptors
     }
 
     deinit {
@@ -54,8 +60,14 @@ public final class DBusConnection: Sendable {
             let hello = try core.busCall("Hello", [])
             let reply = try await core.call(hello, timeout: timeout)
             guard let name = try reply.arguments("s").first?.stringValue else { throw DBusError.malformed("Hello reply") }
-            core.perform { if let raw = core.raw { _ = dbus_bus_set_unique_name(raw, name) } }
-            return DBusConnection(core: core, uniqueName: name, defaultTimeout: timeout)
+            var canPassDescriptors = false
+            core.performNow {
+                guard let raw = core.raw else { return }
+                _ = dbus_bus_set_unique_name(raw, name)
+                canPassDescriptors = core.canPassDescriptors(raw)
+            }
+            return DBusConnection(
+                core: core, uniqueName: name, defaultTimeout: timeout, canSendFileDescriptors: canPassDescriptors)
         } catch {
             core.perform { core.shutdown() }
             throw error
@@ -83,6 +95,16 @@ public final class DBusConnection: Sendable {
         }
     }
 
+    /// Runs `wakeUp` once the connection's executor is free again, when called from a handler
+    /// or completion that the connection runs for what it has just read; at once otherwise.
+    ///
+    /// For a handler that wakes a task which will use the connection next (a caller waiting
+    /// for its reply): woken at once, the task would find the executor still busy with the
+    /// read and wait for it.
+    package static func afterHandling(_ wakeUp: @escaping @Sendable () -> Void) {
+        DescriptorLoop.afterReport(wakeUp)
+    }
+
     // MARK: - Calls
 
     /// Calls a method and waits for its reply, at most `timeout` (default ``defaultTimeout``).
@@ -103,28 +125,31 @@ public final class DBusConnection: Sendable {
         _ message: DBusMessage, timeout: Duration? = nil,
         completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
     ) {
-        let bytes: [UInt8]
+        let outgoing: OutgoingMessage
         do {
-            bytes = try message.marshal(serial: 0)
+            outgoing = try message.outgoing()
         } catch {
             return completion(.failure(error))
         }
         let member = message.member ?? "method"
         let timeout = timeout ?? defaultTimeout
-        core.performNow { [core] in core.startCall(bytes, member: member, timeout: timeout, complete: completion) }
+        core.performNow { [core] in core.startCall(outgoing, member: member, timeout: timeout, complete: completion) }
     }
 
     /// Sends a message that expects no reply (a signal, or a call flagged
     /// ``DBusMessage/Flags/noReplyExpected``). Messages sent from one thread leave in order.
     ///
-    /// - Throws: a marshalling error, or ``DBusError/disconnected`` when the connection is
-    ///   known to be closed. Delivery is not confirmed, as with any D-Bus message without reply.
+    /// - Throws: a marshalling error, ``DBusError/fileDescriptorsNotSupported`` for a message
+    ///   with descriptors on a connection that cannot pass them, or ``DBusError/disconnected``
+    ///   when the connection is known to be closed. Delivery is not confirmed, as with any
+    ///   D-Bus message without reply.
     public func send(_ message: DBusMessage) throws {
         guard core.isOpen else { throw DBusError.disconnected }
-        let bytes = try message.marshal(serial: 0)
+        let outgoing = try message.outgoing()
+        if outgoing.carriesDescriptors, !canSendFileDescriptors { throw DBusError.fileDescriptorsNotSupported }
         core.perform { [core] in
             do throws(DBusError) {
-                try core.transmit(bytes, serial: core.allocateSerial())
+                try core.transmit(outgoing, serial: core.allocateSerial())
             } catch {
                 DBusLog.logger.info(
                     "a message was not sent", metadata: ["member": "\(message.member ?? "")", "error": "\(DBusLog.clean(error.description))"])

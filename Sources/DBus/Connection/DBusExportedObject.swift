@@ -62,18 +62,30 @@ public final class DBusMethodInvocation: Sendable {
         }
     }
 
+    /// Sends `reply`; one that cannot be marshalled or sent (descriptors on a connection that
+    /// cannot pass them) is replaced by an error reply naming the problem.
     private func answer(_ reply: DBusMessage?) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard !message.flags.contains(.noReplyExpected), let reply else { return }
-        let bytes: [UInt8]
+        let call = message
+        let outgoing: OutgoingMessage
         do {
-            bytes = try reply.marshal(serial: 0)
+            outgoing = try reply.outgoing()
         } catch {
-            guard let fallback = try? DBusMessage.error(
-                replyingTo: message, name: "org.freedesktop.DBus.Error.Failed", message: error.description),
-                let fallbackBytes = try? fallback.marshal(serial: 0) else { return }
-            bytes = fallbackBytes
+            guard let fallback = Self.failure(error, replyingTo: call) else { return }
+            outgoing = fallback
         }
-        core.perform { [core] in try? core.transmit(bytes, serial: core.allocateSerial()) }
+        core.perform { [core] in
+            do throws(DBusError) {
+                try core.transmit(outgoing, serial: core.allocateSerial())
+            } catch {
+                guard let fallback = Self.failure(error, replyingTo: call) else { return }
+                try? core.transmit(fallback, serial: core.allocateSerial())
+            }
+        }
+    }
+
+    private static func failure(_ error: DBusError, replyingTo call: DBusMessage) -> OutgoingMessage? {
+        try? DBusMessage.error(replyingTo: call, name: "org.freedesktop.DBus.Error.Failed", message: error.description).outgoing()
     }
 }

@@ -29,6 +29,11 @@ final class DescriptorLoop: Sendable {
     private let epoll: Int32
     private let registrations = Locked<[UInt64: Registration]>([:])
     private let nextID = Atomic<UInt64>(1)
+    /// The loop's thread, once it runs (0 before).
+    private let loopThread = Atomic<UInt>(0)
+    /// The wake-ups asked for during the report being handled (``afterReport(_:)``); only the
+    /// loop's thread adds to it and takes from it, so the lock is never contended.
+    private let wakeUps = Mutex<[@Sendable () -> Void]>([])
 
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -71,13 +76,30 @@ final class DescriptorLoop: Sendable {
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
     }
 
+    /// Runs `wakeUp` once the report being handled on this thread has left its connection's
+    /// queue; at once when called from any other thread.
+    ///
+    /// For waking another thread from inside a report (resuming a task that waits for a reply):
+    /// woken inside it, that thread would often reach the connection's queue while the report
+    /// still holds it, and wait there for it, a thread switch each way.
+    static func afterReport(_ wakeUp: @escaping @Sendable () -> Void) {
+        shared.deferWakeUp(wakeUp)
+    }
+
+    private func deferWakeUp(_ wakeUp: @escaping @Sendable () -> Void) {
+        guard UInt(pthread_self()) == loopThread.load(ordering: .relaxed) else { return wakeUp() }
+        wakeUps.withLock { $0.append(wakeUp) }
+    }
+
     /// Whether `id` is still registered.
     func isRegistered(_ id: UInt64) -> Bool {
         registrations.withLock { $0[id] != nil }
     }
 
     private func run() -> Never {
+        loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
+        var ready: [@Sendable () -> Void] = []
         while true {
             let count = epoll_wait(epoll, &events, Int32(events.count), -1)
             if count < 0 { continue }
@@ -88,6 +110,10 @@ final class DescriptorLoop: Sendable {
                 // Synchronously: on an idle connection queue the report is handled on this
                 // thread, so a reply reaches its waiter without another thread switch.
                 registration.queue.sync { registration.handler(mask) }
+                // Outside the queue: whoever is woken finds it free.
+                wakeUps.withLock { swap(&ready, &$0) }
+                for wakeUp in ready { wakeUp() }
+                ready.removeAll(keepingCapacity: true)
             }
         }
     }

@@ -38,6 +38,15 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     case messageTooLarge(size: Int, limit: Int)
     /// libdbus refused the message or ran out of memory.
     case rejected(name: String, message: String)
+    /// The message carries Unix file descriptors and the connection cannot pass them (its
+    /// transport is not a Unix socket, or the peer did not agree to descriptors).
+    case fileDescriptorsNotSupported
+    /// A message holds more `h` values than one message may carry (a bus refuses more than 16
+    /// descriptors per message by default, and disconnects whoever sends them).
+    case tooManyFileDescriptors(limit: Int)
+    /// A ``DBusFileDescriptor`` holds no descriptor (it was taken or closed), or the system
+    /// could not duplicate it.
+    case fileDescriptorUnavailable(String)
 
     public var description: String {
         switch self {
@@ -61,6 +70,9 @@ public enum DBusError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyValues(let limit): "the message holds more than \(limit) values, the most one message may decode into"
         case .messageTooLarge(let size, let limit): "message of \(size) bytes exceeds the limit of \(limit) bytes"
         case .rejected(let name, let message): "libdbus refused the message (\(name)): \(message)"
+        case .fileDescriptorsNotSupported: "the connection cannot pass Unix file descriptors"
+        case .tooManyFileDescriptors(let limit): "the message holds more than \(limit) Unix file descriptors, the most one message may carry"
+        case .fileDescriptorUnavailable(let reason): "the file descriptor is unavailable: \(reason)"
         }
     }
 

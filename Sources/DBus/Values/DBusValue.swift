@@ -3,6 +3,9 @@
 /// Containers carry their element types, so an empty array still knows its signature.
 /// Byte arrays (`ay`) have their own case, ``byteArray(_:)``, stored as contiguous bytes and
 /// marshalled without per-byte work; decoding always yields that case for `ay`.
+///
+/// A Unix file descriptor (`h`) is carried as an owned ``DBusFileDescriptor``: on the wire it
+/// is an index into the message's descriptors, which libdbus passes beside the bytes.
 public indirect enum DBusValue: Sendable, Hashable {
     case byte(UInt8)
     case boolean(Bool)
@@ -16,6 +19,8 @@ public indirect enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(DBusObjectPath)
     case signature(DBusSignature)
+    /// A Unix file descriptor (`h`), owned as ``DBusFileDescriptor`` says.
+    case unixFileDescriptor(DBusFileDescriptor)
     /// An array whose elements all have type `element`.
     case array(element: DBusType, [DBusValue])
     /// An `ay` value.
@@ -40,6 +45,7 @@ public indirect enum DBusValue: Sendable, Hashable {
         case .string: .string
         case .objectPath: .objectPath
         case .signature: .signature
+        case .unixFileDescriptor: .unixFileDescriptor
         case .array(let element, _): .array(element)
         case .byteArray: .array(.byte)
         case .dictionary(let key, let value, _): .dictionary(key: key, value: value)
@@ -101,6 +107,11 @@ extension DBusValue {
     /// The byte of a `y` value, else `nil`.
     public var byteValue: UInt8? {
         if case .byte(let value) = self { value } else { nil }
+    }
+
+    /// The descriptor of an `h` value, else `nil`.
+    public var fileDescriptorValue: DBusFileDescriptor? {
+        if case .unixFileDescriptor(let descriptor) = self { descriptor } else { nil }
     }
 
     /// The strings of an `as` value, else `nil`.

@@ -12,8 +12,18 @@ extension DBusMessage {
     /// The message in wire format (little-endian) with `serial`.
     ///
     /// - Throws: a ``DBusError`` for a value that does not fit its type, a NUL in a string,
-    ///   a message over `limit` bytes.
+    ///   a message over `limit` bytes, more than ``WireLimits/maxFileDescriptors`` descriptors.
     func marshal(serial: UInt32, limit: Int = WireLimits.maxMessageLength) throws(DBusError) -> [UInt8] {
+        try marshalWithDescriptors(serial: serial, limit: limit).bytes
+    }
+
+    /// The message in wire format with `serial`, and the descriptors its `h` values index, in
+    /// body order (the bytes' UNIX_FDS header field counts them).
+    ///
+    /// - Throws: as ``marshal(serial:limit:)``.
+    func marshalWithDescriptors(
+        serial: UInt32, limit: Int = WireLimits.maxMessageLength
+    ) throws(DBusError) -> (bytes: [UInt8], descriptors: [DBusFileDescriptor]) {
         var bodyWriter = WireWriter(capacity: 256)
         var signature = ""
         for value in body {
@@ -29,15 +39,15 @@ extension DBusMessage {
         writer.append(UInt8(1))
         writer.append(UInt32(bodyWriter.bytes.count))
         writer.append(serial)
-        try writeHeaderFields(into: &writer, signature: signature)
+        try writeHeaderFields(into: &writer, signature: signature, descriptorCount: bodyWriter.descriptors.count)
         writer.pad(to: 8)
         var bytes = writer.bytes
         bytes.append(contentsOf: bodyWriter.bytes)
         guard bytes.count <= limit else { throw .messageTooLarge(size: bytes.count, limit: limit) }
-        return bytes
+        return (bytes, bodyWriter.descriptors)
     }
 
-    private func writeHeaderFields(into writer: inout WireWriter, signature: String) throws(DBusError) {
+    private func writeHeaderFields(into writer: inout WireWriter, signature: String, descriptorCount: Int) throws(DBusError) {
         let array = writer.beginArray(elementAlignment: 8)
         func field(_ code: HeaderField, _ typeCode: String) throws(DBusError) {
             writer.pad(to: 8)
@@ -52,11 +62,32 @@ extension DBusMessage {
         if let destination { try field(.destination, "s"); try writer.appendString(destination) }
         if let sender { try field(.sender, "s"); try writer.appendString(sender) }
         if !signature.isEmpty { try field(.signature, "g"); try writer.appendSignature(signature) }
+        if descriptorCount > 0 { try field(.unixFDs, "u"); writer.append(UInt32(descriptorCount)) }
         try writer.endArray(lengthAt: array.lengthAt, start: array.start)
     }
 
     /// Parses a whole marshalled message (either byte order).
-    public init(wire bytes: [UInt8]) throws(DBusError) {
+    ///
+    /// - Parameter fileDescriptors: The descriptors the message carries, by index: an `h`
+    ///   value with index `i` is `fileDescriptors[i]` (the same object for the same index).
+    /// - Throws: ``DBusError/malformed(_:)`` for bad bytes or an index past the descriptors,
+    ///   and the errors of the reader's bounds.
+    public init(wire bytes: [UInt8], fileDescriptors: [DBusFileDescriptor] = []) throws(DBusError) {
+        guard !fileDescriptors.isEmpty else {
+            try self.init(wire: bytes, resolveDescriptor: WireReader.noDescriptors)
+            return
+        }
+        try self.init(wire: bytes) { index throws(DBusError) in
+            guard Int(index) < fileDescriptors.count else {
+                throw .malformed("file descriptor \(index) of \(fileDescriptors.count) given")
+            }
+            return fileDescriptors[Int(index)]
+        }
+    }
+
+    /// Parses a whole marshalled message, asking `resolveDescriptor` for each `h` value's
+    /// descriptor in body order, with an index below the message's UNIX_FDS header field.
+    init(wire bytes: [UInt8], resolveDescriptor: @escaping WireReader.DescriptorResolver) throws(DBusError) {
         guard bytes.count >= 16 else { throw .malformed("shorter than a message header") }
         let bigEndian: Bool
         switch bytes[0] {
@@ -69,39 +100,53 @@ extension DBusMessage {
         _ = try header.read(UInt32.self)
         let bodyLength = Int(try header.read(UInt32.self))
         let serial = try header.read(UInt32.self)
-        let fieldType = DBusType.structure([.byte, .variant])
-        let fields = try header.readValue(.array(fieldType))
+        self.init(kind: kind, flags: Flags(rawValue: bytes[2]))
+        self.serial = serial
+        let (signature, descriptorCount) = try readHeaderFields(&header)
         try header.skipPadding(to: 8)
         let bodyStart = header.position
         guard bodyStart + bodyLength == bytes.count else { throw .malformed("body length does not match") }
 
-        self.init(kind: kind, flags: Flags(rawValue: bytes[2]))
-        self.serial = serial
-        var signature = ""
-        if case .array(_, let entries) = fields {
-            for entry in entries { try apply(field: entry, signature: &signature) }
-        }
-        var reader = WireReader(bytes: bytes, bigEndian: bigEndian, start: bodyStart, end: bytes.count)
-        for type in try DBusType.parseList(signature) { body.append(try reader.readValue(type)) }
+        var reader = WireReader(
+            bytes: bytes, bigEndian: bigEndian, start: bodyStart, end: bytes.count,
+            descriptorCount: descriptorCount, resolveDescriptor: resolveDescriptor)
+        let types = try DBusType.parseList(signature)
+        body.reserveCapacity(types.count)
+        for type in types { body.append(try reader.readValue(type)) }
         guard reader.position == bytes.count else { throw .malformed("body has bytes beyond its signature") }
     }
 
-    private mutating func apply(field entry: DBusValue, signature: inout String) throws(DBusError) {
-        guard case .structure(let parts) = entry, parts.count == 2,
-              case .byte(let code) = parts[0], case .variant(let value) = parts[1] else {
-            throw .malformed("bad header field")
+    /// Reads the header's array of `(byte, variant)` fields straight into the message, with
+    /// no value tree in between; returns the body's signature and the number of descriptors
+    /// the message carries.
+    ///
+    /// A field the spec names must carry its own type; one it does not name is read (with the
+    /// same bounds as any value) and ignored.
+    private mutating func readHeaderFields(_ reader: inout WireReader) throws(DBusError) -> (String, UInt32) {
+        let fieldDepth = try NestingDepth.top.entering(.array).entering(.structure)
+        var signature = ""
+        var descriptorCount: UInt32 = 0
+        try reader.readArray(elementAlignment: 8) { reader throws(DBusError) in
+            try reader.skipPadding(to: 8)
+            let code = try reader.readByte()
+            let type = try reader.readSignature()
+            switch (HeaderField(rawValue: code), type) {
+            case (.path, "o"): path = try DBusObjectPath(try reader.readString())
+            case (.interface, "s"): interface = try reader.readString()
+            case (.member, "s"): member = try reader.readString()
+            case (.errorName, "s"): errorName = try reader.readString()
+            case (.replySerial, "u"): replySerial = try reader.read(UInt32.self)
+            case (.destination, "s"): destination = try reader.readString()
+            case (.sender, "s"): sender = try reader.readString()
+            // Checked once, where the body is read by it.
+            case (.signature, "g"): signature = try reader.readSignature()
+            case (.unixFDs, "u"): descriptorCount = try reader.read(UInt32.self)
+            case (.none, _):
+                _ = try reader.readValue(try DBusType(parsing: type), depth: fieldDepth.entering(.variant))
+            default:
+                throw .malformed("header field \(code) has the wrong type")
+            }
         }
-        switch (HeaderField(rawValue: code), value) {
-        case (.path, .objectPath(let path)): self.path = path
-        case (.interface, .string(let text)): interface = text
-        case (.member, .string(let text)): member = text
-        case (.errorName, .string(let text)): errorName = text
-        case (.replySerial, .uint32(let number)): replySerial = number
-        case (.destination, .string(let text)): destination = text
-        case (.sender, .string(let text)): sender = text
-        case (.signature, .signature(let text)): signature = text.rawValue
-        case (.unixFDs, _), (.none, _): break
-        default: throw .malformed("header field \(code) has the wrong type")
-        }
+        return (signature, descriptorCount)
     }
 }

@@ -1,7 +1,8 @@
 /// One D-Bus message: a method call, a method return, an error or a signal.
 ///
 /// Messages are plain values. Building one checks names and paths; marshalling checks every
-/// value against its type; so whatever reaches libdbus is already well formed.
+/// value against its type; so whatever reaches libdbus is already well formed. A message with
+/// `h` values holds their descriptors (``DBusFileDescriptor``), open while any copy of it lives.
 public struct DBusMessage: Sendable, Hashable {
     /// The four message types of the spec, with their wire codes.
     public enum Kind: UInt8, Sendable {

@@ -1,7 +1,13 @@
 /// Unmarshals values from D-Bus wire bytes of either byte order. Every read is bounds-checked:
 /// bad bytes are ``DBusError/malformed(_:)``, never a crash; nesting and the number of values
 /// decoded are bounded too.
+///
+/// An `h` value's index must be below the message's descriptor count; `resolveDescriptor`
+/// gives the descriptor for it, asked in body order, at most
+/// ``WireLimits/maxFileDescriptors`` times.
 struct WireReader {
+    typealias DescriptorResolver = (UInt32) throws(DBusError) -> DBusFileDescriptor
+
     private let bytes: [UInt8]
     private let bigEndian: Bool
     private let base: Int
@@ -9,8 +15,14 @@ struct WireReader {
     let end: Int
     private let valueLimit: Int
     private var valuesLeft: Int
+    private let descriptorCount: UInt32
+    private let resolveDescriptor: DescriptorResolver
+    private var descriptorsLeft = WireLimits.maxFileDescriptors
 
-    init(bytes: [UInt8], bigEndian: Bool, start: Int, end: Int, valueLimit: Int = WireLimits.maxDecodedValues) {
+    init(
+        bytes: [UInt8], bigEndian: Bool, start: Int, end: Int, valueLimit: Int = WireLimits.maxDecodedValues,
+        descriptorCount: UInt32 = 0, resolveDescriptor: @escaping DescriptorResolver = WireReader.noDescriptors
+    ) {
         self.bytes = bytes
         self.bigEndian = bigEndian
         self.base = start
@@ -18,6 +30,13 @@ struct WireReader {
         self.end = end
         self.valueLimit = valueLimit
         self.valuesLeft = valueLimit
+        self.descriptorCount = descriptorCount
+        self.resolveDescriptor = resolveDescriptor
+    }
+
+    /// The resolver of a reader given no descriptors: any `h` is refused.
+    static func noDescriptors(_ index: UInt32) throws(DBusError) -> DBusFileDescriptor {
+        throw .malformed("file descriptor \(index), and no descriptors came with the message")
     }
 
     mutating func skipPadding(to alignment: Int) throws(DBusError) {
@@ -92,7 +111,7 @@ struct WireReader {
             let text = try readString()
             return .objectPath(try DBusObjectPath(text))
         case .signature: return .signature(try DBusSignature(try readSignature()))
-        case .unixFileDescriptor: throw .malformed("unix file descriptors are not supported")
+        case .unixFileDescriptor: return .unixFileDescriptor(try readDescriptor())
         case .variant:
             let signature = try readSignature()
             let innerType = try DBusType(parsing: signature)
@@ -132,7 +151,18 @@ struct WireReader {
         }
     }
 
-    private mutating func readArray(
+    private mutating func readDescriptor() throws(DBusError) -> DBusFileDescriptor {
+        let index = try read(UInt32.self)
+        guard index < descriptorCount else {
+            throw .malformed("file descriptor \(index) of a message that carries \(descriptorCount)")
+        }
+        guard descriptorsLeft > 0 else { throw .tooManyFileDescriptors(limit: WireLimits.maxFileDescriptors) }
+        descriptorsLeft -= 1
+        return try resolveDescriptor(index)
+    }
+
+    /// Reads an array's length, then its elements with `element` until the length is used up.
+    mutating func readArray(
         elementAlignment: Int, element: (inout WireReader) throws(DBusError) -> Void
     ) throws(DBusError) {
         let length = Int(try read(UInt32.self))

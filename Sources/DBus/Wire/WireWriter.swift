@@ -1,8 +1,12 @@
 /// Marshals values into the D-Bus wire format (little-endian), walking each value beside its
 /// declared type. Alignment is relative to the start of the buffer, so a body must be written
 /// into its own writer and placed at an 8-aligned offset of the message.
+///
+/// An `h` value is written as the index of its descriptor in ``descriptors``, the message's
+/// descriptors in body order, one per value.
 struct WireWriter {
     private(set) var bytes: [UInt8]
+    private(set) var descriptors: [DBusFileDescriptor] = []
 
     init(capacity: Int = 256) {
         bytes = []
@@ -76,6 +80,7 @@ struct WireWriter {
         case (.string, .string(let text)): try appendString(text)
         case (.objectPath, .objectPath(let path)): try appendString(path.rawValue)
         case (.signature, .signature(let signature)): try appendSignature(signature.rawValue)
+        case (.unixFileDescriptor, .unixFileDescriptor(let descriptor)): try appendDescriptor(descriptor)
         case (.array(.byte), .byteArray(let data)):
             _ = try depth.entering(.array)
             let array = beginArray(elementAlignment: 1)
@@ -109,6 +114,15 @@ struct WireWriter {
             throw .typeMismatch(expected: type.signature, found: value.type.signature)
         }
     }
+
+    private mutating func appendDescriptor(_ descriptor: DBusFileDescriptor) throws(DBusError) {
+        guard descriptors.count < WireLimits.maxFileDescriptors else {
+            throw .tooManyFileDescriptors(limit: WireLimits.maxFileDescriptors)
+        }
+        guard descriptor.isOpen else { throw .fileDescriptorUnavailable("it was taken or closed") }
+        append(UInt32(descriptors.count))
+        descriptors.append(descriptor)
+    }
 }
 
 /// Limits from the D-Bus specification, and our own on decoding.
@@ -119,4 +133,9 @@ enum WireLimits {
     /// of memory however few it takes on the wire (an `int32` takes four), so this, not the
     /// message size, bounds what a message costs; byte arrays are one value, kept as bytes.
     static let maxDecodedValues = 256 * 1024
+    /// The most `h` values one message may carry, sent or received: what a bus accepts by
+    /// default (libdbus's `DBUS_DEFAULT_MESSAGE_UNIX_FDS`; a bus disconnects a sender of more).
+    /// Each received one is a descriptor of its own, so this also bounds what a peer can make
+    /// this process open with one message.
+    static let maxFileDescriptors = 16
 }

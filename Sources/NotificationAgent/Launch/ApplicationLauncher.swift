@@ -1,5 +1,6 @@
 import DBus
 import Logging
+import UserNotifications
 
 /// Launches an app to hand it a notification response while it is not running, as Apple's
 /// system launches an app when a person taps one of its notifications.
@@ -25,7 +26,7 @@ import Logging
 /// the action's parameter, which carries what the person answered.
 package struct ApplicationLauncher: Sendable {
     /// The action name the agent uses for a notification response.
-    package static let notificationResponseAction = "notification-response"
+    package static let notificationResponseAction = ApplicationInterface.notificationResponseAction
 
     /// Where desktop entries are looked up.
     package let directories: XDGDataDirectories

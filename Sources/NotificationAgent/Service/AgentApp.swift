@@ -11,10 +11,16 @@ final class AgentApp: Sendable {
     let host: AgentAppHost
     let engine: HostedEngine
     let work = SerialWork()
+    /// The caps ``add(_:)`` keeps.
+    let caps: AgentLimits.AddCaps
     private let binding = Locked<(pid: UInt32?, watch: DBusSignalHandle?)>((nil, nil))
 
-    init(appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL) {
+    init(
+        appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL,
+        caps: AgentLimits.AddCaps
+    ) {
         self.appID = appID
+        self.caps = caps
         self.host = host
         engine = HostedEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder)
     }
@@ -25,7 +31,8 @@ final class AgentApp: Sendable {
         let senderPID = await Self.processID(of: sender, on: connection)
         let bound = host.center
         try await identifying.authorize(
-            sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid })
+            sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid },
+            on: connection)
         let watch = try await connection.subscribe(to: [], senderMustOwn: sender) { [weak self] event in
             if case .ownerChanged(_, _, nil) = event { self?.unbind(sender) }
         }
@@ -42,6 +49,7 @@ final class AgentApp: Sendable {
     private func unbind(_ sender: String) {
         guard host.center == sender else { return }
         host.center = nil
+        host.touch()
         binding.withLock { $0.watch?.cancel(); $0 = (nil, nil) }
     }
 
@@ -51,28 +59,27 @@ final class AgentApp: Sendable {
         guard center == sender else { throw .notAllowed("\(appID) is connected from another connection") }
     }
 
-    /// Adds a request within the app's caps.
+    /// Adds a request within the app's caps, checked against the engine's counts (never its
+    /// lists, so the check costs the same at any size): a request that replaces one of the same
+    /// identifier is always taken.
     func add(_ request: UNNotificationRequest) async throws {
+        let occupancy = await engine.occupancy(of: request.identifier)
         if request.trigger != nil {
-            let pending = await engine.pendingRequests()
-            if pending.count >= AgentLimits.pendingRequests, !pending.contains(where: { $0.identifier == request.identifier }) {
-                throw NotificationAgentError.limitReached("\(appID) has \(AgentLimits.pendingRequests) pending requests")
+            if occupancy.pending >= caps.pendingRequests, !occupancy.isPending {
+                throw NotificationAgentError.limitReached("\(appID) has \(caps.pendingRequests) pending requests")
             }
-        } else {
-            let delivered = await engine.deliveredNotifications()
-            if delivered.count >= AgentLimits.liveNotifications,
-               !delivered.contains(where: { $0.request.identifier == request.identifier }) {
-                throw NotificationAgentError.limitReached("\(appID) shows \(AgentLimits.liveNotifications) notifications")
-            }
+        } else if occupancy.delivered >= caps.liveNotifications, !occupancy.isDelivered {
+            throw NotificationAgentError.limitReached("\(appID) shows \(caps.liveNotifications) notifications")
         }
         try await engine.add(request)
     }
 
     /// The app's counts for `Status`.
     func status() async -> AgentStatus.App {
-        AgentStatus.App(
-            appID: appID, pending: await engine.pendingRequests().count, delivered: await engine.deliveredNotifications().count,
-            queued: host.queuedCount, connected: host.center != nil)
+        let occupancy = await engine.occupancy(of: "")
+        return AgentStatus.App(
+            appID: appID, pending: occupancy.pending, delivered: occupancy.delivered, queued: host.queuedCount,
+            connected: host.center != nil)
     }
 
     /// The process id of a connection, or `nil` when the bus does not say.

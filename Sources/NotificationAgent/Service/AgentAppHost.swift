@@ -4,9 +4,10 @@ import Foundation
 import UserNotifications
 
 /// The host of one app's engine in the agent: it asks the app's connected center how to
-/// present a notification, and routes each response to that center as the `Response` signal,
-/// or, with no center connected, queues it in the app's agent state and asks the launcher to
-/// start the app.
+/// present a notification, and keeps each response in the app's agent state until a center
+/// acknowledges it (`AcknowledgeResponses`): it goes to the connected center as the `Response`
+/// signal at once, or, with no center connected, the launcher is asked to start the app. A
+/// center that exits before it took a response gets it from `TakeResponses` at its next start.
 final class AgentAppHost: HostedEngineHost {
     let appID: String
     private let connection: DBusConnection
@@ -14,11 +15,14 @@ final class AgentAppHost: HostedEngineHost {
     private let recordFile: StateFile<AgentAppRecord>
     private let clock: any NotificationClock
     private let state: Locked<(record: AgentAppRecord, center: String?)>
+    /// Tells the agent that work happened (its idle period counts again).
+    let touch: @Sendable () -> Void
 
     init(
         appID: String, record: AgentAppRecord, recordFile: StateFile<AgentAppRecord>, connection: DBusConnection,
-        launcher: any AppLaunching, clock: any NotificationClock
+        launcher: any AppLaunching, clock: any NotificationClock, touch: @escaping @Sendable () -> Void = {}
     ) {
+        self.touch = touch
         self.appID = appID
         self.connection = connection
         self.launcher = launcher
@@ -41,6 +45,7 @@ final class AgentAppHost: HostedEngineHost {
     // MARK: - Presentation
 
     func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+        touch()
         let fallback = UNUserNotificationCenter.defaultPresentationOptions
         guard let center else { return fallback }
         do {
@@ -61,6 +66,7 @@ final class AgentAppHost: HostedEngineHost {
     // MARK: - Responses
 
     func receive(_ response: UNNotificationResponse) {
+        touch()
         let identifier = response.notification.request.identifier
         let json: String
         do {
@@ -71,14 +77,14 @@ final class AgentAppHost: HostedEngineHost {
             return
         }
         let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
-        if let center, send(queued, to: center) { return }
         enqueue(queued)
+        if let center, send(queued, to: center) { return }
         let launcher = self.launcher
         let appID = self.appID
         let token = response.activationToken
         Task {
             do {
-                try await launcher.launch(appID: appID, activationToken: token)
+                try await launcher.launch(appID: appID, responseID: queued.id, activationToken: token)
             } catch {
                 AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             }

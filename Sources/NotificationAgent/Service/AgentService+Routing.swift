@@ -6,6 +6,7 @@ extension AgentService {
     /// Takes a call on the connection's executor: checks its shape and app id at once, then
     /// hands it to the app's queue, so each app's calls are taken in the order they came.
     func route(_ invocation: DBusMethodInvocation) {
+        touched()
         let message = invocation.message
         let sender = message.sender ?? ""
         let member = message.member ?? ""

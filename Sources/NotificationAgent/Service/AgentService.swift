@@ -29,12 +29,16 @@ public final class AgentService: Sendable {
     let launcher: any AppLaunching
     let identifying: any CallerIdentifying
     let stateRoot: URL
+    /// The caps each app's `Add` is checked against.
+    let caps: AgentLimits.AddCaps
     let apps = Locked<[String: AgentApp]>([:])
     private let export = Locked<DBusConnection.Export?>(nil)
+    let idleWatch = Locked<AgentIdleWatch?>(nil)
+    let idleSignals = Locked<DBusSignalHandle?>(nil)
 
     private init(
         connection: DBusConnection, bus: NotificationBus, clock: any NotificationClock, launcher: any AppLaunching,
-        identifying: any CallerIdentifying, stateRoot: URL
+        identifying: any CallerIdentifying, stateRoot: URL, caps: AgentLimits.AddCaps
     ) {
         self.connection = connection
         self.bus = bus
@@ -42,6 +46,7 @@ public final class AgentService: Sendable {
         self.launcher = launcher
         self.identifying = identifying
         self.stateRoot = stateRoot
+        self.caps = caps
     }
 
     /// Connects to `bus`, restores the apps kept in `stateRoot`, serves the interface and
@@ -54,9 +59,19 @@ public final class AgentService: Sendable {
         launcher: any AppLaunching = NoAppLauncher(), identifying: any CallerIdentifying = DeclaredAppIdentity(),
         stateRoot: URL = AgentService.defaultStateRoot
     ) async throws -> AgentService {
+        try await start(bus: bus, clock: clock, launcher: launcher, identifying: identifying, stateRoot: stateRoot, caps: .standard)
+    }
+
+    /// ``start(bus:clock:launcher:identifying:stateRoot:)`` with per-app caps other than the
+    /// documented ones (tests give small ones).
+    package static func start(
+        bus: NotificationBus, clock: any NotificationClock, launcher: any AppLaunching, identifying: any CallerIdentifying,
+        stateRoot: URL, caps: AgentLimits.AddCaps
+    ) async throws -> AgentService {
         let connection = try await DBusConnection.connect(to: bus.dbusBus)
         let service = AgentService(
-            connection: connection, bus: bus, clock: clock, launcher: launcher, identifying: identifying, stateRoot: stateRoot)
+            connection: connection, bus: bus, clock: clock, launcher: launcher, identifying: identifying, stateRoot: stateRoot,
+            caps: caps)
         service.restoreApps()
         let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) {
             [weak service] invocation in
@@ -75,6 +90,7 @@ public final class AgentService: Sendable {
 
     /// Gives the name back, stops serving and writes every app's state.
     public func stop() async {
+        stopIdleWatch()
         try? await connection.releaseName(AgentInterface.busName)
         export.withLock { $0?.unexport() }
         for app in apps.withLock({ Array($0.values) }) {
@@ -106,8 +122,10 @@ public final class AgentService: Sendable {
 
     private func makeApp(_ appID: String, record: AgentAppRecord) -> AgentApp {
         let host = AgentAppHost(
-            appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock)
-        return AgentApp(appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID))
+            appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
+            touch: { [weak self] in self?.touched() })
+        return AgentApp(
+            appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps)
     }
 
     /// Restores each app that has an `agent.json` under the state root.

@@ -1,9 +1,9 @@
 /// Starts an app so that it takes the responses queued for it: the agent asks this when a
 /// response arrives while none of the app's centers is connected.
 public protocol AppLaunching: Sendable {
-    /// Launches the app with desktop-entry id `appID`, handing over the activation token of
-    /// the click when the server gave one.
-    func launch(appID: String, activationToken: String?) async throws
+    /// Launches the app with desktop-entry id `appID` for the queued response `responseID`,
+    /// handing over the activation token of the click when the server gave one.
+    func launch(appID: String, responseID: String, activationToken: String?) async throws
 }
 
 /// The launcher used when none is given: it launches nothing. A queued response waits, for
@@ -14,5 +14,5 @@ public struct NoAppLauncher: AppLaunching {
     public init() {}
 
     /// Does nothing: the response stays queued.
-    public func launch(appID: String, activationToken: String?) async throws {}
+    public func launch(appID: String, responseID: String, activationToken: String?) async throws {}
 }

@@ -1,3 +1,4 @@
+public import DBus
 public import UserNotifications
 
 /// Decides whether a connection may act for an app id.
@@ -7,11 +8,11 @@ public import UserNotifications
 public protocol CallerIdentifying: Sendable {
     /// Whether `sender` (a unique bus name, of process `senderPID`) may act for `appID`, which
     /// is bound now to `boundSender` of process `boundPID` (`boundSender` `nil`: bound to no
-    /// live connection).
+    /// live connection); `connection` is the agent's, to ask the bus about `sender`.
     ///
     /// - Throws: ``UserNotifications/NotificationAgentError/notAllowed(_:)`` to refuse.
     func authorize(
-        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?
+        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?, on connection: DBusConnection
     ) async throws(NotificationAgentError)
 }
 
@@ -20,16 +21,25 @@ public protocol CallerIdentifying: Sendable {
 /// live connection of one process is bound to an id, a connection of another process claiming
 /// it is refused. A second connection of the same process (the same PID) takes the id over.
 ///
-/// It cannot tell a sandboxed or systemd-scoped app's real id; the identification that reads
-/// `/.flatpak-info` and the unit name replaces it.
+/// It cannot tell a sandboxed or systemd-scoped app's real id; `notify agent` uses
+/// ``CallerIdentityResolver``, which reads `/.flatpak-info` and the unit name and keeps this
+/// rule for callers that neither names.
 public struct DeclaredAppIdentity: CallerIdentifying {
     /// Creates the identification.
     public init() {}
 
     /// Refuses a claim on an id bound to a live connection of another process.
     public func authorize(
-        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?
+        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?, on connection: DBusConnection
     ) async throws(NotificationAgentError) {
+        try authorizeDeclared(sender: sender, senderPID: senderPID, appID: appID, boundSender: boundSender, boundPID: boundPID)
+    }
+
+    /// The first-binding rule alone: what ``authorize(sender:senderPID:appID:boundSender:boundPID:on:)``
+    /// decides, without asking the bus.
+    package func authorizeDeclared(
+        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?
+    ) throws(NotificationAgentError) {
         guard let boundSender, boundSender != sender else { return }
         guard let senderPID, senderPID == boundPID else {
             throw .notAllowed("\(appID) is connected from another process")

@@ -1,5 +1,6 @@
 import DesktopNotificationsSupport
 import Dispatch
+import Synchronization
 
 /// Deadlines for answers awaited from the app's own code (the delegate's `willPresent` and
 /// `didReceive`), all served by one timer.
@@ -34,20 +35,21 @@ final class AnswerDeadlines: Sendable {
         return Token(id: id)
     }
 
-    /// Runs `work` on the main actor and returns its answer, or `fallback` when the answer has
-    /// not come within `interval`. The work goes on after the deadline (nothing can stop the
-    /// app's code), but nobody waits for it any more.
-    func answer<Value: Sendable>(
-        within interval: Duration, otherwise fallback: Value, _ work: @escaping @MainActor @Sendable () async -> Value
-    ) async -> Value {
-        await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            let token = add(after: interval) { once.resume(returning: fallback) }
-            Task { @MainActor in
-                let value = await work()
-                self.remove(token)
-                once.resume(returning: value)
-            }
+    /// Runs `work` on the main actor and hands its answer to `answered`, on the main actor
+    /// where it was given, with no hop; or calls `expired` on the timer's queue when the answer
+    /// has not come within `interval`. One of the two runs, once; `expired` must be quick. The
+    /// work goes on after the deadline (nothing can stop the app's code), but nobody waits for
+    /// it any more.
+    func ask<Value: Sendable>(
+        within interval: Duration, _ work: @escaping @MainActor @Sendable () async -> Value,
+        answered: @escaping @MainActor @Sendable (Value) -> Void, expired: @escaping @Sendable () -> Void
+    ) {
+        let settled = OnceFlag()
+        let token = add(after: interval) { if settled.take() { expired() } }
+        Task { @MainActor in
+            let value = await work()
+            self.remove(token)
+            if settled.take() { answered(value) }
         }
     }
 
@@ -59,5 +61,15 @@ final class AnswerDeadlines: Sendable {
     /// How many deadlines are waiting (for tests).
     var count: Int {
         timer.count
+    }
+}
+
+/// Lets exactly one of several threads through, once.
+final class OnceFlag: Sendable {
+    private let taken = Atomic(false)
+
+    /// `true` the first time only.
+    func take() -> Bool {
+        !taken.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -3,38 +3,122 @@ import Foundation
 
 /// The responses waiting for the delegate, told one at a time, in order, on the main actor.
 ///
-/// Bounded: past ``limit`` a response is dropped and logged (the delegate is then far behind:
-/// each one may take up to the response deadline).
+/// A burst of responses gets one task on the main actor, which tells them one after the other
+/// and ends when none is left; the next response is told from where the delegate finished
+/// with the last one, on the main actor: a response goes from the engine straight to the main
+/// actor, with no stop on the global pool on the way (as iterating an `AsyncStream`, or waiting
+/// for the delegate through a continuation, makes).
+///
+/// Responses wait until the first delegate is set (``delegateSet()``): the responses a center
+/// takes from the agent at start may come before the app sets its delegate.
+///
+/// Bounded: past ``limit`` waiting responses a new one is dropped and logged (the delegate is
+/// then far behind: each one may take up to the response deadline, or none was ever set).
 final class ResponseQueue: Sendable {
     /// Responses waiting for the delegate at the most.
     static let limit = 1024
 
-    private let continuation: AsyncStream<UNNotificationResponse>.Continuation
-    private let dropped = Locked(0)
+    /// One response's turn: whether `tell` has returned, and whether it is done.
+    @MainActor
+    private final class Turn {
+        var hasReturned = false
+        var isDone = false
+    }
 
-    /// Starts the consumer: `tell` gets each response on the main actor, the next one only
-    /// when it has returned.
-    init(tell: @escaping @MainActor @Sendable (UNNotificationResponse) async -> Void) {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: UNNotificationResponse.self, bufferingPolicy: .bufferingOldest(Self.limit))
-        self.continuation = continuation
-        Task { @MainActor in
-            for await response in stream { await tell(response) }
+    private struct State {
+        var waiting: [UNNotificationResponse] = []
+        /// Where the next response to tell is in `waiting` (the told ones before it are
+        /// removed in batches).
+        var next = 0
+        /// A task on the main actor is telling responses.
+        var telling = false
+        var dropped = 0
+        /// A delegate has been set: responses are told.
+        var delegateSeen = false
+
+        var waitingCount: Int { waiting.count - next }
+
+        /// The next response to tell, or `nil` (and the teller stops) when there is none.
+        mutating func take() -> UNNotificationResponse? {
+            guard next < waiting.count else {
+                waiting.removeAll(keepingCapacity: true)
+                next = 0
+                telling = false
+                return nil
+            }
+            let response = waiting[next]
+            next += 1
+            if next >= 64, next * 2 >= waiting.count {
+                waiting.removeFirst(next)
+                next = 0
+            }
+            return response
         }
     }
 
-    deinit {
-        continuation.finish()
+    /// Tells one response on the main actor and calls its second argument, on the main actor,
+    /// when the next one may be told.
+    typealias Teller = @MainActor @Sendable (UNNotificationResponse, _ done: @escaping @MainActor @Sendable () -> Void) -> Void
+
+    private let tell: Teller
+    private let state = Locked(State())
+
+    /// `tell` gets each response on the main actor, the next one only when it has called `done`.
+    init(tell: @escaping Teller) {
+        self.tell = tell
     }
 
     /// How many responses the full queue dropped (each is also logged).
-    var droppedCount: Int { dropped.withLock { $0 } }
+    var droppedCount: Int { state.withLock { $0.dropped } }
 
     func enqueue(_ response: UNNotificationResponse) {
-        guard case .dropped = continuation.yield(response) else { return }
-        dropped.withLock { $0 += 1 }
-        CenterLog.logger.error(
-            "response queue full; response dropped",
-            metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+        enum Outcome { case queued, startTelling, dropped }
+        let outcome: Outcome = state.withLock { state in
+            guard state.waitingCount < Self.limit else {
+                state.dropped += 1
+                return .dropped
+            }
+            state.waiting.append(response)
+            guard !state.telling, state.delegateSeen else { return .queued }
+            state.telling = true
+            return .startTelling
+        }
+        switch outcome {
+        case .queued:
+            break
+        case .startTelling:
+            Task { @MainActor in self.tellWaiting() }
+        case .dropped:
+            CenterLog.logger.error(
+                "response queue full; response dropped",
+                metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+        }
+    }
+
+    /// The first delegate is set: the responses waiting for it are told.
+    func delegateSet() {
+        let starts = state.withLock { state in
+            guard !state.delegateSeen else { return false }
+            state.delegateSeen = true
+            guard !state.telling, state.waitingCount > 0 else { return false }
+            state.telling = true
+            return true
+        }
+        if starts { Task { @MainActor in self.tellWaiting() } }
+    }
+
+    /// Tells the waiting responses in order: the next one once `tell` is done with the last,
+    /// at once when it was done before it returned.
+    @MainActor
+    private func tellWaiting() {
+        while let response = state.withLock({ $0.take() }) {
+            let turn = Turn()
+            tell(response) { [self] in
+                turn.isDone = true
+                if turn.hasReturned { tellWaiting() }
+            }
+            turn.hasReturned = true
+            guard turn.isDone else { return }
+        }
     }
 }

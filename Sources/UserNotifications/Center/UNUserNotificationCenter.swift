@@ -33,6 +33,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var bus: NotificationBus = .session
         var clock: any NotificationClock = SystemNotificationClock()
         var persistent = true
+        var engine: NotificationEngineKind?
     }
 
     private static let settings = Locked(Settings())
@@ -50,6 +51,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// The app's identity on the desktop. A Linux addition.
     public let identity: ApplicationIdentity
+    /// The bus the center uses.
+    let bus: NotificationBus
+    /// `org.freedesktop.Application`'s handlers and server.
+    let applicationSide = Locked(ApplicationSide())
     /// The wall clock triggers and deadlines run on.
     let clock: any NotificationClock
 
@@ -59,25 +64,31 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             if let center { return center }
             let chosen = settings.withLock { $0 }
             let created = UNUserNotificationCenter(
-                identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent)
+                identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent,
+                engine: chosen.engine)
             center = created
             return created
         }
     }
 
-    /// Sets how ``current()`` is made: the app's identity, the bus, the clock and whether
-    /// state is kept across launches. A Linux addition; call it before the first
-    /// ``current()``.
+    /// Sets how ``current()`` is made: the app's identity, the bus, the clock, whether
+    /// state is kept across launches, and where notifications live. A Linux addition; call it
+    /// before the first ``current()``.
     ///
+    /// - Parameter engine: ``NotificationEngineKind/agent`` or
+    ///   ``NotificationEngineKind/inProcess``; `nil` (the default) takes
+    ///   `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable (see
+    ///   ``engineKind``).
     /// - Returns: `false` when ``current()`` already exists (its settings do not change).
     @discardableResult
     public static func configure(
         identity: ApplicationIdentity? = nil, bus: NotificationBus = .session,
-        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        engine: NotificationEngineKind? = nil
     ) -> Bool {
         shared.withLock { center in
             guard center == nil else { return false }
-            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent) }
+            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine) }
             return true
         }
     }
@@ -94,28 +105,38 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///     ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
     ///     folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged
     ///     (label `org.desktopnotifications.center`).
+    ///   - engine: where notifications live; `nil` (the default) takes
+    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
+    ///     center with `persistent` false or a `stateDirectory` of its own stays in process (see
+    ///     ``engineKind``).
     public init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
-        stateDirectory: URL? = nil
+        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil
     ) {
         self.identity = identity
+        self.bus = bus
         self.clock = clock
         let host = EngineHostReference()
-        responses = ResponseQueue { response in await (host.host as? UNUserNotificationCenter)?.tellDidReceive(response) }
-        engine = InProcessEngine.start(
-            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host,
-            stateDirectory: persistent ? Self.stateFolder(stateDirectory, of: identity) : nil)
+        responses = ResponseQueue { response, done in
+            guard let center = host.host as? UNUserNotificationCenter else { return done() }
+            center.tellDidReceive(response, done: done)
+        }
+        let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
+        var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
+        if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
+        engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host, clock: clock) {
+            InProcessEngine.start(
+                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder)
+        }
         super.init()
         host.host = self
     }
 
     deinit {
+        applicationSide.withLock { $0.server }?.close()
         engine.close()
     }
-
-    /// The engine when it runs in this process (tests look inside it).
-    var inProcessEngine: InProcessEngine? { engine as? InProcessEngine }
 
     /// The folder given, else the identity's own.
     private static func stateFolder(_ given: URL?, of identity: ApplicationIdentity) -> Result<URL, InvalidApplicationIdentifierError> {
@@ -124,9 +145,17 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// The delegate, held weakly (keep your own strong reference).
+    ///
+    /// Responses that arrive before the first delegate is set wait for it (at most
+    /// 1,024), as Apple hands the response that launched an app to the delegate set while it
+    /// launches; once a delegate has been set, a response that arrives while there is none is
+    /// not told to anyone.
     public var delegate: (any UNUserNotificationCenterDelegate)? {
         get { delegateBox.withLock { $0.object } }
-        set { delegateBox.withLock { $0.object = newValue } }
+        set {
+            delegateBox.withLock { $0.object = newValue }
+            if newValue != nil { responses.delegateSet() }
+        }
     }
 
     /// How long the delegate has to answer `willPresent`; after that the notification is not
@@ -147,40 +176,44 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         delegate == nil ? Self.defaultPresentationOptions : nil
     }
 
-    /// The delegate's answer, or `[]` when it does not come within ``presentationDeadline``.
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard delegate != nil else { return Self.defaultPresentationOptions }
-        let options = await AnswerDeadlines.shared.answer(within: Self.presentationDeadline, otherwise: nil) {
+    /// Hands `then` the delegate's answer, or `[]` when it does not come within
+    /// ``presentationDeadline``: on the main actor, where the delegate answered, or on the
+    /// deadline's queue.
+    func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
+        guard delegate != nil else { return then(Self.defaultPresentationOptions) }
+        AnswerDeadlines.shared.ask(within: Self.presentationDeadline) {
             await self.askWillPresent(notification)
-        }
-        guard let options else {
+        } answered: { options in
+            then(options)
+        } expired: {
             CenterLog.logger.warning(
                 "the delegate did not answer willPresent in time; not shown",
                 metadata: ["identifier": "\(notification.request.identifier)"])
-            return []
+            then([])
         }
-        return options
     }
 
     @MainActor
-    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions? {
+    private func askWillPresent(_ notification: UNNotification) async -> UNNotificationPresentationOptions {
         guard let delegate else { return Self.defaultPresentationOptions }
         return await delegate.userNotificationCenter(self, willPresent: notification)
     }
 
-    /// Tells the delegate, and waits for it up to the response deadline.
+    /// Tells the delegate, and calls `done` on the main actor when it has finished or the
+    /// response deadline has passed, whichever comes first.
     @MainActor
-    private func tellDidReceive(_ response: UNNotificationResponse) async {
-        guard delegate != nil else { return }
+    fileprivate func tellDidReceive(_ response: UNNotificationResponse, done: @escaping @MainActor @Sendable () -> Void) {
+        guard delegate != nil else { return done() }
         let deadline = responseDeadlineOverride.withLock { $0 } ?? Self.responseDeadline
-        let finished = await AnswerDeadlines.shared.answer(within: deadline, otherwise: false) {
+        AnswerDeadlines.shared.ask(within: deadline) {
             await self.delegate?.userNotificationCenter(self, didReceive: response)
-            return true
-        }
-        if !finished {
+        } answered: { _ in
+            done()
+        } expired: {
             CenterLog.logger.warning(
                 "the delegate did not finish didReceive in time; going on with the next response",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+            Task { @MainActor in done() }
         }
     }
 

@@ -5,10 +5,11 @@ import Foundation
 /// holds it weakly, so a center that goes away takes nothing with it.
 protocol EngineHost: AnyObject, Sendable {
     /// The options when nobody needs to be asked (no delegate), known without a hop; `nil`
-    /// when ``presentationOptions(for:)`` must ask.
+    /// when ``askPresentationOptions(for:then:)`` must ask.
     var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { get }
-    /// Asks the delegate how to present `notification` (bounded by the presentation deadline).
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions
+    /// Asks the delegate how to present `notification` (bounded by the presentation deadline)
+    /// and hands the answer to `then`, once, from the thread that has it.
+    func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void)
     /// Takes a response for the delegate; it is told in order, one at a time.
     func receive(_ response: UNNotificationResponse)
     /// Whether a content extension handles the category.

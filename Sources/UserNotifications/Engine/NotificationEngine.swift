@@ -37,6 +37,12 @@ protocol NotificationEngine: AnyObject, Sendable {
     func setBadgeCount(_ count: Int) async throws
     /// Writes a waiting state save now; throws why the state is not kept, if it is not.
     func writeStateNow() async throws
+    /// Takes the responses the per-user agent keeps for the app and hands them to the host, in
+    /// the agent's order, each once: response `id`, for which the app was activated, and those
+    /// queued before it are among them. `activationToken` goes on response `id` when the
+    /// agent's copy has none. Returns once they are handed over; `false` at once when this
+    /// engine's notifications are not kept by the agent (there is nothing to take).
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool
     /// Stops the engine when its center goes: no call is taken after it.
     func close()
 }

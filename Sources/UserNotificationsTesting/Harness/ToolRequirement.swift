@@ -56,6 +56,7 @@ public enum ToolRequirement {
         "sway": "sway",
         "swaymsg": "sway",
         "valgrind": "valgrind",
+        "xdg-desktop-portal": "xdg-desktop-portal",
         "xdotool": "xdotool",
         "xdpyinfo": "x11-utils",
         "xfce4-notifyd": "xfce4-notifyd",

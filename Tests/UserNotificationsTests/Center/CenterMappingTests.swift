@@ -99,6 +99,26 @@ struct CenterMappingTests {
         #expect(delivered.map(\.request.content.body) == ["2:0"])
     }
 
+    @Test("an update withdrawn while the delegate decides is posted as a new notification, as the engine would post it now")
+    func updateWithdrawnWhileAsking() async throws {
+        let fixture = try await CenterFixture(personality: .kde)
+        let first = try await fixture.post("score", body: "1:0")
+        let delegate = await HeldDelegate()
+        fixture.center.delegate = delegate
+        let update = Task { try await fixture.post("score", body: "2:0") }
+        #expect(await eventually { await delegate.isHolding })
+        // The prepared Notify (replacing `first`) must not go out after this.
+        fixture.center.removeDeliveredNotifications(withIdentifiers: ["score"])
+        #expect(await fixture.center.deliveredNotifications().isEmpty)
+        await delegate.answer([.banner, .list])
+        _ = try await update.value
+        let calls = fixture.server.notifications
+        #expect(calls.count == 2)
+        #expect(calls.last?.request.replacesID == 0)
+        #expect(calls.last?.id != first)
+        withExtendedLifetime(delegate) {}
+    }
+
     @Test("removeDeliveredNotifications sends CloseNotification and empties the list")
     func withdraw() async throws {
         let fixture = try await CenterFixture(personality: .kde)
@@ -245,5 +265,24 @@ struct CenterMoreMappingTests {
         #expect(settings.notificationCenterSetting == .enabled)
         #expect(settings.lockScreenSetting == .notSupported)
         #expect(settings.criticalAlertSetting == .notSupported)
+    }
+}
+
+/// Holds `willPresent` until the test answers it.
+@MainActor
+private final class HeldDelegate: NSObject, UNUserNotificationCenterDelegate {
+    private var held: CheckedContinuation<UNNotificationPresentationOptions, Never>?
+
+    var isHolding: Bool { held != nil }
+
+    func answer(_ options: UNNotificationPresentationOptions) {
+        held?.resume(returning: options)
+        held = nil
+    }
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        await withCheckedContinuation { held = $0 }
     }
 }

@@ -66,9 +66,11 @@ package enum AgentPayload {
         try text(of: try NotificationResponseSnapshot(response))
     }
 
-    /// The response in `json`: a ``UNTextInputNotificationResponse`` when it carries text.
-    package static func response(from json: String) throws(NotificationAgentError) -> UNNotificationResponse {
-        let snapshot = try value(NotificationResponseSnapshot.self, from: json)
+    /// The response in `json`: a ``UNTextInputNotificationResponse`` when it carries text, with
+    /// `activationToken` when `json` has none.
+    package static func response(from json: String, activationToken: String? = nil) throws(NotificationAgentError) -> UNNotificationResponse {
+        var snapshot = try value(NotificationResponseSnapshot.self, from: json)
+        if snapshot.activationToken == nil { snapshot.activationToken = activationToken }
         let notification = snapshot.notification.makeNotification()
         if let userText = snapshot.userText {
             return UNTextInputNotificationResponse(

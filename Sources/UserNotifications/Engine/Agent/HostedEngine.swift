@@ -48,6 +48,12 @@ package final class HostedEngine: Sendable {
         engine.removePendingRequests(withIdentifiers: identifiers)
     }
 
+    /// The sizes of the pending and delivered lists and whether `identifier` is in each, in
+    /// order with every other call, without copying either list.
+    package func occupancy(of identifier: String) async -> EngineOccupancy {
+        await engine.occupancy(of: identifier)
+    }
+
     /// The notifications shown now.
     package func deliveredNotifications() async -> [UNNotification] {
         await engine.deliveredNotifications()

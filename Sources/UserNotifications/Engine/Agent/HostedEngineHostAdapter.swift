@@ -17,8 +17,11 @@ final class HostedEngineHostAdapter: EngineHost {
 
     var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { nil }
 
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
+    func askPresentationOptions(
+        for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        let host = host
+        Task { then(await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions) }
     }
 
     func receive(_ response: UNNotificationResponse) {

@@ -15,6 +15,8 @@ enum EngineInput: Sendable {
     case authorization(EngineAnswer<EngineAuthorizationRecord>)
     case writeStateNow(EngineAnswer<Result<Void, any Error>>)
     case channel(NotificationChannelItem)
+    /// The delegate's answer for the delivery `tag`.
+    case presented(tag: UInt64, UNNotificationPresentationOptions)
     /// The center has gone: the channel closes and a waiting save is written.
     case close
 }

@@ -69,18 +69,12 @@ extension InProcessEngine {
     // MARK: - Pending
 
     private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
-        let anchor = clock.now
-        guard let next = trigger.nextFireDate(after: anchor, anchor: anchor, calendar: .current) else {
-            throw UNError(.notificationInvalidNoDate, description: "the trigger never fires after \(anchor)")
-        }
-        let anchored = (trigger as? UNTimeIntervalNotificationTrigger)
-            .map { UNNotificationRequest(identifier: request.identifier, content: request.content, trigger: $0.anchored(at: anchor)) }
-            ?? request
-        hold(anchored)
-        if let replaced = pending.insert(PendingEntry(request: anchored, anchor: anchor, nextFire: next)) {
+        let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
+        hold(entry.request)
+        if let replaced = pending.insert(entry) {
             release(replaced.request)
         }
-        scheduler?.schedule(request.identifier, at: next)
+        scheduler?.schedule(request.identifier, at: entry.nextFire)
         scheduleSave()
     }
 
@@ -100,10 +94,9 @@ extension InProcessEngine {
     /// A pending request fell due: a repeating one is scheduled again, the others leave the
     /// list; then it is delivered.
     func fire(_ identifier: String, due: Date) {
-        guard let entry = pending[identifier], entry.nextFire == due, let trigger = entry.request.trigger else { return }
+        guard let entry = pending[identifier], entry.nextFire == due else { return }
         var leaves = true
-        if trigger.repeats,
-           let next = trigger.nextFireDate(after: max(due, clock.now), anchor: entry.anchor, calendar: .current) {
+        if let next = entry.nextFire(afterFiringAt: due, now: clock.now) {
             pending.reschedule(identifier, to: next)
             scheduler?.schedule(identifier, at: next)
             leaves = false

@@ -14,20 +14,79 @@ extension InProcessEngine {
         if deliveries.enqueue(delivery) { begin(delivery.tag) }
     }
 
-    /// Asks the host how to present it: at once without a delegate, else off the loop.
+    /// Asks the host how to present it: at once without a delegate, else on the main actor.
+    ///
+    /// The main actor posts the `Notify` itself when the engine prepared it (a ticket: the
+    /// server's capabilities known, and nothing the arguments depend on changed since, see
+    /// ``PostTicket``); otherwise its answer comes back through the inbox and wakes the caller
+    /// of `add`, which takes it and posts.
     private func begin(_ tag: UInt64) {
         guard let delivery = deliveries[tag] else { return }
         guard let host else { return presented(tag, options: UNUserNotificationCenter.defaultPresentationOptions) }
         if let options = host.presentationOptionsWithoutAsking { return presented(tag, options: options) }
-        let notification = delivery.notification
-        Task {
-            let options = await host.presentationOptions(for: notification)
-            self.presented(tag, options: options)
+        let waiter = delivery.waiter
+        let ticket = issueTicket(for: delivery, host: host)
+        host.askPresentationOptions(for: delivery.notification) { [self] options in
+            if let ticket, options.showsBanner || options.showsInList, claim(ticket) {
+                return post(ticket, options: options)
+            }
+            submitAndWake(.presented(tag: tag, options), waiter)
         }
     }
 
-    private func presented(_ tag: UInt64, options: UNNotificationPresentationOptions) {
+    /// Prepares the `Notify` of `delivery` for whoever gets the delegate's answer: marked as
+    /// posted and its caller registered for the reply, as ``post(_:capabilities:)`` does, before
+    /// anyone can post it. `nil` when the server's capabilities are not known yet.
+    private func issueTicket(for delivery: Delivery, host: any EngineHost) -> PostTicket? {
+        guard let channel, let cache = capabilityCache, cache.server == owner else { return nil }
+        let request = delivery.notification.request
+        let intercepted = host.hasContentExtension(forCategory: request.content.categoryIdentifier)
+        let ticket = PostTicket(
+            tag: delivery.tag, request: request, category: categories[request.content.categoryIdentifier],
+            bridge: NotificationBridge(identity: identity, capabilities: cache.capabilities),
+            replacesID: delivered.replacementID(for: request.identifier, on: owner), intercepted: intercepted,
+            channel: channel)
+        deliveries.update(delivery.tag) { $0.intercepted = intercepted }
+        deliveries.markPosted(delivery.tag)
+        if let waiter = delivery.waiter { wakeOnReply(delivery.tag, waiter) }
+        postTickets.withLock { $0[request.identifier] = ticket }
+        return ticket
+    }
+
+    /// Takes the ticket for posting; `false` when it was voided (something its arguments
+    /// depend on changed) and the engine must post.
+    private nonisolated func claim(_ ticket: PostTicket) -> Bool {
+        postTickets.withLock { tickets in
+            guard tickets[ticket.request.identifier]?.tag == ticket.tag else { return false }
+            tickets.removeValue(forKey: ticket.request.identifier)
+            return true
+        }
+    }
+
+    /// Posts a claimed ticket with the delegate's options, from the thread that has them.
+    private nonisolated func post(_ ticket: PostTicket, options: UNNotificationPresentationOptions) {
+        let content = ticket.request.content
+        if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: ticket.request.identifier) }
+        var arguments = ticket.bridge.notifyRequest(
+            for: ticket.request, category: ticket.category, options: options, replacesID: ticket.replacesID)
+        if ticket.intercepted { arguments.hints.resident = true }
+        client.post(arguments, tag: ticket.tag, on: ticket.channel)
+    }
+
+    /// Voids the ticket of `identifier`, before a change that its `Notify` depends on.
+    func voidTicket(_ identifier: String) {
+        postTickets.withLock { _ = $0.removeValue(forKey: identifier) }
+    }
+
+    /// Voids every ticket, before a change that every `Notify` depends on (the server, its
+    /// capabilities, the categories).
+    func voidTickets() {
+        postTickets.withLock { $0.removeAll() }
+    }
+
+    func presented(_ tag: UInt64, options: UNNotificationPresentationOptions) {
         guard let delivery = deliveries[tag] else { return }
+        voidTicket(delivery.identifier)
         let content = delivery.notification.request.content
         if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: delivery.identifier) }
         guard options.showsBanner || options.showsInList else { return finish(tag, .success(())) }
@@ -52,7 +111,9 @@ extension InProcessEngine {
     }
 
     private func learned(_ capabilities: Set<NotificationCapability>, of server: String?) {
-        if let server { capabilityCache = (server, capabilities) }
+        guard let server else { return }
+        voidTickets()
+        capabilityCache = (server, capabilities)
     }
 
     private func post(_ tag: UInt64, capabilities: Set<NotificationCapability>) {
@@ -102,6 +163,7 @@ extension InProcessEngine {
     /// delivery of its identifier starts.
     func finish(_ tag: UInt64, _ outcome: Result<Void, NotificationDeliveryError>) {
         guard let (finished, next) = deliveries.finish(tag) else { return }
+        forgetReplyWaiter(tag)
         release(folders: finished.folders)
         if let waiter = finished.waiter {
             waiter.resolve(outcome.mapError { $0 as any Error })
@@ -113,7 +175,7 @@ extension InProcessEngine {
         if let next { begin(next.tag) }
     }
 
-    private func updateBadge(_ count: Int, for identifier: String) {
+    private nonisolated func updateBadge(_ count: Int, for identifier: String) {
         let client = self.client
         let appID = identity.id
         Task {
@@ -136,6 +198,7 @@ extension InProcessEngine {
         var ids: [UInt32] = []
         for identifier in identifiers {
             _ = deliveries.withdrawOnArrival(identifier)
+            voidTicket(identifier)
             guard let entry = delivered.close(identifier, { $0.responded = true }) else { continue }
             startGracePeriod(entry.key)
             if entry.key.server == owner { ids.append(entry.key.id) }

@@ -7,6 +7,7 @@ import FreedesktopNotifications
 // notification answers once, whatever the order or repetition of the signals.
 extension InProcessEngine {
     func handle(_ item: NotificationChannelItem) {
+        if item.owner != owner { voidTickets() }
         owner = item.owner
         switch item.kind {
         case .posted(let tag, let outcome):
@@ -68,6 +69,7 @@ extension InProcessEngine {
             return
         }
         let category = categories[entry.notification.request.content.categoryIdentifier]
+        voidTicket(entry.identifier)
         delivered.close(entry.identifier) { entry in
             entry.dismissPending = reason == .dismissed && !entry.responded
                 && category?.options.contains(.customDismissAction) == true
@@ -78,6 +80,7 @@ extension InProcessEngine {
 
     /// The server instance is gone: its ids mean nothing any more.
     func dropServer(_ server: String) {
+        voidTickets()
         let dropped = delivered.dropServer(server)
         for entry in dropped { release(entry.notification.request) }
         if capabilityCache?.server == server { capabilityCache = nil }

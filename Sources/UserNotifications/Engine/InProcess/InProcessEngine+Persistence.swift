@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -75,23 +76,35 @@ extension InProcessEngine {
             "the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
     }
 
-    /// How long a burst of changes is gathered into one write.
+    /// How long a burst of changes is gathered into one write, at least.
     static let saveCoalescing: Duration = .milliseconds(20)
+    /// A write waits at least this many times as long as the last write took, times the
+    /// engines of the process with a write waiting (when that is longer than
+    /// ``saveCoalescing``): a large state (thousands of requests) is read, merged and written
+    /// again whole, so in a burst of changes the saves of all the process's engines (the
+    /// agent hosts one per app) take about a fifth of its time instead of all of it, and a
+    /// save lands within a few times its own cost after the change.
+    static let saveSpacingFactor = 4
+    /// The engines of the process whose write waits for the end of its interval.
+    static let waitingSaves = Locked(0)
 
-    /// Saves the change: at once when nothing was written within ``saveCoalescing`` (so a
-    /// process that adds one request and exits keeps it), else once at the end of that
-    /// interval for the whole burst. Every write is crash-safe (temporary file, fsync, rename,
-    /// fsync of the folder).
+    /// Saves the change: at once when nothing was written within ``saveCoalescing`` (or the
+    /// longer spacing of ``saveSpacingFactor``), so a process that adds one request and exits
+    /// keeps it; else once at the end of that interval for the whole burst. Every write is
+    /// crash-safe (temporary file, fsync, rename, fsync of the folder).
     func scheduleSave() {
         guard store != nil, !saveScheduled else { return }
         let now = ContinuousClock.now
-        if lastSave.map({ now - $0 >= Self.saveCoalescing }) ?? true {
+        let waiting = Self.waitingSaves.withLock { $0 }
+        let spacing = max(Self.saveCoalescing, lastSaveDuration * (Self.saveSpacingFactor * (waiting + 1)))
+        if lastSave.map({ now - $0 >= spacing }) ?? true {
             saveNow()
             return
         }
         saveScheduled = true
+        Self.waitingSaves.withLock { $0 += 1 }
         Task {
-            try? await Task.sleep(for: Self.saveCoalescing)
+            try? await Task.sleep(for: spacing)
             self.flushSave()
         }
     }
@@ -116,9 +129,12 @@ extension InProcessEngine {
     /// Nothing is written before the state was read once: a file that could not be read is
     /// never replaced.
     func saveNow() {
+        if saveScheduled { Self.waitingSaves.withLock { $0 -= 1 } }
         saveScheduled = false
         guard let store else { return }
-        lastSave = ContinuousClock.now
+        let started = ContinuousClock.now
+        lastSave = started
+        defer { lastSaveDuration = ContinuousClock.now - started }
         restore()
         guard let baseline = savedBaseline else { return }
         let ours = snapshot()

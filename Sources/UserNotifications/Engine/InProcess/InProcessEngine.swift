@@ -1,3 +1,4 @@
+import DBus
 import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
@@ -32,6 +33,12 @@ actor InProcessEngine: NotificationEngine {
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
     /// which drains the inbox itself.
     private nonisolated let replyWaiters = Locked<[UInt64: EngineAnswer<Result<Void, any Error>>]>([:])
+    /// The `Notify` calls prepared for whoever gets the delegate's answer, by identifier (one
+    /// delivery per identifier is under way); the engine voids them before any change their
+    /// arguments depend on.
+    nonisolated let postTickets = Locked<[String: PostTicket]>([:])
+    /// What the channel's items since the last ``wakeForReceived()`` asked to wake.
+    private nonisolated let wakeUps = Locked(ReceivedWakeUps())
     private var startup: Task<Void, Never>?
     private var started = false
     private var closed = false
@@ -54,6 +61,8 @@ actor InProcessEngine: NotificationEngine {
     var saveScheduled = false
     /// When the state was last written (``scheduleSave()``).
     var lastSave: ContinuousClock.Instant?
+    /// How long the last write took, which spaces the next (``scheduleSave()``).
+    var lastSaveDuration: Duration = .zero
     /// The state as this engine last read it from its file or wrote it there, which the merge
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.
@@ -116,6 +125,13 @@ actor InProcessEngine: NotificationEngine {
         await drain()
     }
 
+    /// Puts an input in and wakes `waiter`, whose task drains; without one, drains in a new
+    /// task.
+    nonisolated func submitAndWake(_ input: EngineInput, _ waiter: EngineAnswer<Result<Void, any Error>>?) {
+        submit(input)
+        if let waiter { waiter.wake() } else { Task { await self.drain() } }
+    }
+
     /// Puts an input in and drains in a new task, for a caller that does not wait.
     private nonisolated func submitInBackground(_ input: EngineInput) {
         submit(input)
@@ -123,19 +139,42 @@ actor InProcessEngine: NotificationEngine {
     }
 
     /// An item of the client's channel, on the connection's executor: a reply wakes the caller
-    /// waiting for it; anything else gets a task to take it.
+    /// waiting for it; anything else gets a task to take it. The item takes its place in the
+    /// inbox at once; the wake-up waits until the connection's executor is free, which the
+    /// woken caller may need next.
+    ///
+    /// The wake-ups of one read go together: a caller woken for its reply takes the signals
+    /// that came with it too, so they need no task of their own.
     private nonisolated func receive(_ item: NotificationChannelItem) {
         submit(.channel(item))
-        if case .posted(let tag, _) = item.kind, let waiter = replyWaiters.withLock({ $0.removeValue(forKey: tag) }) {
-            waiter.wake()
-        } else {
-            Task { await self.drain() }
+        var waiter: EngineAnswer<Result<Void, any Error>>?
+        if case .posted(let tag, _) = item.kind { waiter = replyWaiters.withLock { $0.removeValue(forKey: tag) } }
+        let first = wakeUps.withLock { wakeUps in
+            if let waiter { wakeUps.waiters.append(waiter) } else { wakeUps.drainWanted = true }
+            defer { wakeUps.scheduled = true }
+            return !wakeUps.scheduled
         }
+        if first { DBusConnection.afterHandling { self.wakeForReceived() } }
+    }
+
+    /// Wakes the callers whose replies came; a task drains only when nobody was woken.
+    private nonisolated func wakeForReceived() {
+        let due = wakeUps.withLock { wakeUps in
+            defer { wakeUps = ReceivedWakeUps() }
+            return wakeUps
+        }
+        for waiter in due.waiters { waiter.wake() }
+        if due.drainWanted, due.waiters.isEmpty { Task { await self.drain() } }
     }
 
     /// Makes the reply to the post `tag` wake `waiter`.
     func wakeOnReply(_ tag: UInt64, _ waiter: EngineAnswer<Result<Void, any Error>>) {
         replyWaiters.withLock { $0[tag] = waiter }
+    }
+
+    /// The delivery `tag` ended: no reply will wake anyone for it.
+    func forgetReplyWaiter(_ tag: UInt64) {
+        replyWaiters.withLock { _ = $0.removeValue(forKey: tag) }
     }
 
     /// Opens the channel and restores the saved state, once; inputs wait for it.
@@ -181,12 +220,14 @@ actor InProcessEngine: NotificationEngine {
             answer.resolve(EngineAuthorizationRecord(status: authorizationStatus, options: authorizationOptions))
         case .writeStateNow(let answer): answer.resolve(Result { try writeStateNow() })
         case .channel(let item): handle(item)
+        case .presented(let tag, let options): presented(tag, options: options)
         case .close: shutDown()
         }
     }
 
     private func shutDown() {
         closed = true
+        voidTickets()
         channel?.close()
         scheduler?.cancelAll()
         flushSave()
@@ -265,6 +306,12 @@ actor InProcessEngine: NotificationEngine {
         try await ask(EngineInput.writeStateNow, otherwise: .success(())).get()
     }
 
+    /// Responses reach this engine from the notification server while the app runs; none is
+    /// kept for it elsewhere, so there is none to take.
+    nonisolated func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
     nonisolated func close() {
         submitInBackground(.close)
     }
@@ -272,6 +319,7 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - Categories and authorization
 
     private func replaceCategories(_ categories: Set<UNNotificationCategory>) {
+        voidTickets()
         self.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first }
         scheduleSave()
     }
@@ -299,11 +347,41 @@ actor InProcessEngine: NotificationEngine {
         if let cache = capabilityCache, cache.server == owner ?? client.serverOwner { return cache.capabilities }
         do {
             let capabilities = Set(try await client.capabilities())
-            if let server = client.serverOwner { capabilityCache = (server, capabilities) }
+            if let server = client.serverOwner {
+                voidTickets()
+                capabilityCache = (server, capabilities)
+            }
             return capabilities
         } catch {
             CenterLog.logger.info("the server's capabilities are not known", metadata: ["error": CenterLog.describe(error)])
             return nil
         }
     }
+}
+
+/// The wake-ups that the channel's items of one read ask for, done together once the read is
+/// over (``InProcessEngine``).
+struct ReceivedWakeUps {
+    /// Callers whose replies came: each drains the whole inbox when woken.
+    var waiters: [EngineAnswer<Result<Void, any Error>>] = []
+    /// An item no waiter was woken for came.
+    var drainWanted = false
+    /// The wake-up is on its way.
+    var scheduled = false
+}
+
+/// A `Notify` the engine prepared for whoever gets the delegate's answer: everything but the
+/// presentation options, as the engine would compute it now. Whoever claims it from
+/// ``InProcessEngine/postTickets`` posts it; the engine voids it first when the server, its
+/// capabilities, the categories or the notification's delivered entry change, and then posts
+/// itself.
+struct PostTicket: Sendable {
+    let tag: UInt64
+    let request: UNNotificationRequest
+    let category: UNNotificationCategory?
+    let bridge: NotificationBridge
+    let replacesID: UInt32
+    /// A content extension shows it: posted resident.
+    let intercepted: Bool
+    let channel: NotificationChannel
 }

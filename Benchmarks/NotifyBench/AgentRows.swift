@@ -1,0 +1,176 @@
+import DBus
+import Foundation
+import UserNotifications
+
+/// The rows that measure the per-user agent: each starts the built `notify agent --foreground`
+/// on the bench's bus (``AgentProcess``) and stops it by its PID.
+enum AgentRows {
+    /// The most notifications the agent-seq row leaves shown before it withdraws them: the agent
+    /// refuses an app's Add past its live cap (1,000), so a sample posts in chunks of this size,
+    /// timed, with the withdrawal between them untimed.
+    static let chunk = 500
+
+    /// agent-seq: `n` sequential adds through a center whose engine is the agent, with the bench
+    /// delegate (the agent asks it WillPresent), as un-seq does in process.
+    @MainActor
+    static func sequential(_ options: Options, identity: ApplicationIdentity) async throws {
+        let bus = try await DBusConnection.connect(to: .session)
+        let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+        defer { agent.stop() }
+        let center = UNUserNotificationCenter(identity: identity, persistent: false, engine: .agent)
+        let delegate = BenchDelegate()
+        center.delegate = delegate
+        defer { withExtendedLifetime(delegate) {} }
+        guard await center.engineKind == .agent else { throw BenchError("the center did not take the agent as its engine") }
+        try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
+        let n = options.count
+        var samples: [Sample] = []
+        for sample in 0..<options.samples {
+            var total = Sample(seconds: 0, cpuSeconds: 0)
+            for start in stride(from: 0, to: n, by: chunk) {
+                let end = min(start + chunk, n)
+                let part = try await measure {
+                    try await Task.detached {
+                        for index in start..<end {
+                            try await center.add(UNNotificationRequest(identifier: "g\(sample)-\(index)", content: content("bench"), trigger: nil))
+                        }
+                    }.value
+                }
+                total.seconds += part.seconds
+                total.cpuSeconds += part.cpuSeconds
+                center.removeAllDeliveredNotifications()
+                guard await center.deliveredNotifications().isEmpty else { throw BenchError("the agent kept notifications after removing all") }
+                // The agent's CloseNotification calls to the server settle outside the timed part.
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            samples.append(total)
+        }
+        report("agent-seq", count: n, samples: samples, extra: String(format: "agent_rss_mb=%.1f", agent.residentMegabytes))
+    }
+
+    /// agent-idle: the agent's resident memory after start and after 100 adds and removals from
+    /// one app (half shown now, half pending), then its context switches, summed over every
+    /// thread, over `idleSeconds` with one request pending a day ahead and nothing due.
+    @MainActor
+    static func idle(_ options: Options) async throws {
+        let bus = try await DBusConnection.connect(to: .session)
+        let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+        defer { agent.stop() }
+        try await Task.sleep(for: .seconds(1))
+        let startRSS = agent.residentMegabytes
+        let client = try await DBusConnection.connect(to: .session)
+        let appID = "org.desktopnotifications.BenchIdle"
+        try await call(client, "Connect", appID, [.variantDictionary([("name", .string("bench"))])])
+        let rounds = 100
+        let work = try await measure {
+            for index in 0..<rounds {
+                let trigger = index.isMultiple(of: 2) ? nil : UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
+                let request = UNNotificationRequest(identifier: "idle-\(index)", content: content("idle"), trigger: trigger)
+                try await call(client, "Add", appID, [.string(try AgentPayload.encode(request))])
+                let member = trigger == nil ? "RemoveDeliveredNotifications" : "RemovePendingRequests"
+                try await call(client, member, appID, [.stringArray([request.identifier]), .boolean(false)])
+            }
+        }
+        // One request a day ahead: the agent holds something (an idle exit does not end it)
+        // and its timer is armed, with nothing due in the window.
+        let later = UNNotificationRequest(
+            identifier: "tomorrow", content: content("tomorrow"), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 86_400, repeats: false))
+        try await call(client, "Add", appID, [.string(try AgentPayload.encode(later))])
+        await client.close()
+        try await Task.sleep(for: .seconds(2))
+        let afterRSS = agent.residentMegabytes
+        print("IDLE agent pid=\(agent.pid) seconds=\(options.idleSeconds)")
+        fflush(nil)
+        let before = agent.contextSwitches
+        // A blocking sleep, so that nothing of this process touches the bus in the window.
+        sleep(UInt32(options.idleSeconds))
+        let after = agent.contextSwitches
+        let switches = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+        report("agent-idle", count: rounds, samples: [work], extra: String(
+            format: "rss_start_mb=%.1f rss_after_mb=%.1f idle_s=%d idle_switches=%d threads=%d",
+            startRSS, afterRSS, options.idleSeconds, switches, after.count))
+    }
+
+    /// agent-100k: 100,000 pending requests over 100 apps, added through `Agent1` from one
+    /// connection with up to `window` calls in flight; the time from the first call to the last
+    /// reply, the agent's CPU time over it, and its resident memory at the end.
+    @MainActor
+    static func hundredThousand(_ options: Options) async throws {
+        let apps = 100
+        let perApp = 1_000
+        let total = apps * perApp
+        let window = 2_048
+        let appIDs = (0..<apps).map { "org.desktopnotifications.Bench.App\($0)" }
+        var bodies: [(String, String)] = []
+        bodies.reserveCapacity(total)
+        for index in 0..<total {
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
+            let request = UNNotificationRequest(identifier: "k\(index / apps)", content: content("later"), trigger: trigger)
+            bodies.append((appIDs[index % apps], try AgentPayload.encode(request)))
+        }
+        let messages = bodies
+        var samples: [Sample] = []
+        var agentCPU: [Double] = []
+        var rss: [Double] = []
+        var settledRSS: [Double] = []
+        for _ in 0..<options.samples {
+            let bus = try await DBusConnection.connect(to: .session)
+            let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+            defer { agent.stop() }
+            let client = try await DBusConnection.connect(to: .session)
+            for appID in appIDs {
+                try await call(client, "Connect", appID, [.variantDictionary([("name", .string("bench"))])])
+            }
+            let cpu = agent.cpuSeconds
+            samples.append(try await measure {
+                try await Task.detached {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        var next = 0
+                        while next < min(window, total) {
+                            let (appID, json) = messages[next]
+                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                            next += 1
+                        }
+                        while try await group.next() != nil, next < total {
+                            let (appID, json) = messages[next]
+                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                            next += 1
+                        }
+                        try await group.waitForAll()
+                    }
+                }.value
+            })
+            agentCPU.append(agent.cpuSeconds - cpu)
+            rss.append(agent.residentMegabytes)
+            let pending = try await pendingTotal(client)
+            guard pending == total else { throw BenchError("the agent holds \(pending) pending requests, not \(total)") }
+            try await Task.sleep(for: .seconds(3))
+            settledRSS.append(agent.residentMegabytes)
+            await client.close()
+        }
+        report("agent-100k", count: total, samples: samples, extra: String(
+            format: "apps=%d window=%d agent_cpu_s=%.3f rss_mb=%.1f rss_settled_mb=%.1f",
+            apps, window, median(agentCPU), median(rss), median(settledRSS)))
+    }
+
+    /// Calls `member` of `Agent1` for `appID` and waits for the reply (at most 60 s: a slow
+    /// agent shows as a slow row, not as a failure).
+    @discardableResult
+    static func call(_ connection: DBusConnection, _ member: String, _ appID: String, _ body: [DBusValue]) async throws -> DBusMessage {
+        try await connection.call(try DBusMessage.methodCall(
+            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
+            body: [.string(appID)] + body), timeout: .seconds(60))
+    }
+
+    /// The pending requests of every app, from `Status`.
+    static func pendingTotal(_ connection: DBusConnection) async throws -> Int {
+        struct Status: Decodable {
+            struct App: Decodable { var pending: Int }
+            var apps: [App]
+        }
+        let reply = try await connection.call(try DBusMessage.methodCall(
+            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: "Status"))
+        let json = try reply.arguments("s").first?.stringValue ?? ""
+        return try JSONDecoder().decode(Status.self, from: Data(json.utf8)).apps.reduce(0) { $0 + $1.pending }
+    }
+}

@@ -1,0 +1,59 @@
+import DBus
+import Foundation
+import UserNotifications
+
+extension AgentService {
+    /// Calls `idle` once the agent has held nothing that needs it for `period`: no pending
+    /// request, no shown notification whose category has actions (or a custom dismiss action),
+    /// and no connected app. Queued responses do not keep it: they are in the app's saved state,
+    /// and the app that takes them (relaunched, or started by hand) starts the agent again
+    /// through the bus (its service file), which reads them back; an app that is never started
+    /// (one without a desktop entry, such as `notify`'s own) would otherwise keep the agent up
+    /// until its responses expire.
+    ///
+    /// Signs of work set the one idle timer again: every call to the agent, a connected app
+    /// leaving the bus, a delivery, a response, and a `NotificationClosed` or `ActionInvoked`
+    /// signal on the bus. The timer is checked when it rings; while the agent holds something,
+    /// it stays unset until the next sign of work, so nothing wakes the agent while it waits.
+    ///
+    /// - Throws: `DBusError` when the signals cannot be subscribed to.
+    public func exitWhenIdle(after period: Duration, _ idle: @escaping @Sendable () -> Void) async throws {
+        let watch = AgentIdleWatch(period: period, check: { [weak self] in await self?.holdsNothing() ?? false }, idle: idle)
+        idleWatch.withLock { $0 = watch }
+        let rules = ["NotificationClosed", "ActionInvoked"].map { DBusMatchRule(interface: "org.freedesktop.Notifications", member: $0) }
+        let signals = try await connection.subscribe(to: rules) { [weak self] _ in self?.touched() }
+        idleSignals.withLock { $0 = signals }
+    }
+
+    /// A sign of work: the idle period counts again.
+    func touched() {
+        idleWatch.withLock { $0 }?.touch()
+    }
+
+    /// Stops the idle watch.
+    func stopIdleWatch() {
+        idleWatch.withLock { watch in
+            watch?.cancel()
+            watch = nil
+        }
+        idleSignals.withLock { signals in
+            signals?.cancel()
+            signals = nil
+        }
+    }
+
+    /// Whether no app needs the agent now.
+    func holdsNothing() async -> Bool {
+        for app in apps.withLock({ Array($0.values) }) {
+            guard app.host.center == nil else { return false }
+            guard await app.engine.pendingRequests().isEmpty else { return false }
+            let delivered = await app.engine.deliveredNotifications()
+            guard !delivered.isEmpty else { continue }
+            let answerable = Set(await app.engine.categories().filter { category in
+                !category.actions.isEmpty || category.options.contains(.customDismissAction)
+            }.map(\.identifier))
+            if delivered.contains(where: { answerable.contains($0.request.content.categoryIdentifier) }) { return false }
+        }
+        return true
+    }
+}

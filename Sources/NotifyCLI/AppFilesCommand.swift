@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import NotificationAgent
+
+extension NotifyCommand {
+    /// `notify app-files`: writes the desktop entry and D-Bus service file through which a
+    /// click on a notification relaunches an app that has exited.
+    struct AppFiles: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: NotifySubcommand.appFiles.commandName,
+            abstract: "Write the desktop entry (and D-Bus service file) an app needs to be relaunched from a notification.",
+            discussion: """
+                Writes ID.desktop (Type=Application, Name, Exec, Icon, \
+                X-GNOME-UsesNotifications=true) into $XDG_DATA_HOME/applications. With \
+                --dbus-activatable the entry says DBusActivatable=true and ID.service (Name=ID, \
+                Exec=PATH) goes into $XDG_DATA_HOME/dbus-1/services: the bus then starts the \
+                app when a click on one of its notifications calls ActivateAction on its app \
+                id, and the app's center, serving org.freedesktop.Application, hands the click \
+                to its delegate. Without it the agent starts the entry's Exec. --output-dir DIR \
+                writes under DIR instead. A file that exists with other content is left alone \
+                unless --force is given.
+                """,
+            helpNames: [.customShort("?"), .long])
+
+        @Option(help: "The app id (reverse-DNS, as org.example.App), which names the files.")
+        var id: String
+
+        @Option(help: "The app's program: an absolute path to an executable file.")
+        var exec: String
+
+        @Option(help: "The name shown for the app (default: the id).")
+        var name: String?
+
+        @Option(help: "An icon name from the icon theme, or an absolute path.")
+        var icon: String?
+
+        @Flag(help: "Started by D-Bus activation: DBusActivatable=true and the service file.")
+        var dbusActivatable = false
+
+        @Option(help: "Write under DIR/applications (and DIR/dbus-1/services).")
+        var outputDir: String?
+
+        @Flag(help: "Replace files that exist with other content.")
+        var force = false
+
+        func run() throws {
+            do {
+                let files = try ApplicationFiles(id: id, program: exec, name: name, icon: icon, isDBusActivatable: dbusActivatable)
+                guard let dataHome = ApplicationFiles.dataHome(outputDirectory: outputDir, environment: ProcessInfo.processInfo.environment) else {
+                    Terminal.error("notify app-files: neither XDG_DATA_HOME nor HOME is an absolute path; use --output-dir\n")
+                    throw ExitCode(1)
+                }
+                for (path, written) in try files.write(under: dataHome, force: force) {
+                    Terminal.out("\(written ? "wrote" : "unchanged") \(path)\n")
+                }
+            } catch let error as ApplicationFilesError {
+                Terminal.error("notify app-files: \(error)\n")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

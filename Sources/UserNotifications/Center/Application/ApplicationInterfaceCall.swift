@@ -1,0 +1,90 @@
+import DBus
+import Foundation
+
+/// One call of `org.freedesktop.Application`, read from a message of any peer: typed, each
+/// string bounded by ``ApplicationInterface/maximumStringBytes`` and `Open`'s URIs by
+/// ``ApplicationInterface/maximumURICount``.
+enum ApplicationInterfaceCall: Sendable, Equatable {
+    /// `Activate(a{sv})`.
+    case activate(ApplicationActivation)
+    /// `Open(as, a{sv})`.
+    case open([URL], ApplicationActivation)
+    /// `ActivateAction("notification-response", [<s response id>], a{sv})`.
+    case notificationResponse(id: String, ApplicationActivation)
+
+    /// The call `message` makes.
+    ///
+    /// - Throws: ``ApplicationCallRefusal``: `UnknownMethod` for a member the interface does
+    ///   not have, `InvalidArgs` for arguments of the wrong signature or out of bounds, or for
+    ///   an action other than ``ApplicationInterface/notificationResponseAction``.
+    static func parse(_ message: DBusMessage) throws(ApplicationCallRefusal) -> Self {
+        let member = message.member ?? ""
+        switch member {
+        case "Activate":
+            let body = try arguments(of: message, "a{sv}")
+            return .activate(try activation(body[0]))
+        case "Open":
+            let body = try arguments(of: message, "asa{sv}")
+            return .open(try uris(body[0]), try activation(body[1]))
+        case "ActivateAction":
+            let body = try arguments(of: message, "sava{sv}")
+            let action = try bounded(body[0].stringValue ?? "", "the action name")
+            guard action == ApplicationInterface.notificationResponseAction else {
+                throw .invalidArguments("unknown action \(action.debugDescription)")
+            }
+            guard case .array(_, let parameters) = body[1], parameters.count == 1, case .variant(.string(let id)) = parameters[0],
+                  !id.isEmpty else {
+                throw .invalidArguments("\(action) takes one parameter, the response id (a non-empty string)")
+            }
+            return .notificationResponse(id: try bounded(id, "the response id"), try activation(body[2]))
+        default:
+            throw ApplicationCallRefusal(
+                name: "org.freedesktop.DBus.Error.UnknownMethod",
+                message: "\(ApplicationInterface.name) has no method \(member.debugDescription)")
+        }
+    }
+
+    private static func arguments(of message: DBusMessage, _ signature: String) throws(ApplicationCallRefusal) -> [DBusValue] {
+        do {
+            return try message.arguments(signature)
+        } catch {
+            throw .invalidArguments("\(message.member ?? "") takes (\(signature)), not (\(message.bodySignature))")
+        }
+    }
+
+    private static func bounded(_ text: String, _ what: String) throws(ApplicationCallRefusal) -> String {
+        guard text.utf8.count <= ApplicationInterface.maximumStringBytes else {
+            throw .invalidArguments("\(what) is longer than \(ApplicationInterface.maximumStringBytes) bytes")
+        }
+        return text
+    }
+
+    /// The activation token of `platform_data`: `activation-token`, else `desktop-startup-id`;
+    /// other entries, and entries of another type, are not read.
+    private static func activation(_ platformData: DBusValue) throws(ApplicationCallRefusal) -> ApplicationActivation {
+        guard case .dictionary(_, _, let entries) = platformData else { return ApplicationActivation() }
+        func token(_ key: String) -> String? {
+            for entry in entries where entry.key.stringValue == key {
+                if case .variant(.string(let value)) = entry.value, !value.isEmpty { return value }
+            }
+            return nil
+        }
+        guard let found = token("activation-token") ?? token("desktop-startup-id") else { return ApplicationActivation() }
+        return ApplicationActivation(activationToken: try bounded(found, "the activation token"))
+    }
+
+    private static func uris(_ value: DBusValue) throws(ApplicationCallRefusal) -> [URL] {
+        let texts = value.stringArrayValue ?? []
+        guard texts.count <= ApplicationInterface.maximumURICount else {
+            throw .invalidArguments("Open takes at most \(ApplicationInterface.maximumURICount) URIs")
+        }
+        var urls: [URL] = []
+        for text in texts {
+            guard let url = URL(string: try bounded(text, "a URI")), url.scheme != nil else {
+                throw .invalidArguments("\(text.debugDescription) is not a URI")
+            }
+            urls.append(url)
+        }
+        return urls
+    }
+}

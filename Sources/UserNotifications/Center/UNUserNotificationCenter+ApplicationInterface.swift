@@ -1,0 +1,76 @@
+import Foundation
+
+extension UNUserNotificationCenter {
+    /// Serves `org.freedesktop.Application` for the app on the center's bus, owning the app id
+    /// as a bus name, so that a click on a notification of the app after it exited relaunches
+    /// it through D-Bus activation and the click reaches the delegate. A Linux addition: on
+    /// Apple platforms the system launches the app and hands the response to its delegate.
+    ///
+    /// When a person clicks a notification of an app that is not running, the per-user agent
+    /// keeps the response and, for an app whose desktop entry says `DBusActivatable=true`,
+    /// calls `ActivateAction("notification-response", [<response id>], platform_data)` on the
+    /// app id's bus name; the bus starts the app from its D-Bus service file and holds the call
+    /// until the app owns the name. The center then takes the responses the agent keeps (that
+    /// one and any queued before it, in order, each once), hands them to the delegate, and
+    /// acknowledges them to the agent; the click's activation token (`activation-token`, else
+    /// `desktop-startup-id` in `platform_data`) is the response's
+    /// ``UNNotificationResponse/activationToken`` when the agent's copy has none.
+    /// `notify app-files --id ID --exec PATH --dbus-activatable` writes the desktop entry and
+    /// the service file such an app needs.
+    ///
+    /// `Activate` calls ``applicationActivateHandler`` and `Open` calls
+    /// ``applicationOpenHandler``, when set; otherwise they do nothing. Any other action, a
+    /// malformed call, a notification response for a center whose notifications are not in
+    /// the agent (``engineKind`` is ``NotificationEngineKind/inProcess``), or one past 16 being
+    /// taken at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
+    /// served, or being set up, does nothing. The center serves until it goes away.
+    ///
+    /// - Throws: ``ApplicationInterfaceError``: the app id is not a well-known D-Bus name,
+    ///   another connection owns it, or the bus cannot be reached.
+    public func serveApplicationInterface() async throws(ApplicationInterfaceError) {
+        let starts = applicationSide.withLock { side in
+            guard side.server == nil, !side.starting else { return false }
+            side.starting = true
+            return true
+        }
+        guard starts else { return }
+        let actions = ApplicationInterfaceServer.Actions(
+            activate: { [weak self] activation in
+                guard let handler = self?.applicationSide.withLock({ $0.activateHandler }) else { return }
+                Task { @MainActor in handler(activation) }
+            },
+            open: { [weak self] urls, activation in
+                guard let handler = self?.applicationSide.withLock({ $0.openHandler }) else { return }
+                Task { @MainActor in handler(urls, activation) }
+            },
+            takeResponse: { [weak self] id, activation in
+                await self?.engine.takeKeptResponses(activatedFor: id, activationToken: activation.activationToken) ?? false
+            })
+        do {
+            let server = try await ApplicationInterfaceServer.start(appID: identity.id, bus: bus.dbusBus, actions: actions)
+            applicationSide.withLock { side in
+                side.server = server
+                side.starting = false
+            }
+        } catch {
+            applicationSide.withLock { $0.starting = false }
+            throw error
+        }
+    }
+
+    /// Called on the main actor for each `org.freedesktop.Application.Activate` (the app was
+    /// started or raised from its launcher) once ``serveApplicationInterface()`` serves; `nil`
+    /// (the default): `Activate` does nothing. A Linux addition.
+    public var applicationActivateHandler: (@MainActor @Sendable (ApplicationActivation) -> Void)? {
+        get { applicationSide.withLock { $0.activateHandler } }
+        set { applicationSide.withLock { $0.activateHandler = newValue } }
+    }
+
+    /// Called on the main actor for each `org.freedesktop.Application.Open`, with its URIs (at
+    /// most 1,024, each a URL with a scheme), once ``serveApplicationInterface()`` serves;
+    /// `nil` (the default): `Open` does nothing. A Linux addition.
+    public var applicationOpenHandler: (@MainActor @Sendable ([URL], ApplicationActivation) -> Void)? {
+        get { applicationSide.withLock { $0.openHandler } }
+        set { applicationSide.withLock { $0.openHandler = newValue } }
+    }
+}

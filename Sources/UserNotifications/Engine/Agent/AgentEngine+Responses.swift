@@ -1,0 +1,119 @@
+import DBus
+import Foundation
+
+extension AgentEngine {
+    /// Follows the agent's `Response` signal, sent by the current owner of the agent's name
+    /// alone, and the owner's changes: a new owner (the agent restarted) gets the app connected
+    /// again and is asked for the responses it kept.
+    func followResponses() async throws {
+        let rule = DBusMatchRule(
+            interface: AgentInterface.name, member: AgentInterface.responseSignal, path: AgentInterface.path, signature: "sss")
+        let handle = try await connection.subscribe(to: [rule], senderMustOwn: AgentInterface.busName) { [weak self] event in
+            self?.take(event)
+        }
+        ledger.withLock { $0.agentOwner = handle.initialOwner }
+        keep(signals: handle)
+    }
+
+    private func take(_ event: DBusSignalEvent) {
+        switch event {
+        case .signal(let message):
+            guard let values = try? message.arguments("sss"), values[0].stringValue == identity.id,
+                  let id = values[1].stringValue, let json = values[2].stringValue else { return }
+            tell(ledger.withLock { $0.received(AgentResponseEntry(id: id, json: json)) })
+        case .ownerChanged(_, _, let newOwner):
+            let stale = ledger.withLock { ledger in
+                ledger.agentOwner = newOwner
+                return newOwner != nil && newOwner != ledger.connectedOwner
+            }
+            if stale { reconnect() }
+        case .disconnected:
+            CenterLog.logger.warning("the connection to the notification agent closed")
+        }
+    }
+
+    /// Connects the app to the agent's current owner and takes the responses it kept.
+    func reconnect() {
+        let message: DBusMessage
+        do {
+            message = try DBusMessage.methodCall(
+                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: "Connect",
+                body: [.string(identity.id), Self.identityValue(identity)])
+        } catch {
+            return CenterLog.logger.error("Connect could not be built", metadata: ["error": CenterLog.describe(error)])
+        }
+        connection.startCall(message) { [weak self] result in
+            switch result {
+            case .success(let reply): self?.ledger.withLock { $0.connectedOwner = reply.sender }
+            case .failure(let error):
+                CenterLog.logger.warning("the agent refused Connect", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
+            }
+        }
+        takeResponses()
+    }
+
+    /// Takes the kept responses because the app was activated for response `id`
+    /// (`org.freedesktop.Application.ActivateAction`), with its activation token; at once, with
+    /// no call, when `id` was told already (the center took it when it started).
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        if ledger.withLock({ $0.hasTold(id) }) { return true }
+        if let activationToken { ledger.withLock { $0.activated(for: id, token: activationToken) } }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            takeResponses { continuation.resume() }
+        }
+        return true
+    }
+
+    /// Asks the agent for the responses it kept and tells them, in order, each once; then
+    /// calls `then`, also when the agent did not answer or the call could not be built.
+    func takeResponses(then: (@Sendable () -> Void)? = nil) {
+        let message: DBusMessage
+        do {
+            message = try DBusMessage.methodCall(
+                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
+                member: "TakeResponses", body: [.string(identity.id)])
+        } catch {
+            CenterLog.logger.error("TakeResponses could not be built", metadata: ["error": CenterLog.describe(error)])
+            then?()
+            return
+        }
+        ledger.withLock { $0.takeStarted() }
+        connection.startCall(message) { [weak self] result in
+            defer { then?() }
+            guard let self else { return }
+            var entries: [AgentResponseEntry] = []
+            switch result {
+            case .success(let reply):
+                entries = Self.entries(in: reply)
+            case .failure(let error):
+                CenterLog.logger.warning("the agent did not give its kept responses", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
+            }
+            tell(ledger.withLock { $0.takeEnded(with: entries) })
+        }
+    }
+
+    /// The `(id, json)` pairs of a `TakeResponses` answer; none when it is malformed.
+    private static func entries(in reply: DBusMessage) -> [AgentResponseEntry] {
+        guard case .array(_, let items)? = try? reply.arguments("a(ss)").first else { return [] }
+        return items.compactMap { item in
+            guard case .structure(let pair) = item, pair.count == 2, let id = pair[0].stringValue, let json = pair[1].stringValue else {
+                return nil
+            }
+            return AgentResponseEntry(id: id, json: json)
+        }
+    }
+
+    /// Hands each response to the host and acknowledges them to the agent; with no host (the
+    /// center is gone) nothing is acknowledged, and the agent keeps them for the next center.
+    private func tell(_ entries: [AgentResponseEntry]) {
+        guard !entries.isEmpty, let host = host.host else { return }
+        for entry in entries {
+            do {
+                host.receive(try AgentPayload.response(from: entry.json, activationToken: entry.activationToken))
+            } catch {
+                CenterLog.logger.error("a response from the agent did not decode; dropped", metadata: ["error": CenterLog.describe(error)])
+            }
+        }
+        send("AcknowledgeResponses", [.stringArray(entries.map(\.id))])
+    }
+}

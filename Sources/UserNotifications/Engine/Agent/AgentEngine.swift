@@ -1,0 +1,133 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+
+/// The engine of a center whose notifications live in the per-user agent
+/// (`org.desktopnotifications.Agent`): each call of the center becomes a call of
+/// `org.desktopnotifications.Agent1` on this engine's own private connection, so the agent
+/// posts, schedules and keeps state for the app, and its notifications outlive the process.
+///
+/// Order: every call leaves on the caller's thread, at once, on one connection, so the agent
+/// takes them in call order (it takes an app's calls one at a time, in arrival order).
+///
+/// The engine serves `org.desktopnotifications.AgentClient1` at
+/// ``AgentInterface/clientPath`` (the agent asks `WillPresent` of it), follows the agent's
+/// `Response` signal from the current owner of the agent's name, and takes the responses the
+/// agent kept (`TakeResponses`) at start and whenever the agent's owner changes. Each response
+/// goes to the host once, in the agent's order, and is acknowledged once the host has it.
+final class AgentEngine: NotificationEngine {
+    /// How long the agent has to answer `Connect` before the center gives up on it.
+    static let connectDeadline: Duration = .seconds(3)
+    /// The deadline of every other call: an `Add` may wait for the app's `willPresent` answer
+    /// and for the notification server.
+    static let callDeadline: Duration = UNUserNotificationCenter.presentationDeadline + .seconds(20)
+
+    /// The app's identity, sent with `Connect`.
+    let identity: ApplicationIdentity
+    /// The engine's own connection to the agent's bus.
+    let connection: DBusConnection
+    /// The center.
+    let host: EngineHostReference
+    /// The responses told, and the agent's owner.
+    let ledger = Locked(AgentResponseLedger())
+    private let handles = Locked<(export: DBusConnection.Export?, signals: DBusSignalHandle?)>((nil, nil))
+
+    private init(identity: ApplicationIdentity, connection: DBusConnection, host: EngineHostReference) {
+        self.identity = identity
+        self.connection = connection
+        self.host = host
+    }
+
+    /// Serves `AgentClient1`, follows the agent's `Response` signal, connects the app to the
+    /// agent and takes the responses it kept.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection of the engine's own; the engine closes it in ``close()``.
+    ///   - connectDeadline: How long the agent (started by the bus when it is activatable) has
+    ///     to answer `Connect`.
+    /// - Throws: the agent's refusal as a typed error (``NotificationAgentError``), or
+    ///   ``NotificationAgentError/failed(_:)`` when it does not answer in time.
+    static func start(
+        identity: ApplicationIdentity, connection: DBusConnection, host: EngineHostReference,
+        connectDeadline: Duration = AgentEngine.connectDeadline
+    ) async throws -> AgentEngine {
+        let engine = AgentEngine(identity: identity, connection: connection, host: host)
+        do {
+            try engine.serveClient()
+            try await engine.followResponses()
+            let reply = try await engine.call("Connect", [Self.identityValue(identity)], timeout: connectDeadline)
+            engine.ledger.withLock { $0.connectedOwner = reply.sender }
+        } catch {
+            engine.close()
+            throw error
+        }
+        engine.takeResponses()
+        return engine
+    }
+
+    /// `Connect`'s identity dictionary: the name and icon the agent posts with.
+    static func identityValue(_ identity: ApplicationIdentity) -> DBusValue {
+        .variantDictionary([("name", .string(identity.displayName)), ("icon", .string(identity.icon))])
+    }
+
+    /// Calls `member` of the agent with the app id first and waits for its reply, at most
+    /// `timeout`. The call leaves before the first suspension, on the caller's thread.
+    ///
+    /// - Throws: the agent's error, typed (``AgentErrorName/decode(_:)``).
+    func call(_ member: String, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
+        let message = try message(member, body)
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                connection.startCall(message, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
+            }
+        } catch {
+            throw AgentErrorName.decode(error)
+        }
+    }
+
+    /// Sends `member` with the app id first at once, and logs a refusal (nobody waits for it).
+    func send(_ member: String, _ body: [DBusValue]) {
+        let message: DBusMessage
+        do {
+            message = try self.message(member, body)
+        } catch {
+            return CenterLog.logger.error("a call to the agent could not be built", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+        }
+        connection.startCall(message) { [weak self] result in
+            guard case .failure(let error) = result else { return }
+            self?.refused(member, AgentErrorName.decode(error))
+        }
+    }
+
+    /// Logs a refusal nobody can be told of; an agent that no longer knows the app (it was
+    /// restarted or started by this very call) gets the app connected again.
+    func refused(_ member: String, _ error: any Error) {
+        CenterLog.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+        if case NotificationAgentError.unknownApp = error { reconnect() }
+    }
+
+    private func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
+        try DBusMessage.methodCall(
+            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
+            body: [.string(identity.id)] + body)
+    }
+
+    /// Keeps the export and the subscription for ``close()``.
+    func keep(export: DBusConnection.Export? = nil, signals: DBusSignalHandle? = nil) {
+        handles.withLock { handles in
+            if let export { handles.export = export }
+            if let signals { handles.signals = signals }
+        }
+    }
+
+    func close() {
+        let (export, signals) = handles.withLock { handles in
+            defer { handles = (nil, nil) }
+            return handles
+        }
+        export?.unexport()
+        signals?.cancel()
+        let connection = self.connection
+        Task { await connection.close() }
+    }
+}

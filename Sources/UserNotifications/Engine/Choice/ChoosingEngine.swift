@@ -1,0 +1,172 @@
+import DesktopNotificationsSupport
+
+/// The engine of a center whose engine is still being chosen: it starts choosing at once and
+/// takes the center's calls in the meantime, in call order, without blocking the caller; once
+/// the choice is made they go to the chosen engine, one after the other, then every later call
+/// goes straight there.
+final class ChoosingEngine: NotificationEngine {
+    typealias Work = @Sendable (any NotificationEngine) async -> Void
+
+    private struct State: Sendable {
+        var chosen: (engine: any NotificationEngine, kind: NotificationEngineKind)?
+        var waiting: [Work] = []
+        var draining = false
+        var closed = false
+    }
+
+    private let state = Locked(State())
+
+    /// Starts `choose` now.
+    init(choose: @escaping @Sendable () async -> (any NotificationEngine, NotificationEngineKind)) {
+        Task { [self] in
+            let (engine, kind) = await choose()
+            adopt(engine, kind)
+        }
+    }
+
+    /// The chosen engine, once it is chosen and every call made before has reached it.
+    var chosenEngine: (any NotificationEngine)? {
+        state.withLock { $0.draining ? nil : $0.chosen?.engine }
+    }
+
+    /// The kind chosen, once the calls made before this one have reached the chosen engine.
+    func kind() async -> NotificationEngineKind {
+        await perform { _ in } ?? .inProcess
+    }
+
+    private func adopt(_ engine: any NotificationEngine, _ kind: NotificationEngineKind) {
+        state.withLock { state in
+            state.chosen = (engine, kind)
+            state.draining = true
+        }
+        Task { await drain(engine) }
+    }
+
+    private func drain(_ engine: any NotificationEngine) async {
+        while true {
+            let next: Work? = state.withLock { state in
+                guard !state.waiting.isEmpty else {
+                    state.draining = false
+                    return nil
+                }
+                return state.waiting.removeFirst()
+            }
+            guard let next else { break }
+            await next(engine)
+        }
+        if state.withLock({ $0.closed }) { engine.close() }
+    }
+
+    /// The engine to call now, or `nil` after queueing `work` for when it is.
+    private func engineNow(orQueue work: @escaping Work) -> (any NotificationEngine)? {
+        state.withLock { state in
+            if let chosen = state.chosen, !state.draining { return chosen.engine }
+            state.waiting.append(work)
+            return nil
+        }
+    }
+
+    /// Queues `work` behind every call made before it; when the engine is chosen and idle,
+    /// starts a drain so that calls made after it wait for it.
+    private func queue(_ work: @escaping Work) {
+        let engine: (any NotificationEngine)? = state.withLock { state in
+            state.waiting.append(work)
+            guard let chosen = state.chosen, !state.draining else { return nil }
+            state.draining = true
+            return chosen.engine
+        }
+        if let engine { Task { await drain(engine) } }
+    }
+
+    /// Runs `work` on the engine, in call order; returns the kind it ran on.
+    private func perform(_ work: @escaping @Sendable (any NotificationEngine) async -> Void) async -> NotificationEngineKind? {
+        await value { [state] engine in
+            await work(engine)
+            return state.withLock { $0.chosen?.kind }
+        }
+    }
+
+    /// The answer of `work`, run in call order.
+    private func value<Value: Sendable>(_ work: @escaping @Sendable (any NotificationEngine) async -> Value) async -> Value {
+        if let engine = state.withLock({ $0.draining ? nil : $0.chosen?.engine }) { return await work(engine) }
+        return await withCheckedContinuation { continuation in
+            queue { engine in continuation.resume(returning: await work(engine)) }
+        }
+    }
+
+    /// The outcome of `work`, run in call order.
+    private func outcome(_ work: @escaping @Sendable (any NotificationEngine) async throws -> Void) async throws {
+        let result: Result<Void, any Error> = await value { engine in
+            do {
+                try await work(engine)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    /// Runs `work` on the caller's thread when the engine is chosen, else queues it.
+    private func now(_ work: @escaping @Sendable (any NotificationEngine) -> Void) {
+        if let engine = engineNow(orQueue: { work($0) }) { work(engine) }
+    }
+
+    // MARK: - NotificationEngine
+
+    func add(_ request: UNNotificationRequest) async throws {
+        try await outcome { try await $0.add(request) }
+    }
+
+    func pendingRequests() async -> [UNNotificationRequest] {
+        await value { await $0.pendingRequests() }
+    }
+
+    func removePendingRequests(withIdentifiers identifiers: [String]?) {
+        now { $0.removePendingRequests(withIdentifiers: identifiers) }
+    }
+
+    func deliveredNotifications() async -> [UNNotification] {
+        await value { await $0.deliveredNotifications() }
+    }
+
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        now { $0.removeDeliveredNotifications(withIdentifiers: identifiers) }
+    }
+
+    func setCategories(_ categories: Set<UNNotificationCategory>) {
+        now { $0.setCategories(categories) }
+    }
+
+    func categories() async -> Set<UNNotificationCategory> {
+        await value { await $0.categories() }
+    }
+
+    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
+        await value { await $0.requestAuthorization(options: options) }
+    }
+
+    func authorization() async -> EngineAuthorization {
+        await value { await $0.authorization() }
+    }
+
+    func setBadgeCount(_ count: Int) async throws {
+        try await outcome { try await $0.setBadgeCount(count) }
+    }
+
+    func writeStateNow() async throws {
+        try await outcome { try await $0.writeStateNow() }
+    }
+
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        await value { await $0.takeKeptResponses(activatedFor: id, activationToken: activationToken) }
+    }
+
+    func close() {
+        let engine: (any NotificationEngine)? = state.withLock { state in
+            state.closed = true
+            return state.draining ? nil : state.chosen?.engine
+        }
+        engine?.close()
+    }
+}

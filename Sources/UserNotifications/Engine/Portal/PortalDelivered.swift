@@ -1,0 +1,11 @@
+/// A notification the portal engine added and has not seen withdrawn or answered: the portal
+/// cannot list what its server shows, so this is the engine's own record.
+struct PortalDelivered: Sendable {
+    var notification: UNNotification
+    /// The category's action identifiers in button order: `action.n` is the `n`th.
+    var actionIdentifiers: [String]
+    /// The text-input actions among them.
+    var textInputIdentifiers: Set<String>
+
+    var identifier: String { notification.request.identifier }
+}

@@ -1,0 +1,195 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+
+/// The engine of a sandboxed app: notifications go through `org.freedesktop.portal.Notification`
+/// (xdg-desktop-portal), the one notification interface Flatpak and Snap let an app reach.
+///
+/// The portal shows and withdraws by the app's own identifier, so a request's identifier is
+/// its portal id and an update replaces in place. What the portal does not do, the engine
+/// does itself: it keeps the pending requests and fires them with the same
+/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine, and keeps its own
+/// delivered list (the portal cannot list what the server shows, and says nothing when a
+/// notification is closed: there are no close reasons and no dismiss responses). A
+/// notification leaves the list when it is withdrawn, replaced, or answered (servers
+/// withdraw an activated notification). Nothing is kept across launches.
+///
+/// Every call takes effect on the caller's thread under one lock (``PortalEngineState``), so
+/// the calls that return nothing are in order with every later call.
+final class PortalEngine: NotificationEngine {
+    /// How long a call to the portal may take.
+    static let callDeadline: Duration = .seconds(10)
+
+    let identity: ApplicationIdentity
+    let connection: DBusConnection
+    let clock: any NotificationClock
+    private let hostReference: EngineHostReference
+    let state = Locked(PortalEngineState())
+    private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
+    private let subscription = Locked<DBusSignalHandle?>(nil)
+
+    var host: (any EngineHost)? { hostReference.host }
+    var scheduler: PendingScheduler<String>? { schedulerSlot.withLock { $0 } }
+
+    /// Makes the engine on `connection` (which it closes with ``close()``): it listens for
+    /// `ActionInvoked` from the portal's owner and reads what the portal supports.
+    static func start(
+        identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference
+    ) async -> PortalEngine {
+        let engine = PortalEngine(identity: identity, connection: connection, clock: clock, host: host)
+        await engine.listen()
+        _ = await engine.features()
+        return engine
+    }
+
+    private init(identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference) {
+        self.identity = identity
+        self.connection = connection
+        self.clock = clock
+        self.hostReference = host
+        let scheduler = PendingScheduler<String>(clock: clock) { [weak self] identifier, due in
+            self?.fire(identifier, due: due)
+        }
+        schedulerSlot.withLock { $0 = scheduler }
+    }
+
+    private func listen() async {
+        let rule = DBusMatchRule(
+            sender: PortalInterface.busName, interface: PortalInterface.interface, member: "ActionInvoked", path: PortalInterface.path)
+        do {
+            let handle = try await connection.subscribe(to: [rule], senderMustOwn: PortalInterface.busName) { [weak self] event in
+                guard case .signal(let message) = event else { return }
+                self?.actionInvoked(message)
+            }
+            subscription.withLock { $0 = handle }
+        } catch {
+            CenterLog.logger.error("the portal's actions cannot be heard", metadata: ["error": CenterLog.describe(error)])
+        }
+    }
+
+    /// What the portal supports, read once it answers (`version`, then `SupportedOptions`
+    /// from version 2); version 1 while it does not.
+    func features() async -> PortalFeatures {
+        if let known = state.withLock({ $0.features }) { return known }
+        guard let version = await property("version") else { return .version1 }
+        let options = (version.uint32Value ?? 1) >= 2 ? await property("SupportedOptions") : nil
+        let features = PortalFeatures(version: version, supportedOptions: options)
+        state.withLock { $0.features = features }
+        return features
+    }
+
+    private func property(_ name: String) async -> DBusValue? {
+        do {
+            let message = try DBusMessage.methodCall(
+                destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.propertiesInterface,
+                member: "Get", body: [.string(PortalInterface.interface), .string(name)])
+            let reply = try await connection.call(message, timeout: Self.callDeadline)
+            return try reply.arguments("v").first?.variantValue
+        } catch {
+            CenterLog.logger.info("the notification portal's property is not known", metadata: ["property": "\(name)", "error": CenterLog.describe(error)])
+            return nil
+        }
+    }
+
+    // MARK: - NotificationEngine
+
+    func add(_ request: UNNotificationRequest) async throws {
+        try InProcessEngine.validate(request)
+        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
+            state.withLock { _ = $0.pending.insert(entry) }
+            scheduler?.schedule(request.identifier, at: entry.nextFire)
+            return
+        }
+        removePendingRequests(withIdentifiers: [request.identifier])
+        try await deliver(request, date: clock.now)
+    }
+
+    func pendingRequests() async -> [UNNotificationRequest] {
+        state.withLock { $0.pending.requests }
+    }
+
+    func removePendingRequests(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
+        }
+        for identifier in removed { scheduler?.cancel(identifier) }
+    }
+
+    func deliveredNotifications() async -> [UNNotification] {
+        state.withLock { $0.delivered.values.map(\.notification).sorted { $0.date < $1.date } }
+    }
+
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            let chosen = identifiers ?? Array(state.delivered.keys)
+            return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
+        }
+        for identifier in removed { withdraw(identifier) }
+    }
+
+    func setCategories(_ categories: Set<UNNotificationCategory>) {
+        state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
+    }
+
+    func categories() async -> Set<UNNotificationCategory> {
+        state.withLock { Set($0.categories.values) }
+    }
+
+    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
+        let granted = await portalReachable()
+        state.withLock { state in
+            state.authorizationStatus = granted ? .authorized : .denied
+            state.authorizationOptions = options
+        }
+        return granted
+    }
+
+    func authorization() async -> EngineAuthorization {
+        let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
+        guard await portalReachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
+        var capabilities: Set<NotificationCapability> = [.body, .actions, .iconStatic]
+        if await features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
+        return EngineAuthorization(status: status, options: options, capabilities: capabilities)
+    }
+
+    /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the in-process
+    /// engine does; a sandbox lets an app emit it on the session bus.
+    func setBadgeCount(_ count: Int) async throws {
+        let signal: DBusMessage
+        do {
+            signal = try LauncherEntry.update(appID: identity.id, count: count)
+        } catch {
+            throw NotificationDeliveryError(error)
+        }
+        do {
+            try connection.send(signal)
+        } catch {
+            throw NotificationDeliveryError.noNotificationServer(String(describing: error))
+        }
+    }
+
+    /// The portal engine keeps no state file: nothing waits to be written.
+    func writeStateNow() async throws {}
+
+    /// The portal forwards a click only to the running app, and nothing keeps one for later:
+    /// there is none to take.
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
+    func close() {
+        state.withLock { $0.closed = true }
+        subscription.withLock { $0?.cancel() }
+        scheduler?.cancelAll()
+        let connection = self.connection
+        Task { await connection.close() }
+    }
+
+    /// Whether the portal's name has an owner or the bus can start it.
+    private func portalReachable() async -> Bool {
+        if (try? await connection.nameOwner(of: PortalInterface.busName)) != nil { return true }
+        return (try? await connection.listActivatableNames())?.contains(PortalInterface.busName) == true
+    }
+}

@@ -1,0 +1,13 @@
+/// What the portal engine keeps, under one lock: the pending list (the portal has no
+/// scheduler), its own delivered list (the portal cannot list what its server shows), the
+/// categories, the authorization, and what the portal was last seen to support.
+struct PortalEngineState: Sendable {
+    var pending = PendingTable()
+    var delivered: [String: PortalDelivered] = [:]
+    var categories: [String: UNNotificationCategory] = [:]
+    var authorizationStatus: UNAuthorizationStatus = .notDetermined
+    var authorizationOptions: UNAuthorizationOptions = []
+    /// `nil` until the portal answered its properties.
+    var features: PortalFeatures?
+    var closed = false
+}

@@ -1,0 +1,126 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+import NotificationAgent
+import Testing
+import UserNotifications
+import UserNotificationsTesting
+
+@Suite("A center whose engine is the agent")
+struct AgentCenterTests {
+    static let appID = "org.example.AgentCenter"
+    let testBus: TestBus
+    let stateRoot: URL
+
+    init() async throws {
+        testBus = try await TestBus()
+        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-center-\(UUID().uuidString)")
+    }
+
+    static let identity = ApplicationIdentity(id: appID, displayName: "Center App", icon: "dialog-information")
+
+    /// A center with `engine`; with `nil` it chooses, and may keep state in the identity's own
+    /// folder, which ``removeDefaultState()`` removes.
+    func center(_ engine: NotificationEngineKind? = .agent) -> UNUserNotificationCenter {
+        UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: engine)
+    }
+
+    func removeDefaultState() {
+        if let folder = try? Self.identity.stateDirectory { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    @Test("posts reach the server with the app's name and desktop-entry, from the agent")
+    func postsThroughTheAgent() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let center = center()
+        #expect(await center.engineKind == .agent)
+        try await center.add(AgentTestClient.request("now"))
+        let posted = try #require(server.notifications.first)
+        #expect(posted.request.appName == "Center App" && posted.request.hints.desktopEntry == Self.appID)
+        #expect(posted.request.appIcon == "dialog-information")
+        await agent.stop()
+    }
+
+    @Test("pending, delivered, removals and categories round trip through the agent in call order")
+    func roundTrip() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let center = center()
+        let category = UNNotificationCategory(
+            identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
+        center.setNotificationCategories([category])
+        try await center.add(AgentTestClient.request("later", after: 3600))
+        try await center.add(AgentTestClient.request("shown", category: "reply"))
+        #expect(await center.pendingNotificationRequests().map(\.identifier) == ["later"])
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+        #expect(await center.notificationCategories().map(\.identifier) == ["reply"])
+        center.removePendingNotificationRequests(withIdentifiers: ["later"])
+        #expect(await center.pendingNotificationRequests().isEmpty)
+        center.removeAllDeliveredNotifications()
+        #expect(await center.deliveredNotifications().isEmpty)
+        let status = try await agent.statusJSON()
+        #expect(status.contains(Self.appID) && status.contains("\"connected\":true"))
+        await agent.stop()
+    }
+
+    @Test("calls made while the engine is chosen wait for it, in call order")
+    func callsWaitForTheChoice() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let center = center(nil)
+        center.setNotificationCategories([UNNotificationCategory(identifier: "early", actions: [], intentIdentifiers: [])])
+        async let added: Void = center.add(AgentTestClient.request("early", after: 3600))
+        try await added
+        center.removeAllPendingNotificationRequests()
+        #expect(await center.pendingNotificationRequests().isEmpty)
+        #expect(await center.notificationCategories().map(\.identifier) == ["early"])
+        #expect(await center.engineKind == .agent)
+        await agent.stop()
+    }
+
+    @Test("with no agent on the bus the center stays in process")
+    func absentAgent() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let center = center(nil)
+        try await center.add(AgentTestClient.request("local"))
+        #expect(await center.engineKind == .inProcess)
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["local"])
+        removeDefaultState()
+    }
+
+    @Test("an agent that owns the name but never answers leaves the center in process within the deadline")
+    func hangingAgent() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let hanging = try await DBusConnection.connect(to: testBus.bus)
+        let silent = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) { _ in }
+        hanging.export(DBusExportedObject(path: AgentInterface.path, interfaces: [silent]))
+        #expect(try await hanging.requestName(AgentInterface.busName) == .primaryOwner)
+        let start = ContinuousClock.now
+        let center = center(nil)
+        try await center.add(AgentTestClient.request("fallback"))
+        #expect(await center.engineKind == .inProcess)
+        // The 3 s Connect deadline, with room for a machine that runs every suite at once.
+        #expect(ContinuousClock.now - start < .seconds(15))
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["fallback"])
+        await hanging.close()
+        removeDefaultState()
+    }
+
+    @Test("a response while the center runs reaches didReceive once, and is acknowledged")
+    func liveResponse() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let center = center()
+        let recorder = ResponseRecorder()
+        center.delegate = recorder
+        try await center.add(AgentTestClient.request("tap"))
+        let id = try #require(server.notifications.first?.id)
+        server.invokeAction(id: id)
+        #expect(await eventually { recorder.received == ["tap \(UNNotificationDefaultActionIdentifier)"] })
+        #expect(await eventually { (try? await agent.statusJSON())?.contains("\"queued\":0") == true })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(recorder.received.count == 1)
+        await agent.stop()
+    }
+}

@@ -1,0 +1,79 @@
+import DBus
+import DesktopNotificationsSupport
+import UserNotifications
+
+/// A stand-in for the per-user agent that serves `Connect`, `TakeResponses` and
+/// `AcknowledgeResponses` alone, so that a test decides which `TakeResponses` call answers
+/// with the kept responses: those the test keeps are given only once ``release()`` was
+/// called, as the agent would have them only after a click.
+final class FakeAgent: Sendable {
+    private struct State {
+        var kept: [(id: String, json: String)] = []
+        var released = false
+        var holding = false
+        var takes = 0
+        var acknowledged: [String] = []
+    }
+
+    let connection: DBusConnection
+    private let state = Locked(State())
+
+    private init(connection: DBusConnection) {
+        self.connection = connection
+    }
+
+    /// Owns the agent's name on `bus`.
+    static func start(on bus: DBusBus) async throws -> FakeAgent {
+        let agent = FakeAgent(connection: try await DBusConnection.connect(to: bus))
+        let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) {
+            [agent] invocation in agent.serve(invocation)
+        }
+        agent.connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface]))
+        _ = try await agent.connection.requestName(AgentInterface.busName)
+        return agent
+    }
+
+    /// Keeps a response, given by `TakeResponses` once released, until it is acknowledged.
+    func keep(id: String, json: String) {
+        state.withLock { $0.kept.append((id, json)) }
+    }
+
+    /// From now on `TakeResponses` gives the kept responses.
+    func release() {
+        state.withLock { $0.released = true }
+    }
+
+    /// From now on `TakeResponses` is not answered, as a hanging agent's.
+    func holdTakes() {
+        state.withLock { $0.holding = true }
+    }
+
+    /// How many `TakeResponses` calls came.
+    var takes: Int { state.withLock { $0.takes } }
+
+    /// The ids acknowledged, in order.
+    var acknowledged: [String] { state.withLock { $0.acknowledged } }
+
+    private func serve(_ invocation: DBusMethodInvocation) {
+        switch invocation.message.member {
+        case "Connect":
+            invocation.reply([.uint32(AgentInterface.version)])
+        case "TakeResponses":
+            let (kept, holding) = state.withLock { state in
+                state.takes += 1
+                return (state.released ? state.kept : [], state.holding)
+            }
+            guard !holding else { return }
+            invocation.reply([.array(element: .structure([.string, .string]), kept.map { .structure([.string($0.id), .string($0.json)]) })])
+        case "AcknowledgeResponses":
+            let ids = (try? invocation.message.arguments("sas"))?[1].stringArrayValue ?? []
+            state.withLock { state in
+                state.acknowledged += ids
+                state.kept.removeAll { ids.contains($0.id) }
+            }
+            invocation.reply()
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "not served by the fake agent")
+        }
+    }
+}

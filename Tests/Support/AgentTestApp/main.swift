@@ -1,0 +1,109 @@
+// agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application]
+//                [--post IDENTIFIER] [--wait SECONDS] [--exit-after-response]
+//
+// An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
+// delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
+// for its pending requests, so that the acknowledgement of the response has reached the
+// agent before the line is counted. It prints `engine agent` or `engine in-process` once the
+// center has chosen. With --serve-application its center serves org.freedesktop.Application
+// on the app id (the way a D-Bus activatable app is launched for a response), and it prints
+// `serving`, or `not serving` and the error.
+//
+// With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
+// in it, prints `posted`, and exits. Otherwise it stays for SECONDS (default 5), or exits
+// after its first response.
+import Foundation
+import UserNotifications
+
+/// The value after `flag` on the command line.
+func option(_ flag: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+/// One line on standard output, at once.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// Records each response, then lets the app exit.
+final class Recorder: NSObject, UNUserNotificationCenterDelegate, Sendable {
+    let file: String
+    let received: AsyncStream<Void>.Continuation
+
+    init(file: String, received: AsyncStream<Void>.Continuation) {
+        self.file = file
+        self.received = received
+    }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        _ = await center.pendingNotificationRequests()
+        let line = "\(response.notification.request.identifier) \(response.actionIdentifier)\n"
+        if let handle = FileHandle(forWritingAtPath: file) {
+            handle.seekToEndOfFile()
+            handle.write(Data(line.utf8))
+            handle.closeFile()
+        } else {
+            _ = FileManager.default.createFile(atPath: file, contents: Data(line.utf8))
+        }
+        received.yield()
+    }
+}
+
+/// Registers the category `choice` and posts `identifier` in it.
+func post(_ identifier: String, on center: UNUserNotificationCenter) async throws {
+    let actions = [UNNotificationAction(identifier: "yes", title: "Yes"), UNNotificationAction(identifier: "no", title: "No")]
+    center.setNotificationCategories([UNNotificationCategory(identifier: "choice", actions: actions, intentIdentifiers: [])])
+    let content = UNMutableNotificationContent()
+    content.title = "Agent test"
+    content.body = "Choose"
+    content.categoryIdentifier = "choice"
+    try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+}
+
+guard let appID = option("--app-id"), let file = option("--record") else {
+    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application] [--post ID] [--wait S]\n".utf8))
+    exit(2)
+}
+let engine: NotificationEngineKind? = switch option("--engine") {
+case "agent": .agent
+case "in-process": .inProcess
+default: nil
+}
+UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: appID, displayName: "Agent Test App"), engine: engine)
+let center = UNUserNotificationCenter.current()
+let (responses, received) = AsyncStream.makeStream(of: Void.self)
+let recorder = Recorder(file: file, received: received)
+center.delegate = recorder
+say("engine \(await center.engineKind == .agent ? "agent" : "in-process")")
+if CommandLine.arguments.contains("--serve-application") {
+    do {
+        try await center.serveApplicationInterface()
+        say("serving")
+    } catch {
+        say("not serving \(error)")
+        exit(1)
+    }
+}
+
+if let identifier = option("--post") {
+    do {
+        try await post(identifier, on: center)
+        say("posted")
+        exit(0)
+    } catch {
+        say("failed \(error)")
+        exit(1)
+    }
+}
+
+let seconds = Double(option("--wait") ?? "5") ?? 5
+let timeout = Task {
+    try await Task.sleep(for: .seconds(seconds))
+    received.finish()
+}
+for await _ in responses where CommandLine.arguments.contains("--exit-after-response") { break }
+timeout.cancel()
+say("done")
+withExtendedLifetime(recorder) {}

@@ -1,0 +1,62 @@
+import DBus
+import Foundation
+import Testing
+@testable import UserNotifications
+import UserNotificationsTesting
+
+@Suite("Portal engine: the real xdg-desktop-portal frontend (Debian 12: 1.16, version 1) with a fake backend")
+struct PortalFrontendTests {
+    @Test("add, update by id, an action back to the delegate, remove")
+    func endToEnd() async throws {
+        let frontend = try ToolRequirement.require("/usr/libexec/xdg-desktop-portal")
+        let testBus = try await TestBus(withServiceDirectory: true)
+        let backend = try await FakePortalBackend.start(on: testBus.bus)
+        let portals = testBus.directory.appendingPathComponent("portals", isDirectory: true)
+        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: false)
+        try FakePortalBackend.writePortalFile(in: portals)
+        let process = try testBus.spawn(
+            frontend.path, [],
+            environment: ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": FakePortalBackend.desktopName])
+        try await testBus.waitForName("org.freedesktop.portal.Desktop", ownedBy: process)
+        let fixtureClock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let center = UNUserNotificationCenter(
+            identity: CenterFixture.identity, bus: .address(testBus.address), clock: fixtureClock, persistent: false, engine: .portal)
+        let delegate = await RecordingDelegate()
+        center.delegate = delegate
+        center.setNotificationCategories(PortalFixture.categories)
+
+        try await center.add(Self.request("a", title: "First"))
+        try await center.add(Self.request("a", title: "Second"))
+        try await center.add(Self.request("b", title: "Other"))
+        #expect(await eventually { backend.calls.count == 3 })
+        let adds = backend.calls.compactMap { if case .add(let appID, let id, let notification) = $0 { (appID, id, notification) } else { nil } }
+        #expect(adds.map(\.1) == ["a", "a", "b"])
+        #expect(adds.map { $0.2["title"] } == [.string("First"), .string("Second"), .string("Other")])
+        // The frontend passes version 1 keys on; the engine sent no others to a version 1 portal.
+        #expect(Set(adds[0].2.keys) == ["title", "body", "icon", "priority", "default-action", "buttons"])
+        // A host (unsandboxed) caller's app id is what the frontend finds for it: "" here, or
+        // a name from its systemd unit.
+        let appID = adds[0].0
+
+        try backend.invokeAction(appID: appID, id: "a", action: "action.0")
+        let response = try #require(await delegate.responses.next())
+        #expect(response.actionIdentifier == "later")
+        #expect(response.notification.request.content.title == "Second")
+
+        center.removeDeliveredNotifications(withIdentifiers: ["b"])
+        #expect(await eventually { backend.calls.last == .remove(appID: appID, id: "b") })
+        #expect(await center.deliveredNotifications().isEmpty)
+
+        _ = await process.stop()
+        await backend.stop()
+        await testBus.stop()
+    }
+
+    private static func request(_ identifier: String, title: String) -> UNNotificationRequest {
+        let content = UNMutableNotificationContent()
+        content.title = title
+        content.body = "Body"
+        content.categoryIdentifier = "message"
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+    }
+}
