@@ -68,8 +68,10 @@ extension DBusMessage {
 
     /// Parses a whole marshalled message (either byte order).
     ///
-    /// - Parameter fileDescriptors: The descriptors the message carries, by index: an `h`
-    ///   value with index `i` is `fileDescriptors[i]` (the same object for the same index).
+    /// - Parameters:
+    ///   - bytes: The message as it came off the wire, header and body.
+    ///   - fileDescriptors: The descriptors the message carries, by index: an `h` value with
+    ///     index `i` is `fileDescriptors[i]` (the same object for the same index).
     /// - Throws: ``DBusError/malformed(_:)`` for bad bytes or an index past the descriptors,
     ///   and the errors of the reader's bounds.
     public init(wire bytes: [UInt8], fileDescriptors: [DBusFileDescriptor] = []) throws(DBusError) {

@@ -75,10 +75,15 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// state is kept across launches, and where notifications live. A Linux addition; call it
     /// before the first ``current()``.
     ///
-    /// - Parameter engine: ``NotificationEngineKind/agent`` or
-    ///   ``NotificationEngineKind/inProcess``; `nil` (the default) takes
-    ///   `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable (see
-    ///   ``engineKind``).
+    /// - Parameters:
+    ///   - identity: the app's id, display name and icon on the desktop; `nil` derives it (see
+    ///     ``ApplicationIdentity/derived``).
+    ///   - bus: the bus the notification server is on; the session bus by default.
+    ///   - clock: the wall clock that triggers and deadlines run on.
+    ///   - persistent: whether state is kept across launches.
+    ///   - engine: ``NotificationEngineKind/agent`` or ``NotificationEngineKind/inProcess``;
+    ///     `nil` (the default) takes `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is
+    ///     reachable (see ``engineKind``).
     /// - Returns: `false` when ``current()`` already exists (its settings do not change).
     @discardableResult
     public static func configure(
@@ -105,7 +110,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///     ``ApplicationIdentity/stateDirectory``. When the identity's id cannot name that
     ///     folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged
     ///     (label `org.desktopnotifications.center`).
-    ///   - engine: where notifications live; `nil` (the default) takes
+    ///   - engineKind: where notifications live; `nil` (the default) takes
     ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
     ///     center with `persistent` false or a `stateDirectory` of its own stays in process (see
     ///     ``engineKind``).
