@@ -22,5 +22,11 @@ let content = UNMutableNotificationContent()
 content.title = "Hello"
 content.body = "From Swift, on Linux"
 content.categoryIdentifier = "greeting"
-try await center.add(UNNotificationRequest(identifier: "hello", content: content, trigger: nil))
+try await post(UNNotificationRequest(identifier: "hello", content: content, trigger: nil), to: center)
 try await Task.sleep(for: .seconds(60))  // a minute to answer; closing the notification answers too
+
+// In top-level code Swift picks the completion-handler form of `center.add(request)` (it prefers
+// the synchronous overload there); inside an async function it is the async one, which throws.
+func post(_ request: UNNotificationRequest, to center: UNUserNotificationCenter) async throws {
+    try await center.add(request)
+}
