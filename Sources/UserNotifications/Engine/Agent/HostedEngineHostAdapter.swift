@@ -3,6 +3,7 @@ import DesktopNotificationsSupport
 /// The ``EngineHost`` of a hosted engine: it asks the agent's ``HostedEngineHost`` (held
 /// weakly, as an engine holds its host) and has no content extensions, which live in the app.
 final class HostedEngineHostAdapter: EngineHost {
+    // @unchecked: the weak reference is read and written only under `slot`'s lock.
     private struct Slot: @unchecked Sendable {
         weak var host: (any HostedEngineHost)?
     }
