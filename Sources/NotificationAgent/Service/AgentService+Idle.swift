@@ -46,9 +46,10 @@ extension AgentService {
     func holdsNothing() async -> Bool {
         for app in apps.withLock({ Array($0.values) }) {
             guard app.host.center == nil else { return false }
-            guard await app.engine.pendingRequests().isEmpty else { return false }
+            let occupancy = await app.engine.occupancy(of: "")
+            guard occupancy.pending == 0 else { return false }
+            guard occupancy.delivered > 0 else { continue }
             let delivered = await app.engine.deliveredNotifications()
-            guard !delivered.isEmpty else { continue }
             let answerable = Set(await app.engine.categories().filter { category in
                 !category.actions.isEmpty || category.options.contains(.customDismissAction)
             }.map(\.identifier))
