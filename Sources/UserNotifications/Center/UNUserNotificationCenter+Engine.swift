@@ -1,15 +1,17 @@
 extension UNUserNotificationCenter {
-    /// Where this center's notifications live: in the per-user agent or in this process. A
-    /// Linux addition.
+    /// Where this center's notifications live: in the per-user agent, through the notification
+    /// portal, or in this process. A Linux addition.
     ///
     /// Chosen when the center is made: the `engine` given to ``configure(identity:bus:clock:persistent:engine:)``
     /// or ``init(identity:bus:clock:persistent:stateDirectory:engine:)``, else
-    /// `DESKTOPNOTIFICATIONS_ENGINE` (`agent` or `in-process`), else the agent when
+    /// `DESKTOPNOTIFICATIONS_ENGINE` (`agent`, `in-process` or `portal`), else the portal in a
+    /// sandbox (Flatpak's `/.flatpak-info`, or `$SNAP`), else the agent when
     /// `org.desktopnotifications.Agent` has an owner on the center's bus or the bus can start
     /// it, unless the center is not persistent or was given a state folder of its own (it
-    /// keeps its state itself then). The choice is made without blocking the caller: calls made meanwhile wait for it,
-    /// in call order, and this property answers once it is made. An agent that does not answer
-    /// `Connect` within a few seconds leaves the center in process, and that is logged (label
+    /// keeps its state itself then). The choice is made without blocking the caller: calls
+    /// made meanwhile wait for it, in call order, and this property answers once it is made. An
+    /// agent that does not answer `Connect` within a few seconds, or a portal that cannot be
+    /// reached, leaves the center in process, and that is logged (label
     /// `org.desktopnotifications.center`).
     public var engineKind: NotificationEngineKind {
         get async {
