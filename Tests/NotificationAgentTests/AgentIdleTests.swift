@@ -32,8 +32,7 @@ struct AgentIdleTests {
     @Test("--idle-exit 0 never exits; a bad value is refused")
     func neverOrRefused() async throws {
         let notify = try BuiltProduct.url(named: "notify").path
-        let agent = try testBus.spawn(notify, ["agent", "--foreground", "--idle-exit", "0"], environment: ["XDG_STATE_HOME": stateHome.path])
-        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
+        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "0"], environment: ["XDG_STATE_HOME": stateHome.path])
         #expect(await agent.waitForExit(timeout: .seconds(2)) == nil)
         _ = await agent.stop()
         let refused = try await testBus.run(notify, ["agent", "--foreground", "--idle-exit", "-1"])

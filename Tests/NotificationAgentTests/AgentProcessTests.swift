@@ -17,10 +17,7 @@ struct AgentProcessTests {
     }
 
     func spawnAgent() async throws -> ChildProcess {
-        let notify = try BuiltProduct.url(named: "notify")
-        let agent = try testBus.spawn(notify.path, ["agent", "--foreground"], environment: ["XDG_STATE_HOME": stateHome.path])
-        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
-        return agent
+        try await testBus.startAgent(environment: ["XDG_STATE_HOME": stateHome.path])
     }
 
     @Test("the bus starts the agent from its service file on the first call")

@@ -57,10 +57,9 @@ struct ActivatableRelaunchTests {
         try FileManager.default.copyItem(atPath: "\(dataHome)/dbus-1/services/\(Self.appID).service", toPath: service.path)
         _ = try await DBusConnection.connect(to: testBus.bus).callBus("ReloadConfig")
 
-        let agent = try testBus.spawn(notify, ["agent", "--foreground"], environment: [
+        let agent = try await testBus.startAgent(environment: [
             "XDG_STATE_HOME": folder.appendingPathComponent("agent-state").path, "XDG_DATA_HOME": dataHome, "XDG_DATA_DIRS": "/nonexistent",
         ])
-        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
         let app = try BuiltProduct.url(named: "agent-test-app").path
         let posted = try await testBus.run(
             app, ["--app-id", Self.appID, "--record", record, "--post", "ask"],

@@ -38,10 +38,7 @@ struct AgentChaosTests {
         let appFolder = stateHome.appendingPathComponent("desktopnotifications-agent/\(Self.appID)")
         let server = try await FakeNotificationServer.start(on: testBus.bus)
         func spawnAgent() async throws -> ChildProcess {
-            let agent = try testBus.spawn(
-                try BuiltProduct.url(named: "notify").path, ["agent", "--foreground"], environment: ["XDG_STATE_HOME": stateHome.path])
-            try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
-            return agent
+            try await testBus.startAgent(environment: ["XDG_STATE_HOME": stateHome.path])
         }
         var agent = try await spawnAgent()
         let center = UNUserNotificationCenter(

@@ -25,9 +25,7 @@ struct AgentRelaunchTests {
     }
 
     func spawnAgent() async throws -> ChildProcess {
-        let agent = try testBus.spawn(try BuiltProduct.url(named: "notify").path, ["agent", "--foreground"], environment: agentEnvironment)
-        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
-        return agent
+        try await testBus.startAgent(environment: agentEnvironment)
     }
 
     /// Runs the test app once with `arguments` after its app id and record file.

@@ -25,9 +25,7 @@ struct AgentSchedulingCommandTests {
     }
 
     func spawnAgent() async throws -> ChildProcess {
-        let agent = try testBus.spawn(try BuiltProduct.url(named: "notify").path, ["agent", "--foreground"], environment: environment)
-        try await testBus.waitForName(AgentInterface.busName, ownedBy: agent)
-        return agent
+        try await testBus.startAgent(environment: environment)
     }
 
     func notify(_ arguments: [String]) async throws -> CommandResult {
