@@ -14,9 +14,14 @@ bin=${1:?usage: demo-agent.sh BIN_DIR}
 work=$(mktemp -d "${TMPDIR:-/tmp}/demo-agent.XXXXXX")
 server_pid=""
 agent_pid=""
+tail_pid=""
+# Each process is stopped by its PID and waited for before the folder goes: the agent saves its
+# state as it stops, and a folder removed under it would not be empty.
 cleanup() {
-    [ -n "$agent_pid" ] && kill "$agent_pid" 2>/dev/null || true
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    for pid in $tail_pid $agent_pid $server_pid; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
