@@ -18,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        // Web Push decryption (RFC 8291): P-256 key agreement, HKDF-SHA256, AES-128-GCM.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` (make docs): DocC for the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -38,7 +40,11 @@ let package = Package(
         .target(name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict),
         .target(
             name: "UserNotifications",
-            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "FreedesktopNotifications", "DesktopNotificationsSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         // The per-user agent (`notify agent`): one engine per app id behind
@@ -165,7 +171,10 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            dependencies: [
+                "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
