@@ -136,6 +136,7 @@ let package = Package(
             dependencies: [
                 "CDBus", "DBus", "UserNotifications", "NotifyCLI", "NotificationAgent", "UserNotificationsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Fuzz",
             swiftSettings: strict

@@ -87,7 +87,7 @@ package enum WebPushDecryptor {
     }
 
     /// RFC 8291 §3.4 then RFC 8188 §2.2 and §2.3: the content encryption key and the nonce base.
-    static func derive(
+    package static func derive(
         shared: SharedSecret, authSecret: Data, receiverKey: Data, senderKey: Data, salt: Data
     ) -> (SymmetricKey, Data) {
         let shared = shared.withUnsafeBytes { SymmetricKey(data: Data($0)) }
@@ -101,7 +101,7 @@ package enum WebPushDecryptor {
     }
 
     /// The nonce of record `index`: the base XOR the index as a 96-bit big-endian number.
-    static func nonce(_ base: Data, index: Int) -> Data {
+    package static func nonce(_ base: Data, index: Int) -> Data {
         var nonce = [UInt8](base)
         var counter = UInt64(index)
         for position in stride(from: nonce.count - 1, through: nonce.count - 8, by: -1) {
