@@ -1,7 +1,7 @@
 /// Why ``UNUserNotificationCenter/registerForRemoteNotifications(distributor:description:)``
 /// failed: what Apple hands `application(_:didFailToRegisterForRemoteNotificationsWithError:)`.
 /// A Linux addition.
-public enum RemoteNotificationRegistrationError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RemoteNotificationRegistrationError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// No UnifiedPush distributor owns or can activate an `org.unifiedpush.Distributor.*`
     /// name on the session bus.
     case noDistributor

@@ -4,25 +4,25 @@ import Foundation
 /// (mode 0600, replaced whole so that a crash leaves the old file or the new one): its Web
 /// Push keys, its UnifiedPush connection token, the distributor it chose and the endpoint it
 /// was given.
-struct RemotePushRecord: Codable, Sendable, Equatable {
+package struct RemotePushRecord: Codable, Sendable, Equatable {
     /// The file's name in the state folder.
-    static let fileName = "push.json"
+    package static let fileName = "push.json"
     /// The largest file read; a real one is under 1 KiB.
-    static let maximumFileSize = 16 * 1024
+    package static let maximumFileSize = 16 * 1024
 
     /// The P-256 private scalar, base64url.
-    var privateKey: String
+    package var privateKey: String
     /// The 16-byte authentication secret, base64url.
-    var authSecret: String
+    package var authSecret: String
     /// The connection token (UnifiedPush: random, at most 100 bytes).
-    var token: String
+    package var token: String
     /// The distributor's bus name, once chosen.
-    var distributor: String?
+    package var distributor: String?
     /// The endpoint, once given.
-    var endpoint: String?
+    package var endpoint: String?
 
     /// A new record with new keys and a new token.
-    static func fresh() -> RemotePushRecord {
+    package static func fresh() -> RemotePushRecord {
         let keys = WebPushKeys.generate()
         return RemotePushRecord(
             privateKey: Base64URL.encode(keys.privateKey.rawRepresentation), authSecret: keys.auth,
@@ -32,7 +32,7 @@ struct RemotePushRecord: Codable, Sendable, Equatable {
     /// The keys the record holds.
     ///
     /// - Throws: ``RemotePushStoreError/corrupt(path:detail:)`` when they do not decode.
-    func keys(path: String) throws(RemotePushStoreError) -> WebPushKeys {
+    package func keys(path: String) throws(RemotePushStoreError) -> WebPushKeys {
         guard let scalar = Base64URL.decode(privateKey), let secret = Base64URL.decode(authSecret) else {
             throw .corrupt(path: path, detail: "the keys are not base64url")
         }
@@ -46,7 +46,7 @@ struct RemotePushRecord: Codable, Sendable, Equatable {
     /// Reads the record in `folder`, or makes and saves a new one when there is none.
     ///
     /// - Throws: ``RemotePushStoreError``.
-    static func loadOrCreate(in folder: URL) throws(RemotePushStoreError) -> RemotePushRecord {
+    package static func loadOrCreate(in folder: URL) throws(RemotePushStoreError) -> RemotePushRecord {
         let path = folder.appendingPathComponent(fileName).path
         if let existing = try load(path: path) { return existing }
         let record = fresh()
@@ -55,7 +55,7 @@ struct RemotePushRecord: Codable, Sendable, Equatable {
     }
 
     /// The record at `path`, or `nil` when there is no file.
-    static func load(path: String) throws(RemotePushStoreError) -> RemotePushRecord? {
+    package static func load(path: String) throws(RemotePushStoreError) -> RemotePushRecord? {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             if !FileManager.default.fileExists(atPath: path) { return nil }
             throw .unreadable(path: path, detail: "cannot open")
@@ -82,7 +82,7 @@ struct RemotePushRecord: Codable, Sendable, Equatable {
     /// Saves the record in `folder` (created 0700 when missing), mode 0600.
     ///
     /// - Throws: ``RemotePushStoreError/unwritable(path:detail:)``.
-    func save(in folder: URL) throws(RemotePushStoreError) {
+    package func save(in folder: URL) throws(RemotePushStoreError) {
         let path = folder.appendingPathComponent(Self.fileName).path
         do {
             try PrivateStorage.prepareFolder(folder.path)

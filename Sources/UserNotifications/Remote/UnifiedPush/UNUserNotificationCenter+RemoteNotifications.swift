@@ -43,6 +43,9 @@ extension UNUserNotificationCenter {
     public func registerForRemoteNotifications(
         distributor: String? = nil, description: String? = nil
     ) async throws(RemoteNotificationRegistrationError) -> RemoteNotificationRegistration {
+        if let agent = await agentEngine() {
+            return try await registerThroughAgent(agent, distributor: distributor, description: description)
+        }
         var record = try remotePushRecord()
         let keys: WebPushKeys
         do {
@@ -67,6 +70,10 @@ extension UNUserNotificationCenter {
     ///
     /// - Throws: ``RemoteNotificationRegistrationError``; nothing when the app was not registered.
     public func unregisterForRemoteNotifications() async throws(RemoteNotificationRegistrationError) {
+        if let agent = await agentEngine() {
+            _ = try await callAgentPush(agent, "Unregister", [])
+            return
+        }
         var record = try remotePushRecord()
         guard let distributor = record.distributor else { return }
         let connector = try await remotePushConnector()
@@ -86,6 +93,40 @@ extension UNUserNotificationCenter {
     }
 
     // MARK: - Internals
+
+    /// The agent's engine, when the center's notifications live in the agent.
+    private func agentEngine() async -> AgentEngine? {
+        guard await engineKind == .agent else { return nil }
+        return (engine as? AgentEngine) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? AgentEngine)
+    }
+
+    /// Registers through the agent (`AgentPush1.Register`): the agent keeps the keys and
+    /// takes the messages, so they arrive while the app is not running.
+    private func registerThroughAgent(
+        _ agent: AgentEngine, distributor: String?, description: String?
+    ) async throws(RemoteNotificationRegistrationError) -> RemoteNotificationRegistration {
+        var options: [(String, DBusValue)] = []
+        if let distributor { options.append(("distributor", .string(distributor))) }
+        if let description { options.append(("description", .string(description))) }
+        let reply = try await callAgentPush(agent, "Register", [.variantDictionary(options)])
+        let fields = (try? reply.arguments("a{sv}"))?.first?.variantDictionaryValue ?? [:]
+        guard let endpoint = fields["endpoint"]?.stringValue, let url = URL(string: endpoint), let p256dh = fields["p256dh"]?.stringValue,
+              let auth = fields["auth"]?.stringValue, let chosen = fields["distributor"]?.stringValue else {
+            throw .bus("the agent's registration lacks a field")
+        }
+        return RemoteNotificationRegistration(endpoint: url, p256dh: p256dh, auth: auth, distributor: chosen)
+    }
+
+    private func callAgentPush(_ agent: AgentEngine, _ member: String, _ body: [DBusValue]) async throws(RemoteNotificationRegistrationError) -> DBusMessage {
+        do {
+            let message = try DBusMessage.methodCall(
+                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentPushInterface.name, member: member,
+                body: [.string(identity.id)] + body)
+            return try await agent.connection.call(message, timeout: AgentEngine.callDeadline)
+        } catch {
+            throw AgentPushInterface.decode(error)
+        }
+    }
 
     /// The record, read once (or made), then kept in memory.
     private func remotePushRecord() throws(RemoteNotificationRegistrationError) -> RemotePushRecord {
@@ -165,16 +206,7 @@ extension UNUserNotificationCenter {
         } catch {
             throw .bus("\(error)")
         }
-        func full(_ name: String) -> String {
-            name.hasPrefix(UnifiedPush.distributorNamePrefix) ? name : UnifiedPush.distributorNamePrefix + name
-        }
-        if let wanted = asked ?? ProcessInfo.processInfo.environment[Self.unifiedPushDistributorVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
-            guard available.contains(full(wanted)) else { throw .distributorNotFound(full(wanted)) }
-            return full(wanted)
-        }
-        if let saved, available.contains(saved) { return saved }
-        guard let first = available.first else { throw .noDistributor }
-        return first
+        return try UnifiedPush.choose(asked, saved: saved, environment: ProcessInfo.processInfo.environment, available: available)
     }
 
     private func remotePushHandlers(keys: WebPushKeys) -> UnifiedPushConnector.Handlers {

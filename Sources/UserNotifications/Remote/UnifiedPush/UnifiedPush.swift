@@ -65,4 +65,24 @@ package enum UnifiedPush {
         return Set((running + activatable).filter { $0.hasPrefix(distributorNamePrefix) && $0.count > distributorNamePrefix.count })
             .sorted()
     }
+
+    /// The distributor to register with: `asked` (a full name or the part after the prefix),
+    /// else `DESKTOPNOTIFICATIONS_UNIFIEDPUSH_DISTRIBUTOR` from `environment`, else `saved`
+    /// when it is still there, else the first of `available` by name.
+    ///
+    /// - Throws: ``RemoteNotificationRegistrationError/distributorNotFound(_:)`` for a name
+    ///   not among `available`; ``RemoteNotificationRegistrationError/noDistributor`` when
+    ///   there is none.
+    package static func choose(
+        _ asked: String?, saved: String?, environment: [String: String], available: [String]
+    ) throws(RemoteNotificationRegistrationError) -> String {
+        func full(_ name: String) -> String { name.hasPrefix(distributorNamePrefix) ? name : distributorNamePrefix + name }
+        if let wanted = asked ?? environment[UNUserNotificationCenter.unifiedPushDistributorVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
+            guard available.contains(full(wanted)) else { throw .distributorNotFound(full(wanted)) }
+            return full(wanted)
+        }
+        if let saved, available.contains(saved) { return saved }
+        guard let first = available.first else { throw .noDistributor }
+        return first
+    }
 }
