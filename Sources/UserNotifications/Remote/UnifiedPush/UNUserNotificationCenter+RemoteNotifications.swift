@@ -31,6 +31,11 @@ extension UNUserNotificationCenter {
     /// that does not decrypt or decode is logged (label `org.desktopnotifications.center`) and
     /// dropped.
     ///
+    /// When the agent holds the app's notifications (``engineKind`` is `.agent`), the agent
+    /// registers instead (`org.desktopnotifications.AgentPush1`), under its own bus name: it
+    /// keeps the keys, and takes and shows the app's pushes while the app is not running; the
+    /// service extension is not run for them.
+    ///
     /// - Parameters:
     ///   - distributor: the distributor, `org.unifiedpush.Distributor.<name>` or `<name>`;
     ///     `nil` takes ``unifiedPushDistributorVariable``, else the one chosen before, else the
