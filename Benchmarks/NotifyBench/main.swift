@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -17,6 +17,7 @@
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
+// push-decrypt (PushRows.swift) decrypts RFC 8291's example message N times, in process.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -306,6 +307,9 @@ func run() async throws {
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
+
+        case "push-decrypt":
+            try PushRows.decrypt(options)
 
         default:
             throw BenchError("unknown row \(row)")
