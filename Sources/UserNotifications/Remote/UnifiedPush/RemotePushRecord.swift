@@ -67,6 +67,15 @@ package struct RemotePushRecord: Codable, Sendable, Equatable {
         } catch {
             throw .unreadable(path: path, detail: "\(error)")
         }
+        return try decode(data, path: path)
+    }
+
+    /// Reads a record from the bytes of `push.json` (`path` names it in errors): at most
+    /// ``maximumFileSize`` bytes, a token of 1 to 100 bytes, keys that decode, a distributor
+    /// under UnifiedPush's prefix and an endpoint that is an http(s) URL, when present.
+    ///
+    /// - Throws: ``RemotePushStoreError/corrupt(path:detail:)``.
+    package static func decode(_ data: Data, path: String) throws(RemotePushStoreError) -> RemotePushRecord {
         guard data.count <= maximumFileSize else { throw .corrupt(path: path, detail: "over \(maximumFileSize) bytes") }
         let record: RemotePushRecord
         do {
@@ -74,7 +83,17 @@ package struct RemotePushRecord: Codable, Sendable, Equatable {
         } catch {
             throw .corrupt(path: path, detail: "\(error)")
         }
-        guard !record.token.isEmpty, record.token.utf8.count <= 100 else { throw .corrupt(path: path, detail: "bad token") }
+        guard !record.token.isEmpty, record.token.utf8.count <= UnifiedPush.maximumTokenLength else {
+            throw .corrupt(path: path, detail: "bad token")
+        }
+        if let distributor = record.distributor {
+            guard distributor.hasPrefix(UnifiedPush.distributorNamePrefix), distributor.utf8.count <= 255 else {
+                throw .corrupt(path: path, detail: "bad distributor")
+            }
+        }
+        if let endpoint = record.endpoint {
+            guard UnifiedPushConnector.isValidEndpoint(endpoint) else { throw .corrupt(path: path, detail: "bad endpoint") }
+        }
         _ = try record.keys(path: path)
         return record
     }

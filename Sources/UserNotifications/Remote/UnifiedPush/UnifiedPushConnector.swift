@@ -6,9 +6,8 @@ import Logging
 /// Serves `org.unifiedpush.Connector2` at `/org/unifiedpush/Connector` on a connection, for
 /// one or more connection tokens, and talks to distributors (`Register`, `Unregister`).
 ///
-/// A call is read bounded: the token at most 100 bytes, the endpoint at most 1,000, the
-/// message at most ``WebPushDecryptor/maximumMessageSize``; a malformed call or an unknown
-/// token is ignored, as the specification asks, and logged. Calls are answered at once and
+/// A call is read by ``UnifiedPushCall/parse(member:body:)``, bounded; a malformed call or an
+/// unknown token is ignored, as the specification asks, and logged. Calls are answered at once and
 /// handled one at a time, in arrival order.
 package final class UnifiedPushConnector: Sendable {
     /// What a registration does with what the distributor sends.
@@ -31,13 +30,6 @@ package final class UnifiedPushConnector: Sendable {
         }
     }
 
-    /// One call, queued for its handler.
-    private enum Event: Sendable {
-        case newEndpoint(token: String, endpoint: String)
-        case message(token: String, bytes: Data, id: String?)
-        case unregistered(token: String)
-    }
-
     /// How long ``register(token:distributor:service:description:timeout:)`` waits for
     /// `NewEndpoint` after `Register` succeeded.
     package static let endpointTimeout: Duration = .seconds(10)
@@ -49,7 +41,7 @@ package final class UnifiedPushConnector: Sendable {
     private let export: DBusConnection.Export
     private let registrations = Locked<[String: Handlers]>([:])
     private let endpointWaiters = Locked<[String: ResumeOnce<String?>]>([:])
-    private let events: AsyncStream<Event>.Continuation
+    private let events: AsyncStream<UnifiedPushCall>.Continuation
     private let logger: Logger
 
     /// Serves the connector on `connection`, under `serviceName`.
@@ -58,7 +50,7 @@ package final class UnifiedPushConnector: Sendable {
     package static func serve(
         on connection: DBusConnection, serviceName: String, logger: Logger
     ) throws(RemoteNotificationRegistrationError) -> UnifiedPushConnector {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream<UnifiedPushCall>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let box = Locked<UnifiedPushConnector?>(nil)
         let object: DBusExportedObject
         do {
@@ -88,7 +80,7 @@ package final class UnifiedPushConnector: Sendable {
 
     private init(
         connection: DBusConnection, serviceName: String, export: DBusConnection.Export,
-        events: AsyncStream<Event>.Continuation, logger: Logger
+        events: AsyncStream<UnifiedPushCall>.Continuation, logger: Logger
     ) {
         self.connection = connection
         self.serviceName = serviceName
@@ -177,53 +169,33 @@ package final class UnifiedPushConnector: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        guard let fields = (try? message.arguments("a{sv}"))?.first?.variantDictionaryValue else {
-            logger.warning("UnifiedPush call with a body that is not a{sv}; ignored", metadata: ["member": "\(message.member ?? "")"])
-            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (a{sv})")
-        }
-        func string(_ key: String) -> String? { fields[key]?.stringValue }
-        guard let token = string("token"), !token.isEmpty, token.utf8.count <= UnifiedPush.maximumTokenLength else {
-            logger.warning("UnifiedPush call without a valid token; ignored", metadata: ["member": "\(message.member ?? "")"])
-            return invocation.reply(message.member == "Message" ? [.variantDictionary([])] : [])
-        }
-        switch message.member {
-        case "NewEndpoint":
-            invocation.reply()
-            guard let endpoint = string("endpoint"), Self.isValidEndpoint(endpoint) else {
-                logger.warning("UnifiedPush NewEndpoint without a valid endpoint; ignored")
-                return
+        let call: UnifiedPushCall
+        do {
+            call = try UnifiedPushCall.parse(member: message.member, body: message.body)
+        } catch {
+            logger.warning("a UnifiedPush call was ignored", metadata: ["member": "\(message.member ?? "")", "error": "\(error)"])
+            switch error {
+            case .unknownMethod: return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(error)")
+            case .notADictionary: return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "\(error)")
+            default: return invocation.reply(message.member == "Message" ? [.variantDictionary([])] : [])
             }
+        }
+        switch call {
+        case .newEndpoint(let token, let endpoint):
+            invocation.reply()
             if let waiter = endpointWaiters.withLock({ $0[token] }) { waiter.resume(returning: endpoint) }
-            events.yield(.newEndpoint(token: token, endpoint: endpoint))
-        case "Message":
-            let id = string("id").map { String($0.utf8.prefix(UnifiedPush.maximumTokenLength)) ?? "" }
+        case .message(_, _, let id):
             invocation.reply([.variantDictionary(id.map { [("id", .string($0))] } ?? [])])
-            let bytes: Data
-            switch fields["message"] {
-            case .byteArray(let raw)?: bytes = Data(raw)
-            case .string(let text)?: bytes = Data(text.utf8)
-            default:
-                logger.warning("UnifiedPush Message without a message (ay or s); ignored")
-                return
-            }
-            guard !bytes.isEmpty, bytes.count <= WebPushDecryptor.maximumMessageSize else {
-                logger.warning("UnifiedPush Message of \(bytes.count) bytes, outside 1...\(WebPushDecryptor.maximumMessageSize); ignored")
-                return
-            }
-            events.yield(.message(token: token, bytes: bytes, id: id))
-        case "Unregistered":
+        case .unregistered:
             invocation.reply()
-            events.yield(.unregistered(token: token))
-        default:
-            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+        if case .dropped = events.yield(call) {
+            logger.warning("UnifiedPush calls arrive faster than they are handled; the oldest was dropped")
         }
     }
 
-    private func run(_ event: Event) async {
-        let token: String
-        switch event {
-        case .newEndpoint(let t, _), .message(let t, _, _), .unregistered(let t): token = t
-        }
+    private func run(_ event: UnifiedPushCall) async {
+        let token = event.token
         guard let handlers = registrations.withLock({ $0[token] }) else {
             logger.info("UnifiedPush call for a token this connector does not know; ignored")
             return
