@@ -34,10 +34,10 @@ final class AgentPush: Sendable {
         for appID in appIDs {
             let path = folder(of: appID).appendingPathComponent(RemotePushRecord.fileName).path
             do {
-                guard let record = try RemotePushRecord.load(path: path), record.distributor != nil else { continue }
+                guard let record = try RemotePushRecord.load(path: path), let distributor = record.distributor else { continue }
                 let keys = try record.keys(path: path)
                 records.withLock { $0[appID] = record }
-                connector.listen(token: record.token, handlers: handlers(appID: appID, keys: keys))
+                connector.listen(token: record.token, distributor: distributor, handlers: handlers(appID: appID, keys: keys))
             } catch {
                 AgentLog.logger.error("an app's push record cannot be read", metadata: ["app": "\(appID)", "error": "\(error)"])
             }
@@ -112,26 +112,35 @@ final class AgentPush: Sendable {
         }
     }
 
+    /// Keeps `record` in memory and on disk under one lock, so that the file always holds the
+    /// last record kept (a handler's change and a registration never overtake each other).
     private func save(_ record: RemotePushRecord, of appID: String) throws(RemoteNotificationRegistrationError) {
-        records.withLock { $0[appID] = record }
-        do {
-            try record.save(in: folder(of: appID))
-        } catch {
-            throw .storage("\(error)")
+        let failure: RemotePushStoreError? = records.withLock { records in
+            records[appID] = record
+            do throws(RemotePushStoreError) {
+                try record.save(in: folder(of: appID))
+                return nil
+            } catch {
+                return error
+            }
         }
+        if let failure { throw .storage("\(failure)") }
     }
 
     private func update(_ appID: String, _ change: (inout RemotePushRecord) -> Void) {
-        guard let record = records.withLock({ records -> RemotePushRecord? in
+        let failure: RemotePushStoreError? = records.withLock { records in
             guard var record = records[appID] else { return nil }
             change(&record)
             records[appID] = record
-            return record
-        }) else { return }
-        do {
-            try record.save(in: folder(of: appID))
-        } catch {
-            AgentLog.logger.error("an app's push record cannot be kept", metadata: ["app": "\(appID)", "error": "\(error)"])
+            do throws(RemotePushStoreError) {
+                try record.save(in: folder(of: appID))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            AgentLog.logger.error("an app's push record cannot be kept", metadata: ["app": "\(appID)", "error": "\(failure)"])
         }
     }
 

@@ -24,6 +24,7 @@ extension AgentService {
                 app.work.enqueue {
                     do {
                         try await app.add(request)
+                        AgentLog.logger.info("a push was added", metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
                     } catch {
                         AgentLog.logger.warning("a pushed request was not added", metadata: ["app": "\(appID)", "error": "\(error)"])
                     }

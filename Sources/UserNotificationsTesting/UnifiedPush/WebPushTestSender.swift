@@ -24,7 +24,8 @@ public enum WebPushTestSender {
         defer { try? FileManager.default.removeItem(at: input) }
         let process = try ChildProcess(
             executable: URL(fileURLWithPath: "/bin/sh"),
-            arguments: ["-c", "exec /usr/bin/python3 \"$0\" \"$@\" < \"$INPUT\"", script.path, p256dh, auth] + options,
+            // Options first, then `--`: a base64url key may begin with "-".
+            arguments: ["-c", "exec /usr/bin/python3 \"$0\" \"$@\" < \"$INPUT\"", script.path] + options + ["--", p256dh, auth],
             environment: ProcessInfo.processInfo.environment.merging(["INPUT": input.path]) { $1 })
         let result = try await process.result(timeout: .seconds(60))
         guard result.succeeded else { throw WebPushTestSenderError.failed(result.standardError) }

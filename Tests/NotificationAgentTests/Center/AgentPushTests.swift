@@ -93,9 +93,9 @@ struct AgentPushTests {
         _ = await agent.kill()
     }
 
-    @Test("with the app running the agent hands the push to it: its delegate's willPresent sees a push trigger")
+    @Test("with the app running the agent hands the push to it: its delegate's willPresent sees a push trigger; unregistering reaches the distributor")
     func appRunning() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
         let agent = try await spawnAgent()
         let center = UNUserNotificationCenter(
@@ -111,13 +111,24 @@ struct AgentPushTests {
         #expect(await eventually { recorder.presented.map(\.title) == ["Live"] })
         #expect(recorder.presented.first?.pushed == true)
 
-        // The agent restarted still takes the app's messages, and unregistering reaches the distributor.
-        _ = await agent.kill()
-        let restarted = try await spawnAgent()
-        try await distributor.send(message, to: kept.token)
-        #expect(await eventually { server.notifications.filter { $0.request.summary == "Live" }.count == 2 })
         try await center.unregisterForRemoteNotifications()
         #expect(await eventually { distributor.registrations.isEmpty })
+        _ = await agent.kill()
+    }
+
+    @Test("an agent killed and restarted takes the pushes of an app registered before, and shows them")
+    func agentRestart() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let registration = try await registerTestApp()
+        let token = try #require(distributor.registrations.keys.first)
+        _ = await agent.kill()
+        let restarted = try await spawnAgent()
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"After restart","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(message, to: token)
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
         _ = await restarted.kill()
     }
 

@@ -151,7 +151,7 @@ struct UnifiedPushRegistrationTests {
         }
     }
 
-    @Test("hostile connector calls are ignored and the connector goes on working")
+    @Test("hostile connector calls, and calls from a peer that is not the distributor, are ignored; the connector goes on working")
     func hostileCalls() async throws {
         let push = try await PushFixture()
         let registration = try await push.center.registerForRemoteNotifications()
@@ -170,6 +170,12 @@ struct UnifiedPushRegistrationTests {
         _ = try await call("Message", [.variantDictionary([("token", .string(String(repeating: "t", count: 101))), ("message", .byteArray([1]))])])
         _ = try await call("NewEndpoint", [.variantDictionary([("token", .string(token)), ("endpoint", .string("not a url"))])])
         _ = try await call("Message", [.variantDictionary([("token", .string(token)), ("message", .uint32(7))])])
+        // A peer that knows the token but is not the distributor: a well-formed, well-encrypted
+        // message, an endpoint and a drop, all ignored.
+        let forged = try await WebPushTestSender.encrypt(Data(#"{"aps":{"alert":"forged"}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        _ = try await call("Message", [.variantDictionary([("token", .string(token)), ("message", .byteArray([UInt8](forged)))])])
+        _ = try await call("NewEndpoint", [.variantDictionary([("token", .string(token)), ("endpoint", .string("https://evil.example/x"))])])
+        _ = try await call("Unregistered", [.variantDictionary([("token", .string(token))])])
         let notJSON = try await WebPushTestSender.encrypt(Data("not json".utf8), p256dh: registration.p256dh, auth: registration.auth)
         try await push.distributor.send(notJSON, to: token)
         try await push.push(#"{"aps":{"alert":"still here"}}"#, to: registration)

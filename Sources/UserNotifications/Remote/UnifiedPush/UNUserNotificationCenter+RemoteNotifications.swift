@@ -61,7 +61,8 @@ extension UNUserNotificationCenter {
         let connector = try await remotePushConnector()
         let chosen = try await chooseDistributor(distributor, saved: record.distributor, on: connector.connection)
         let endpoint = try await connector.register(
-            token: record.token, distributor: chosen, description: description, handlers: remotePushHandlers(keys: keys))
+            token: record.token, distributor: chosen, description: description,
+            handlers: remotePushHandlers(keys: keys, distributor: chosen))
         guard let url = URL(string: endpoint) else { throw .noEndpoint(distributor: chosen) }
         record.distributor = chosen
         record.endpoint = endpoint
@@ -153,13 +154,29 @@ extension UNUserNotificationCenter {
         }
     }
 
+    /// Keeps `record` in memory and in `push.json` under one lock, so that the file always
+    /// holds the last record kept.
     private func saveRemotePushRecord(_ record: RemotePushRecord) throws(RemoteNotificationRegistrationError) {
-        remotePush.withLock { $0.record = record }
-        guard let folder = remotePushFolder else { return }
-        do {
-            try record.save(in: folder)
-        } catch {
-            throw .storage("\(error)")
+        if let failure = keepRemotePushRecord(replacing: record, { _ in }) { throw .storage("\(failure)") }
+    }
+
+    /// Changes the record in memory and in `push.json` under the lock; the error, if the file
+    /// could not be written.
+    @discardableResult
+    private func keepRemotePushRecord(
+        replacing replacement: RemotePushRecord? = nil, _ change: (inout RemotePushRecord) -> Void
+    ) -> RemotePushStoreError? {
+        remotePush.withLock { side -> RemotePushStoreError? in
+            guard var record = replacement ?? side.record else { return nil }
+            change(&record)
+            side.record = record
+            guard let folder = remotePushFolder else { return nil }
+            do throws(RemotePushStoreError) {
+                try record.save(in: folder)
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 
@@ -214,20 +231,14 @@ extension UNUserNotificationCenter {
         return try UnifiedPush.choose(asked, saved: saved, environment: ProcessInfo.processInfo.environment, available: available)
     }
 
-    private func remotePushHandlers(keys: WebPushKeys) -> UnifiedPushConnector.Handlers {
+    private func remotePushHandlers(keys: WebPushKeys, distributor: String) -> UnifiedPushConnector.Handlers {
         UnifiedPushConnector.Handlers(
             newEndpoint: { [weak self] endpoint in
                 guard let self else { return }
-                let (record, handler) = remotePush.withLock { side in
-                    side.record?.endpoint = endpoint
-                    return (side.record, side.handler)
+                if let failure = keepRemotePushRecord({ $0.endpoint = endpoint; $0.distributor = distributor }) {
+                    CenterLog.logger.error("cannot keep the new push endpoint", metadata: ["error": CenterLog.describe(failure)])
                 }
-                if let record, let folder = remotePushFolder {
-                    do { try record.save(in: folder) } catch {
-                        CenterLog.logger.error("cannot keep the new push endpoint", metadata: ["error": CenterLog.describe(error)])
-                    }
-                }
-                guard let handler, let record, let distributor = record.distributor, let url = URL(string: endpoint) else { return }
+                guard let handler = remotePush.withLock({ $0.handler }), let url = URL(string: endpoint) else { return }
                 let registration = RemoteNotificationRegistration(endpoint: url, p256dh: keys.p256dh, auth: keys.auth, distributor: distributor)
                 await MainActor.run { handler(.newEndpoint(registration)) }
             },
@@ -237,17 +248,10 @@ extension UNUserNotificationCenter {
             },
             unregistered: { [weak self] in
                 guard let self else { return }
-                let (record, handler) = remotePush.withLock { side in
-                    side.record?.endpoint = nil
-                    side.record?.distributor = nil
-                    return (side.record, side.handler)
+                if let failure = keepRemotePushRecord({ $0.endpoint = nil; $0.distributor = nil }) {
+                    CenterLog.logger.error("cannot forget the push endpoint", metadata: ["error": CenterLog.describe(failure)])
                 }
-                if let record, let folder = remotePushFolder {
-                    do { try record.save(in: folder) } catch {
-                        CenterLog.logger.error("cannot forget the push endpoint", metadata: ["error": CenterLog.describe(error)])
-                    }
-                }
-                if let handler { await MainActor.run { handler(.unregistered) } }
+                if let handler = remotePush.withLock({ $0.handler }) { await MainActor.run { handler(.unregistered) } }
             })
     }
 

@@ -39,9 +39,10 @@ package final class UnifiedPushConnector: Sendable {
     /// The bus name distributors call (the app id, or the connection's unique name).
     package let serviceName: String
     private let export: DBusConnection.Export
-    private let registrations = Locked<[String: Handlers]>([:])
+    /// Each token's handlers and the distributor it is registered with.
+    private let registrations = Locked<[String: (handlers: Handlers, distributor: String)]>([:])
     private let endpointWaiters = Locked<[String: ResumeOnce<String?>]>([:])
-    private let events: AsyncStream<UnifiedPushCall>.Continuation
+    private let events: AsyncStream<(call: UnifiedPushCall, sender: String)>.Continuation
     private let logger: Logger
 
     /// Serves the connector on `connection`, under `serviceName`.
@@ -50,7 +51,7 @@ package final class UnifiedPushConnector: Sendable {
     package static func serve(
         on connection: DBusConnection, serviceName: String, logger: Logger
     ) throws(RemoteNotificationRegistrationError) -> UnifiedPushConnector {
-        let (stream, continuation) = AsyncStream<UnifiedPushCall>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream<(call: UnifiedPushCall, sender: String)>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let box = Locked<UnifiedPushConnector?>(nil)
         let object: DBusExportedObject
         do {
@@ -72,7 +73,7 @@ package final class UnifiedPushConnector: Sendable {
         Task { [weak connector] in
             for await event in stream {
                 guard let connector else { return }
-                await connector.run(event)
+                await connector.run(event.call, from: event.sender)
             }
         }
         return connector
@@ -80,7 +81,7 @@ package final class UnifiedPushConnector: Sendable {
 
     private init(
         connection: DBusConnection, serviceName: String, export: DBusConnection.Export,
-        events: AsyncStream<UnifiedPushCall>.Continuation, logger: Logger
+        events: AsyncStream<(call: UnifiedPushCall, sender: String)>.Continuation, logger: Logger
     ) {
         self.connection = connection
         self.serviceName = serviceName
@@ -104,7 +105,7 @@ package final class UnifiedPushConnector: Sendable {
     package func register(
         token: String, distributor: String, description: String?, handlers: Handlers, timeout: Duration = endpointTimeout
     ) async throws(RemoteNotificationRegistrationError) -> String {
-        registrations.withLock { $0[token] = handlers }
+        registrations.withLock { $0[token] = (handlers, distributor) }
         var arguments: [(String, DBusValue)] = [("service", .string(serviceName)), ("token", .string(token))]
         if let description { arguments.append(("description", .string(String(description.utf8.prefix(100)) ?? ""))) }
         let body: [DBusValue] = [.variantDictionary(arguments)]
@@ -160,9 +161,10 @@ package final class UnifiedPushConnector: Sendable {
         }
     }
 
-    /// Takes calls for `token` without registering (the record of an earlier run).
-    package func listen(token: String, handlers: Handlers) {
-        registrations.withLock { $0[token] = handlers }
+    /// Takes calls for `token` from `distributor` without registering (the record of an
+    /// earlier run).
+    package func listen(token: String, distributor: String, handlers: Handlers) {
+        registrations.withLock { $0[token] = (handlers, distributor) }
     }
 
     // MARK: - Calls from the distributor
@@ -181,31 +183,41 @@ package final class UnifiedPushConnector: Sendable {
             }
         }
         switch call {
-        case .newEndpoint(let token, let endpoint):
+        case .newEndpoint:
             invocation.reply()
-            if let waiter = endpointWaiters.withLock({ $0[token] }) { waiter.resume(returning: endpoint) }
         case .message(_, _, let id):
             invocation.reply([.variantDictionary(id.map { [("id", .string($0))] } ?? [])])
         case .unregistered:
             invocation.reply()
         }
-        if case .dropped = events.yield(call) {
+        if case .dropped = events.yield((call, message.sender ?? "")) {
             logger.warning("UnifiedPush calls arrive faster than they are handled; the oldest was dropped")
         }
     }
 
-    private func run(_ event: UnifiedPushCall) async {
+    /// Hands a call to its token's handlers, once its sender is known to own the distributor's
+    /// name: the token alone does not let another bus peer push, change or drop a registration.
+    private func run(_ event: UnifiedPushCall, from sender: String) async {
         let token = event.token
-        guard let handlers = registrations.withLock({ $0[token] }) else {
+        guard let registration = registrations.withLock({ $0[token] }) else {
             logger.info("UnifiedPush call for a token this connector does not know; ignored")
             return
         }
+        let owner = try? await connection.nameOwner(of: registration.distributor)
+        guard let owner, owner == sender else {
+            logger.warning(
+                "UnifiedPush call from a peer that is not the distributor; ignored",
+                metadata: ["sender": "\(sender)", "distributor": "\(registration.distributor)"])
+            return
+        }
         switch event {
-        case .newEndpoint(_, let endpoint): await handlers.newEndpoint(endpoint)
-        case .message(_, let bytes, let id): await handlers.message(bytes, id)
+        case .newEndpoint(_, let endpoint):
+            if let waiter = endpointWaiters.withLock({ $0[token] }) { waiter.resume(returning: endpoint) }
+            await registration.handlers.newEndpoint(endpoint)
+        case .message(_, let bytes, let id): await registration.handlers.message(bytes, id)
         case .unregistered:
             registrations.withLock { $0[token] = nil }
-            await handlers.unregistered()
+            await registration.handlers.unregistered()
         }
     }
 
