@@ -99,7 +99,8 @@ struct AgentPushTests {
         let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
         let agent = try await spawnAgent()
         let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address), engine: .agent)
+            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
         let recorder = PresentationRecorder()
         center.delegate = recorder
         let registration = try await center.registerForRemoteNotifications(description: "running")
@@ -139,7 +140,8 @@ struct AgentPushTests {
         distributor.refuseRegistrations(reason: "VAPID_REQUIRED")
         let agent = try await spawnAgent()
         let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Refused", displayName: "Refused"), bus: .address(testBus.address), engine: .agent)
+            identity: ApplicationIdentity(id: "org.example.Refused", displayName: "Refused"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
         await #expect(throws: RemoteNotificationRegistrationError.refused(reason: "VAPID_REQUIRED")) {
             try await center.registerForRemoteNotifications()
         }
