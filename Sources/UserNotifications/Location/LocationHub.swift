@@ -74,8 +74,8 @@ package final class LocationHub: Sendable {
         state.withLock { $0.members[subscriber.id]?.smallestRadius = smallestRadius }
         await settle()
         guard smallestRadius != nil else { return }
-        let (running, error) = state.withLock { ($0.client != nil, $0.lastError) }
-        if !running { throw error ?? .serviceUnavailable("the location client is not running") }
+        let (running, status, error) = state.withLock { ($0.client != nil, $0.status, $0.lastError) }
+        if !running || status == .denied { throw error ?? .accessDenied("GeoClue turned the location client off") }
     }
 
     /// Whether GeoClue could be used now, without starting a client: `.unavailable` when
@@ -158,10 +158,16 @@ package final class LocationHub: Sendable {
     private func broadcast(_ event: GeoClueClient.Event) async {
         switch event {
         case .failed(let error):
-            state.withLock { $0.status = Self.status(for: error) }
+            state.withLock { state in
+                state.status = Self.status(for: error)
+                state.lastError = error
+            }
             CenterLog.logger.warning("the location service stopped serving", metadata: ["error": CenterLog.describe(error)])
         case .fix:
-            state.withLock { $0.status = .available }
+            state.withLock { state in
+                state.status = .available
+                state.lastError = nil
+            }
         case .serviceLost:
             break
         }
