@@ -188,6 +188,19 @@ struct LocationTriggerTests {
         #expect(fixture.server.notifications.isEmpty)
     }
 
+    @Test("locationSetting: enabled with GeoClue, disabled once it refuses the app, notSupported without it")
+    func settingsReflectGeoClue() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try #require(fixture.geoClue)
+        #expect(await fixture.center.notificationSettings().locationSetting == .enabled)
+        try geoClue.deny(desktopID: LocationFixture.identity.id)
+        await #expect(throws: LocationServiceError.self) { try await fixture.center.add(LocationFixture.request("refused")) }
+        #expect(await fixture.center.notificationSettings().locationSetting == .disabled)
+
+        let absent = try await LocationFixture(geoClue: false)
+        #expect(await absent.center.notificationSettings().locationSetting == .notSupported)
+    }
+
     @Test("hostile positions (NaN, out of range) are dropped; the next good one still counts")
     func hostilePositions() async throws {
         let fixture = try await LocationFixture()

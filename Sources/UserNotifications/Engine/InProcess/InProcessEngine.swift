@@ -309,7 +309,13 @@ actor InProcessEngine: NotificationEngine {
 
     nonisolated func authorization() async -> EngineAuthorization {
         let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
-        return EngineAuthorization(status: record.status, options: record.options, capabilities: await currentCapabilities())
+        let location: UNNotificationSetting = switch await locationHub.probe() {
+        case .available: .enabled
+        case .denied: .disabled
+        case .unavailable: .notSupported
+        }
+        return EngineAuthorization(
+            status: record.status, options: record.options, capabilities: await currentCapabilities(), location: location)
     }
 
     nonisolated func setBadgeCount(_ count: Int) async throws {
