@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
