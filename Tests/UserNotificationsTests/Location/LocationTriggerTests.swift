@@ -201,6 +201,60 @@ struct LocationTriggerTests {
         #expect(await absent.center.notificationSettings().locationSetting == .notSupported)
     }
 
+    @Test("a pending location request is saved; the next launch watches it again and it fires")
+    func acrossLaunches() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try #require(fixture.geoClue)
+        let scratch = try ScratchFolder()
+        func launch() -> UNUserNotificationCenter {
+            UNUserNotificationCenter(
+                identity: LocationFixture.identity, bus: .address(fixture.testBus.address),
+                clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: true,
+                stateDirectory: scratch.url, engine: .inProcess, locationBus: fixture.testBus.bus)
+        }
+        do {
+            let first = launch()
+            try await first.add(LocationFixture.request("kept"))
+            try await first.writeStateNow()
+        }
+        // The first center is gone: its client is stopped and deleted.
+        #expect(await eventually { geoClue.clients.first?.deleted == true })
+        let second = launch()
+        #expect(await second.pendingNotificationRequests().map(\.identifier) == ["kept"])
+        #expect(await eventually { geoClue.clients.contains { $0.active && !$0.deleted } })
+        try await fixture.move(3_000)
+        try await fixture.move(0)
+        #expect(await fixture.waitForShown(1) == ["kept"])
+        #expect(await second.pendingNotificationRequests().isEmpty)
+    }
+
+    @Test("a saved location request whose region cannot be watched is dropped at launch; the others load")
+    func damagedRegionInAStateFile() async throws {
+        let fixture = try await LocationFixture()
+        let scratch = try ScratchFolder()
+        func launch() -> UNUserNotificationCenter {
+            UNUserNotificationCenter(
+                identity: LocationFixture.identity, bus: .address(fixture.testBus.address),
+                clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: true,
+                stateDirectory: scratch.url, engine: .inProcess, locationBus: fixture.testBus.bus)
+        }
+        do {
+            let first = launch()
+            try await first.add(LocationFixture.request("good", radius: 500))
+            try await first.add(LocationFixture.request("bad", radius: 700))
+            try await first.writeStateNow()
+        }
+        // A circle is stored with the fields of the record written before CLRegion existed
+        // (no "circular" key), so files from then load as these do. Damage one radius.
+        let file = scratch.url.appendingPathComponent("notifications.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains("circular"))
+        #expect(text.contains("\"radius\":700"))
+        try text.replacingOccurrences(of: "\"radius\":700", with: "\"radius\":-700").write(to: file, atomically: true, encoding: .utf8)
+        let second = launch()
+        #expect(await second.pendingNotificationRequests().map(\.identifier) == ["good"])
+    }
+
     @Test("hostile positions (NaN, out of range) are dropped; the next good one still counts")
     func hostilePositions() async throws {
         let fixture = try await LocationFixture()
