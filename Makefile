@@ -15,7 +15,7 @@
 #   make uninstall   remove exactly what make install wrote (same PREFIX and DESTDIR)
 #   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
 #   make deb     a Debian package of the same install (lintian-checked); make deb-check installs, uses and removes it
-#   make docs    the DocC documentation of the four library products, warnings as errors
+#   make docs    the DocC documentation of the five library products, warnings as errors
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -211,7 +211,7 @@ deb-check: deb
 # (open one with `xcrun docc preview` on a Mac, or serve it with --transform-for-static-hosting).
 DOCS_SCRATCH := .build-docs
 DOCS_OUT := $(DOCS_SCRATCH)/plugins/Swift-DocC/outputs
-DOCS_TARGETS := UserNotifications FreedesktopNotifications DBus UserNotificationsTesting
+DOCS_TARGETS := UserNotifications CoreLocation FreedesktopNotifications DBus UserNotificationsTesting
 
 docs:
 	swift package --scratch-path $(DOCS_SCRATCH) generate-documentation \

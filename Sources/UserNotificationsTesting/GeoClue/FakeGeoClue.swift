@@ -6,7 +6,7 @@ import Foundation
 /// tests' "system" bus: point `DBUS_SYSTEM_BUS_ADDRESS` at it) and serves the Manager, Client
 /// and Location objects of GeoClue's interface, scripted by the test.
 ///
-/// - ``move(latitude:longitude:accuracy:)`` puts the device somewhere: every started client
+/// - ``move(latitude:longitude:accuracy:timeout:)`` puts the device somewhere: every started client
 ///   gets a new Location object and a `LocationUpdated(old, new)` signal, and the call waits
 ///   until each client's owner has read the new object (so a test knows the position arrived).
 ///   Values are sent as given, NaN and out-of-range ones included, to play a hostile service.
