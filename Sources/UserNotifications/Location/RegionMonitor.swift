@@ -49,6 +49,9 @@ package struct RegionMonitor<Key: Hashable & Sendable>: Sendable {
     /// What the monitor knows of `key`'s region (`nil`: not watched).
     package func presence(of key: Key) -> Presence? { watched[key]?.presence }
 
+    /// Metres per degree of latitude on the sphere distances are measured on.
+    private static var metresPerDegree: Double { GreatCircle.earthRadius * .pi / 180 }
+
     /// The smallest uncertainty counted around a fix, in metres: 5 % of the region's radius,
     /// at least 5 m. A fix reported with a smaller accuracy counts as this uncertain, so a
     /// device standing on the border with a perfect receiver does not flap either.
@@ -78,10 +81,13 @@ package struct RegionMonitor<Key: Hashable & Sendable>: Sendable {
     package mutating func take(_ fix: LocationFix) -> [RegionCrossing<Key>] {
         lastFix = fix
         var crossings: [RegionCrossing<Key>] = []
+        // Changes are gathered first and made after the walk: a change made during it would
+        // copy the whole table.
+        var changes: [(Key, Presence)] = []
         for (key, entry) in watched {
             let seen = Self.classify(fix, in: entry.region)
             guard seen != .undecided, seen != entry.presence else { continue }
-            watched[key]?.presence = seen
+            changes.append((key, seen))
             switch (entry.presence, seen) {
             case (.outside, .inside) where entry.region.notifyOnEntry:
                 crossings.append(RegionCrossing(key: key, direction: .entered))
@@ -91,14 +97,18 @@ package struct RegionMonitor<Key: Hashable & Sendable>: Sendable {
                 break
             }
         }
+        for (key, presence) in changes { watched[key]?.presence = presence }
         return crossings.sorted { String(describing: $0.key) < String(describing: $1.key) }
     }
 
     /// Where `fix` puts the device with respect to `region`: inside or outside when its whole
     /// uncertainty circle is, else undecided.
     package static func classify(_ fix: LocationFix, in region: LocationTriggerRegion) -> Presence {
-        let distance = GreatCircle.distance(region.center, fix.coordinate)
         let margin = max(fix.accuracy, minimumMargin(radius: region.radius))
+        // The difference in latitude alone is a lower bound of the great-circle distance: a
+        // fix that far is outside without the trigonometry.
+        if abs(region.latitude - fix.latitude) * metresPerDegree - margin > region.radius { return .outside }
+        let distance = GreatCircle.distance(region.center, fix.coordinate)
         if distance + margin <= region.radius { return .inside }
         if distance - margin > region.radius { return .outside }
         return .undecided
