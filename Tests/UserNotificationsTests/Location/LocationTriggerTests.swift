@@ -255,6 +255,20 @@ struct LocationTriggerTests {
         #expect(await second.pendingNotificationRequests().map(\.identifier) == ["good"])
     }
 
+    @Test("a location request refused for its content leaves no GeoClue client running")
+    func refusedContentStopsTheClient() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try #require(fixture.geoClue)
+        let request = LocationFixture.request("nul")
+        let content = UNMutableNotificationContent()
+        content.title = "a\u{0}b"
+        await #expect(throws: NotificationDeliveryError.self) {
+            try await fixture.center.add(UNNotificationRequest(identifier: "nul", content: content, trigger: request.trigger))
+        }
+        #expect(await fixture.center.pendingNotificationRequests().isEmpty)
+        #expect(await eventually { geoClue.clients.allSatisfy(\.deleted) })
+    }
+
     @Test("hostile positions (NaN, out of range) are dropped; the next good one still counts")
     func hostilePositions() async throws {
         let fixture = try await LocationFixture()

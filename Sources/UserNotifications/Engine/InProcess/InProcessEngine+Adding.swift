@@ -19,6 +19,9 @@ extension InProcessEngine {
                 deliver(request, date: clock.now, waiter: waiter)
             }
         } catch {
+            // `add` told the location hub of this region before it came in: tell it again
+            // what is watched, so a refused request leaves no client running for nothing.
+            if request.trigger is UNLocationNotificationTrigger { regionsChanged() }
             waiter.resolve(.failure(error))
         }
     }
