@@ -94,6 +94,14 @@ package final class LocationHub: Sendable {
         }
     }
 
+    /// ``UNNotificationSettings/locationSetting`` for a center whose location triggers the
+    /// agent watches: the app cannot see the agent's client, so this says only whether GeoClue
+    /// runs or can be activated on `bus` (`.enabled`) or not (`.notSupported`); a refusal of
+    /// the agent shows when `add` fails.
+    package static func probeSetting(bus: DBusBus = .system) async -> UNNotificationSetting {
+        await LocationHub(desktopID: "", bus: bus).probe() == .unavailable ? .notSupported : .enabled
+    }
+
     // MARK: - The client
 
     private var smallestRadius: Double? {

@@ -116,8 +116,9 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
     /// settings have no such value: there, the app asks CoreLocation). `.enabled` when GeoClue2
     /// runs or can be started on the system bus, `.disabled` when it refused the app (`Start`
     /// failed with `AccessDenied`, or the app's client was turned off), `.notSupported` when it
-    /// is absent. A center whose notifications go through the per-user agent reports
-    /// `.notSupported` until the agent reports GeoClue's answer (not yet).
+    /// is absent. A center whose notifications go through the per-user agent sees only whether
+    /// GeoClue runs or can be activated (`.enabled` or `.notSupported`): a refusal of the agent
+    /// shows when `add` fails.
     open var locationSetting: UNNotificationSetting { values.locationSetting }
 
     // MARK: - NSObject, NSCopying, NSSecureCoding

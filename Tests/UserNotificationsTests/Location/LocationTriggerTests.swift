@@ -269,6 +269,14 @@ struct LocationTriggerTests {
         #expect(await eventually { geoClue.clients.allSatisfy(\.deleted) })
     }
 
+    @Test("the setting a center through the agent reports: enabled when GeoClue is there, notSupported when not")
+    func agentSideProbe() async throws {
+        let fixture = try await LocationFixture()
+        #expect(await LocationHub.probeSetting(bus: fixture.testBus.bus) == .enabled)
+        await fixture.geoClue?.stop()
+        #expect(await LocationHub.probeSetting(bus: fixture.testBus.bus) == .notSupported)
+    }
+
     @Test("hostile positions (NaN, out of range) are dropped; the next good one still counts")
     func hostilePositions() async throws {
         let fixture = try await LocationFixture()
