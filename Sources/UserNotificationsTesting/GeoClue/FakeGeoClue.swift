@@ -6,7 +6,8 @@ import Foundation
 /// tests' "system" bus: point `DBUS_SYSTEM_BUS_ADDRESS` at it) and serves the Manager, Client
 /// and Location objects of GeoClue's interface, scripted by the test.
 ///
-/// - ``move(latitude:longitude:accuracy:timeout:)`` puts the device somewhere: every started client
+/// - ``move(latitude:longitude:accuracy:timeout:)`` puts the device somewhere (``follow(_:timeout:)``
+///   along a path, ``changeAccuracy(to:timeout:)`` in place): every started client
 ///   gets a new Location object and a `LocationUpdated(old, new)` signal, and the call waits
 ///   until each client's owner has read the new object (so a test knows the position arrived).
 ///   Values are sent as given, NaN and out-of-range ones included, to play a hostile service.
@@ -114,6 +115,35 @@ public final class FakeGeoClue: Sendable {
             try await Task.sleep(for: .milliseconds(5))
         }
         return announcements.count
+    }
+
+    /// One point of a path: where the device is and how sure GeoClue is of it, in metres.
+    public struct Fix: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        public var accuracy: Double
+
+        public init(latitude: Double, longitude: Double, accuracy: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.accuracy = accuracy
+        }
+    }
+
+    /// Moves the device along `path`, one ``move(latitude:longitude:accuracy:timeout:)`` per
+    /// point, each read by the clients before the next is sent.
+    public func follow(_ path: [Fix], timeout: Duration = .seconds(5)) async throws {
+        for fix in path {
+            try await move(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy, timeout: timeout)
+        }
+    }
+
+    /// Announces the current position again with another accuracy (a GPS fix lost to Wi-Fi,
+    /// say); returns how many clients were told (none when there is no position yet).
+    @discardableResult
+    public func changeAccuracy(to accuracy: Double, timeout: Duration = .seconds(5)) async throws -> Int {
+        guard let position = state.withLock(\.position) else { return 0 }
+        return try await move(latitude: position.latitude, longitude: position.longitude, accuracy: accuracy, timeout: timeout)
     }
 
     /// Refuses `desktopID` from now on: `Start` fails with `AccessDenied` and its running

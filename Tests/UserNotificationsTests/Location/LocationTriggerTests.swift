@@ -121,10 +121,12 @@ struct LocationTriggerTests {
         try await fixture.move(0)
         #expect(await fixture.waitForShown(1) == ["edge"])
         var generator = SeededGenerator(seed: 7)
-        for _ in 0..<40 {
+        let border: [FakeGeoClue.Fix] = (0..<40).map { _ in
             let accuracy = Double.random(in: 20...60, using: &generator)
-            try await fixture.move(500 + Double.random(in: -1...1, using: &generator) * accuracy, accuracy: accuracy)
+            let point = LocationTestPoints.north(500 + Double.random(in: -1...1, using: &generator) * accuracy)
+            return FakeGeoClue.Fix(latitude: point.latitude, longitude: point.longitude, accuracy: accuracy)
         }
+        try await fixture.geoClue?.follow(border)
         // Fixes are taken in order: the exit below is the second notification only if the
         // border fixes delivered nothing.
         try await fixture.move(3_000)
@@ -275,6 +277,21 @@ struct LocationTriggerTests {
         #expect(await LocationHub.probeSetting(bus: fixture.testBus.bus) == .enabled)
         await fixture.geoClue?.stop()
         #expect(await LocationHub.probeSetting(bus: fixture.testBus.bus) == .notSupported)
+    }
+
+    @Test("a coarse position decides nothing; the same position made precise again does")
+    func accuracyChanges() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try #require(fixture.geoClue)
+        try await fixture.center.add(LocationFixture.request("coarse", radius: 500, repeats: true))
+        try await fixture.move(3_000)
+        // At the centre, but only known to 5 km (GeoIP): the whole circle is not inside.
+        try await fixture.move(0, accuracy: 5_000)
+        #expect(try await geoClue.changeAccuracy(to: 3_000) == 1)
+        #expect(await fixture.server.waitForNotify(count: 1, timeout: .milliseconds(300)) == nil)
+        #expect(try await geoClue.changeAccuracy(to: 15) == 1)
+        #expect(await fixture.waitForShown(1) == ["coarse"])
+        #expect(await fixture.server.waitForNotify(count: 2, timeout: .milliseconds(300)) == nil)
     }
 
     @Test("hostile positions (NaN, out of range) are dropped; the next good one still counts")
