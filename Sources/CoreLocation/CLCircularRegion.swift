@@ -35,14 +35,17 @@ open class CLCircularRegion: CLRegion {
 
     // MARK: - NSObject, NSCopying, NSSecureCoding
 
+    /// Whether `object` is a circle with the same values.
     open override func isEqual(_ object: Any?) -> Bool {
         guard super.isEqual(object), let other = object as? CLCircularRegion else { return false }
         return other.center.latitude == center.latitude && other.center.longitude == center.longitude
             && other.radius == radius
     }
 
+    /// A hash consistent with ``isEqual(_:)``.
     open override var hash: Int { identifier.hashValue ^ radius.hashValue }
 
+    /// A new circle with the same values.
     open override func copy(with zone: NSZone? = nil) -> Any {
         let copy = CLCircularRegion(center: center, radius: radius, identifier: identifier)
         copy.notifyOnEntry = notifyOnEntry
@@ -50,8 +53,10 @@ open class CLCircularRegion: CLRegion {
         return copy
     }
 
+    /// `true`, as for Apple's class.
     public override class var supportsSecureCoding: Bool { true }
 
+    /// Writes the values under their property names.
     open override func encode(with coder: NSCoder) {
         super.encode(with: coder)
         coder.encode(center.latitude, forKey: "latitude")

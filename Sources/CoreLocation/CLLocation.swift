@@ -62,6 +62,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 
     // MARK: - NSObject, NSCopying, NSSecureCoding
 
+    /// Whether `object` is a location with the same values.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CLLocation else { return false }
         return other.coordinate.latitude == coordinate.latitude && other.coordinate.longitude == coordinate.longitude
@@ -69,6 +70,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
             && other.verticalAccuracy == verticalAccuracy && other.timestamp == timestamp
     }
 
+    /// A hash consistent with ``isEqual(_:)``.
     open override var hash: Int { coordinate.latitude.hashValue ^ coordinate.longitude.hashValue ^ timestamp.hashValue }
 
     /// Locations are immutable, so a copy is the location itself.
@@ -77,6 +79,7 @@ open class CLLocation: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     /// `true`, as for Apple's class.
     public class var supportsSecureCoding: Bool { true }
 
+    /// Writes the values under their property names.
     open func encode(with coder: NSCoder) {
         coder.encode(coordinate.latitude, forKey: "latitude")
         coder.encode(coordinate.longitude, forKey: "longitude")

@@ -38,11 +38,13 @@ open class CLRegion: NSObject, NSCopying, NSSecureCoding {
     // MARK: - NSObject, NSCopying, NSSecureCoding
 
     /// Regions compare by class, identifier and switches (subclasses add their own fields).
+    /// Whether `object` is a region with the same values.
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? CLRegion, Swift.type(of: other) == Swift.type(of: self) else { return false }
         return other.identifier == identifier && other.notifyOnEntry == notifyOnEntry && other.notifyOnExit == notifyOnExit
     }
 
+    /// A hash consistent with ``isEqual(_:)``.
     open override var hash: Int { identifier.hashValue }
 
     /// A new region with the same identifier and switches.
@@ -56,6 +58,7 @@ open class CLRegion: NSObject, NSCopying, NSSecureCoding {
     /// `true`, as for Apple's class.
     public class var supportsSecureCoding: Bool { true }
 
+    /// Writes the values under their property names.
     open func encode(with coder: NSCoder) {
         coder.encode(identifier as NSString, forKey: "identifier")
         coder.encode(notifyOnEntry, forKey: "notifyOnEntry")

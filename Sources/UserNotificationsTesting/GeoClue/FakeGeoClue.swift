@@ -23,12 +23,19 @@ import Foundation
 public final class FakeGeoClue: Sendable {
     /// A client as the fake sees it.
     public struct Client: Sendable, Hashable {
+        /// The client's object path.
         public let path: String
+        /// The unique name of the connection that asked for it.
         public let owner: String
+        /// Its `DesktopId` property.
         public var desktopID: String = ""
+        /// Its `DistanceThreshold` property, in metres.
         public var distanceThreshold: UInt32 = 0
+        /// Its `RequestedAccuracyLevel` property (GClueAccuracyLevel).
         public var requestedAccuracyLevel: UInt32 = 0
+        /// Whether it is started and allowed (its `Active` property).
         public var active = false
+        /// Whether `DeleteClient` removed it.
         public var deleted = false
         /// The Location object last announced to it.
         public var location: String = "/"
@@ -57,6 +64,7 @@ public final class FakeGeoClue: Sendable {
     private let bus: DBusBus
     private let state = Locked(State())
 
+    /// The name the fake owns.
     public static let busName = "org.freedesktop.GeoClue2"
     static let managerPath = "/org/freedesktop/GeoClue2/Manager"
 
@@ -119,10 +127,14 @@ public final class FakeGeoClue: Sendable {
 
     /// One point of a path: where the device is and how sure GeoClue is of it, in metres.
     public struct Fix: Sendable, Hashable {
+        /// Degrees north.
         public var latitude: Double
+        /// Degrees east.
         public var longitude: Double
+        /// The radius of uncertainty, in metres.
         public var accuracy: Double
 
+        /// A point of a path.
         public init(latitude: Double, longitude: Double, accuracy: Double) {
             self.latitude = latitude
             self.longitude = longitude
