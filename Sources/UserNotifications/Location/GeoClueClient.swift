@@ -43,6 +43,8 @@ package final class GeoClueClient: Sendable {
 
     private struct State: Sendable {
         var clientPath: DBusObjectPath?
+        /// The unique name of the GeoClue instance that made the client.
+        var clientOwner: String?
         var settings: Settings
         var stopped = false
         var consumer: Task<Void, Never>?
@@ -168,7 +170,10 @@ package final class GeoClueClient: Sendable {
         try await setProperties(path: path)
         try await call(path: path, interface: Self.clientInterface, member: "Start")
         let stopped = state.withLock { state in
-            if !state.stopped { state.clientPath = path }
+            if !state.stopped {
+                state.clientPath = path
+                state.clientOwner = reply.sender
+            }
             return state.stopped
         }
         guard !stopped else { return nil }
@@ -259,11 +264,14 @@ package final class GeoClueClient: Sendable {
                 await handler(.failed(.accessDenied("GeoClue turned the app's location client off")))
             }
         case .ownerChanged(_, _, let newOwner):
-            let stopped = state.withLock { state in
+            let (stopped, current) = state.withLock { state -> (Bool, Bool) in
+                // GeoClue started by activation for our GetClient: the client is its own.
+                if newOwner != nil, newOwner == state.clientOwner { return (state.stopped, true) }
                 state.clientPath = nil
-                return state.stopped
+                state.clientOwner = nil
+                return (state.stopped, false)
             }
-            guard !stopped else { return }
+            guard !stopped, !current else { return }
             guard newOwner != nil else {
                 CenterLog.logger.notice("the location service left the bus")
                 return await handler(.serviceLost)

@@ -160,6 +160,27 @@ struct LocationTriggerTests {
         #expect(await fixture.center.pendingNotificationRequests().isEmpty)
     }
 
+    @Test("GeoClue activatable but failing to start: add fails with serviceUnavailable")
+    func activationFails() async throws {
+        let testBus = try await TestBus(withServiceDirectory: true)
+        _ = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
+        try testBus.writeService(name: FakeGeoClue.busName, exec: "/bin/false")
+        let connection = try await DBusConnection.connect(to: testBus.bus)
+        _ = try await connection.callBus("ReloadConfig")
+        #expect(try await connection.listActivatableNames().contains(FakeGeoClue.busName))
+        let center = UNUserNotificationCenter(
+            identity: LocationFixture.identity, bus: .address(testBus.address), persistent: false, engine: .inProcess,
+            locationBus: testBus.bus)
+        await #expect {
+            try await center.add(LocationFixture.request("spawn"))
+        } throws: { error in
+            guard case .serviceUnavailable(let detail) = error as? LocationServiceError else { return false }
+            return detail.contains("Spawn")
+        }
+        await connection.close()
+        await testBus.stop()
+    }
+
     @Test("GeoClue denying the app: add fails with accessDenied; a later denial of a running client stops deliveries")
     func denied() async throws {
         let fixture = try await LocationFixture()
