@@ -10,7 +10,7 @@ extension PortalEngine {
     func deliver(_ request: UNNotificationRequest, date: Date) async throws(NotificationDeliveryError) {
         let request = request.resolvingDeferredLocalizations()
         let notification = UNNotification(date: date, request: request)
-        let options = await presentationOptions(for: notification)
+        let options = await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
         if options.contains(.badge), let badge = request.content.badge {
             do {
                 try await setBadgeCount(badge.intValue)
@@ -43,23 +43,12 @@ extension PortalEngine {
         state.withLock { $0.delivered[request.identifier] = delivered }
     }
 
-    private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard let host else { return UNUserNotificationCenter.defaultPresentationOptions }
-        if let options = host.presentationOptionsWithoutAsking { return options }
-        return await withCheckedContinuation { continuation in
-            host.askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
-        }
-    }
-
     /// A pending request fell due: a repeating one is scheduled again, the others leave the
     /// list; then it is delivered, and a failure is logged (nobody waits for it).
     func fire(_ identifier: String, due: Date) {
         let now = clock.now
-        let fired: (entry: PendingEntry, next: Date?)? = state.withLock { state in
-            guard !state.closed, let entry = state.pending[identifier], entry.nextFire == due else { return nil }
-            let next = entry.nextFire(afterFiringAt: due, now: now)
-            if let next { state.pending.reschedule(identifier, to: next) } else { state.pending.remove(identifier) }
-            return (entry, next)
+        let fired = state.withLock { state in
+            state.closed ? nil : state.pending.takeFired(identifier, due: due, now: now)
         }
         guard let fired else { return }
         if let next = fired.next { scheduler?.schedule(identifier, at: next) }
