@@ -108,12 +108,14 @@ struct GnomeEngineTests {
         await fixture.stop()
     }
 
-    @Test("a forged or malformed notification-response is refused with a D-Bus error and reaches no delegate")
+    @Test("a notification-response from another peer than GNOME Shell, or malformed, is refused with a D-Bus error and reaches no delegate")
     func forged() async throws {
         let fixture = try await GnomeFixture()
         try await fixture.center.serveApplicationInterface()
+        try await fixture.post("a")
+        let genuine = try #require(fixture.gtk.notification(of: Self.app, id: "a")?["default-action-target"]?.stringValue)
         let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
-        for target in ["not json", "{}", String(repeating: "[", count: 4000), #"{"actionIdentifier":"","notification":{}}"#] {
+        for target in [genuine, "not json", "{}", String(repeating: "[", count: 4000), #"{"actionIdentifier":"","notification":{}}"#] {
             let message = try DBusMessage.methodCall(
                 destination: Self.app, path: try #require(ApplicationInterface.objectPath(for: Self.app)),
                 interface: "org.freedesktop.Application", member: "ActivateAction",
@@ -121,6 +123,10 @@ struct GnomeEngineTests {
             await #expect(throws: DBusError.self) { _ = try await connection.call(message, timeout: .seconds(10)) }
         }
         #expect(await fixture.delegate.responses.extra().isEmpty)
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["a"])
+        // The same target from GNOME's connection is taken.
+        try await fixture.gtk.activate(appID: Self.app, id: "a")
+        #expect(await fixture.delegate.responses.next()?.notification.request.identifier == "a")
         await connection.close()
         await fixture.stop()
     }

@@ -13,8 +13,8 @@ import FreedesktopNotifications
 /// (``GnomeActionTarget``): GNOME Shell calls `org.freedesktop.Application.ActivateAction`
 /// with it on the app id's bus name, D-Bus starts the app when it has exited, and the app
 /// side (``UNUserNotificationCenter/serveApplicationInterface()``) hands the response to the
-/// engine (``takeKeptResponses(activatedFor:activationToken:)``), which gives it to the
-/// delegate. The app must therefore serve that interface, and GNOME needs its desktop entry
+/// engine (``takeResponse(target:activationToken:sender:)``, from GNOME Shell only), which
+/// gives it to the delegate. The app must therefore serve that interface, and GNOME needs its desktop entry
 /// (else `AddNotification` fails with ``GtkNotificationsError/applicationNotFound(appID:)``).
 ///
 /// What GNOME does not do, the engine does itself, as the portal engine does: pending
@@ -128,16 +128,32 @@ final class GnomeEngine: NotificationEngine {
     /// The GNOME engine keeps no state file (GNOME keeps the notifications): nothing waits.
     func writeStateNow() async throws {}
 
-    /// Takes the response a click in GNOME Shell stands for: `id` is the target of the
-    /// `app.notification-response` action (``GnomeActionTarget``), which the app side received
-    /// with `ActivateAction`. The engine's own record of the notification is used when this
-    /// launch posted it (the whole content), else the archive in the target (an app GNOME
-    /// relaunched); either way the notification leaves the delivered list and the delegate
-    /// gets the response. `false` for a target that does not read as a response (logged).
+    /// GNOME keeps no responses for the engine to take: a click comes as
+    /// ``takeResponse(target:activationToken:sender:)``, with its sender.
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
+    /// Takes the response a click in GNOME Shell stands for: `target` is the target of the
+    /// `app.notification-response` action (``GnomeActionTarget``), which the app side received
+    /// with `ActivateAction` from the unique name `sender`. Only the owner of
+    /// `org.gtk.Notifications` (GNOME Shell, which calls from the connection that owns it) is
+    /// believed: any session peer may call `ActivateAction`. The engine's own record of the
+    /// notification is used when this launch posted it (the whole content), else the archive
+    /// in the target (an app GNOME relaunched); either way the notification leaves the
+    /// delivered list and the delegate gets the response. `false` for another sender or a
+    /// target that does not read as a response (logged).
+    func takeResponse(target: String, activationToken: String?, sender: String) async -> Bool {
+        let owner = try? await connection.nameOwner(of: GnomeInterface.busName)
+        guard let owner, owner == sender else {
+            CenterLog.logger.warning(
+                "a notification response not sent by the owner of org.gtk.Notifications was refused",
+                metadata: ["sender": "\(sender)", "owner": "\(owner ?? "none")"])
+            return false
+        }
         let decoded: UNNotificationResponse
         do {
-            decoded = try GnomeActionTarget.decode(id, activationToken: activationToken)
+            decoded = try GnomeActionTarget.decode(target, activationToken: activationToken)
         } catch {
             CenterLog.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
             return false
