@@ -13,15 +13,8 @@ struct GnomeFixture {
 
     static let identity = ApplicationIdentity(id: "org.example.GnomeEngineTests", displayName: "GNOME Engine Tests", icon: "dialog-information")
 
-    static let categories: Set<UNNotificationCategory> = [
-        UNNotificationCategory(
-            identifier: "message",
-            actions: [
-                UNNotificationAction(identifier: "later", title: "Later", options: []),
-                UNTextInputNotificationAction(identifier: "reply", title: "Reply", options: [], textInputButtonTitle: "Send", textInputPlaceholder: "…"),
-            ],
-            intentIdentifiers: [], options: []),
-    ]
+    /// The portal's tests' category: `later`, then the text-input `reply`.
+    static let categories = PortalFixture.categories
 
     init(knownApps: Set<String> = [GnomeFixture.identity.id]) async throws {
         testBus = try await TestBus()

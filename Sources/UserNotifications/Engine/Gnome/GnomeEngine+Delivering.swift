@@ -12,15 +12,7 @@ extension GnomeEngine {
     func deliver(_ request: UNNotificationRequest, date: Date) async throws {
         let request = request.resolvingDeferredLocalizations()
         let notification = UNNotification(date: date, request: request)
-        let options = await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
-        if options.contains(.badge), let badge = request.content.badge {
-            do {
-                try await setBadgeCount(badge.intValue)
-            } catch {
-                CenterLog.logger.warning(
-                    "the badge of a notification was not set", metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
-            }
-        }
+        let options = await presentation(of: notification)
         guard options.showsBanner || options.showsInList else { return }
         let category = state.withLock { $0.categories[request.content.categoryIdentifier] }
         let entries = GnomePayload(identity: identity).entries(for: notification, category: category)
@@ -34,32 +26,12 @@ extension GnomeEngine {
         } catch {
             throw NotificationDeliveryError.noNotificationServer(String(describing: error))
         }
-        state.withLock { $0.delivered[request.identifier] = notification }
+        state.withLock { $0.delivered[request.identifier] = GnomeDelivered(notification: notification) }
     }
 
     /// The typed error of GNOME's error reply `name`.
     static func error(name: String, message: String, appID: String) -> GtkNotificationsError {
         name == GnomeInterface.invalidAppError ? .applicationNotFound(appID: appID) : .refused(name: name, message: message)
-    }
-
-    /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered, and a failure is logged (nobody waits for it).
-    func fire(_ identifier: String, due: Date) {
-        let now = clock.now
-        let fired = state.withLock { state in
-            state.closed ? nil : state.pending.takeFired(identifier, due: due, now: now)
-        }
-        guard let fired else { return }
-        if let next = fired.next { scheduler?.schedule(identifier, at: next) }
-        Task {
-            do {
-                try await self.deliver(fired.entry.request, date: due)
-            } catch {
-                CenterLog.logger.error(
-                    "a notification whose trigger fired was not delivered",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
-            }
-        }
     }
 
     /// Sends `RemoveNotification(app_id, id)` without waiting: GNOME answers nothing useful,

@@ -17,12 +17,13 @@ import FreedesktopNotifications
 /// gives it to the delegate. The app must therefore serve that interface, and GNOME needs its desktop entry
 /// (else `AddNotification` fails with ``GtkNotificationsError/applicationNotFound(appID:)``).
 ///
-/// What GNOME does not do, the engine does itself, as the portal engine does: pending
+/// What GNOME does not do, the engine does itself (``SelfKeptEngine``), as the portal engine
+/// does: pending
 /// requests fire only while the app runs (``PendingScheduler``), the delivered list is the
 /// engine's own record of this launch (GNOME cannot list what it shows, nor says when one is
 /// closed), and nothing is saved across launches. A notification leaves the list when it is
 /// withdrawn or answered.
-final class GnomeEngine: NotificationEngine {
+final class GnomeEngine: SelfKeptEngine {
     /// How long a call to GNOME Shell may take.
     static let callDeadline: Duration = .seconds(10)
 
@@ -50,79 +51,13 @@ final class GnomeEngine: NotificationEngine {
 
     // MARK: - NotificationEngine
 
-    func add(_ request: UNNotificationRequest) async throws {
-        try InProcessEngine.validate(request)
-        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
-            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-            state.withLock { _ = $0.pending.insert(entry) }
-            scheduler?.schedule(request.identifier, at: entry.nextFire)
-            return
-        }
-        removePendingRequests(withIdentifiers: [request.identifier])
-        try await deliver(request, date: clock.now)
-    }
-
-    func pendingRequests() async -> [UNNotificationRequest] {
-        state.withLock { $0.pending.requests }
-    }
-
-    func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
-        }
-        for identifier in removed { scheduler?.cancel(identifier) }
-    }
-
-    func deliveredNotifications() async -> [UNNotification] {
-        state.withLock { $0.delivered.values.sorted { $0.date < $1.date } }
-    }
-
-    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            let chosen = identifiers ?? Array(state.delivered.keys)
-            return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
-        }
-        for identifier in removed { withdraw(identifier) }
-    }
-
-    func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
-    }
-
-    func categories() async -> Set<UNNotificationCategory> {
-        state.withLock { Set($0.categories.values) }
-    }
-
-    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        let granted = await reachable()
-        state.withLock { state in
-            state.authorizationStatus = granted ? .authorized : .denied
-            state.authorizationOptions = options
-        }
-        return granted
-    }
+    // The lists, the categories, authorization requests and the badge are
+    // ``SelfKeptEngine``'s.
 
     /// GNOME Shell 43 shows a plain body, a themed icon and buttons through this interface,
     /// and keeps the notifications across the app's exit (`persistence`).
     func authorization() async -> EngineAuthorization {
-        let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
-        guard await reachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
-        return EngineAuthorization(status: status, options: options, capabilities: [.body, .actions, .iconStatic, .persistence])
-    }
-
-    /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the other engines do.
-    func setBadgeCount(_ count: Int) async throws {
-        let signal: DBusMessage
-        do {
-            signal = try LauncherEntry.update(appID: identity.id, count: count)
-        } catch {
-            throw NotificationDeliveryError(error)
-        }
-        do {
-            try connection.send(signal)
-        } catch {
-            throw NotificationDeliveryError.noNotificationServer(String(describing: error))
-        }
+        await authorization { [.body, .actions, .iconStatic, .persistence] }
     }
 
     /// The GNOME engine keeps no state file (GNOME keeps the notifications): nothing waits.
@@ -159,7 +94,7 @@ final class GnomeEngine: NotificationEngine {
             return false
         }
         let identifier = decoded.notification.request.identifier
-        let known = state.withLock { $0.delivered.removeValue(forKey: identifier) }
+        let known = state.withLock { $0.delivered.removeValue(forKey: identifier)?.notification }
         guard let known else {
             host?.receive(decoded)
             return true
@@ -174,10 +109,7 @@ final class GnomeEngine: NotificationEngine {
     }
 
     func close() {
-        state.withLock { $0.closed = true }
-        scheduler?.cancelAll()
-        let connection = self.connection
-        Task { await connection.close() }
+        closeLists()
     }
 
     /// Whether `org.gtk.Notifications` has an owner (GNOME Shell owns it; it is never

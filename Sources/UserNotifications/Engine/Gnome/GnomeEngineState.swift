@@ -1,8 +1,8 @@
 /// What the GNOME engine keeps, under one lock: the pending list (GNOME has no scheduler), its
 /// own delivered list (GNOME cannot list what it shows), the categories and the authorization.
-struct GnomeEngineState: Sendable {
+struct GnomeEngineState: SelfKeptState {
     var pending = PendingTable()
-    var delivered: [String: UNNotification] = [:]
+    var delivered: [String: GnomeDelivered] = [:]
     var categories: [String: UNNotificationCategory] = [:]
     var authorizationStatus: UNAuthorizationStatus = .notDetermined
     var authorizationOptions: UNAuthorizationOptions = []

@@ -10,15 +10,7 @@ extension PortalEngine {
     func deliver(_ request: UNNotificationRequest, date: Date) async throws(NotificationDeliveryError) {
         let request = request.resolvingDeferredLocalizations()
         let notification = UNNotification(date: date, request: request)
-        let options = await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
-        if options.contains(.badge), let badge = request.content.badge {
-            do {
-                try await setBadgeCount(badge.intValue)
-            } catch {
-                CenterLog.logger.warning(
-                    "the badge of a notification was not set", metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
-            }
-        }
+        let options = await presentation(of: notification)
         guard options.showsBanner || options.showsInList else { return }
         let features = await features()
         let (category, replacing) = state.withLock { state in
@@ -41,26 +33,6 @@ extension PortalEngine {
             notification: notification, actionIdentifiers: actions.map(\.identifier),
             textInputIdentifiers: Set(actions.filter { $0 is UNTextInputNotificationAction }.map(\.identifier)))
         state.withLock { $0.delivered[request.identifier] = delivered }
-    }
-
-    /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered, and a failure is logged (nobody waits for it).
-    func fire(_ identifier: String, due: Date) {
-        let now = clock.now
-        let fired = state.withLock { state in
-            state.closed ? nil : state.pending.takeFired(identifier, due: due, now: now)
-        }
-        guard let fired else { return }
-        if let next = fired.next { scheduler?.schedule(identifier, at: next) }
-        Task {
-            do throws(NotificationDeliveryError) {
-                try await self.deliver(fired.entry.request, date: due)
-            } catch {
-                CenterLog.logger.error(
-                    "a notification whose trigger fired was not delivered",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
-            }
-        }
     }
 
     /// Sends `RemoveNotification` without waiting: the portal answers nothing useful, and
