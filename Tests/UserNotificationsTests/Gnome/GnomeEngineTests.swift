@@ -105,6 +105,12 @@ struct GnomeEngineTests {
         #expect(response.notification.date == fixture.clock.now)
         #expect(await delegate.responses.extra().isEmpty)
         #expect(await fixture.delegate.responses.extra().isEmpty)
+
+        // The relaunched app withdraws by identifier what an earlier launch posted.
+        try await fixture.post("b")
+        #expect(await relaunched.deliveredNotifications().isEmpty)
+        relaunched.removeDeliveredNotifications(withIdentifiers: ["b"])
+        #expect(await eventually { fixture.gtk.shownIDs(of: Self.app).isEmpty })
         await fixture.stop()
     }
 

@@ -8,7 +8,8 @@ import FreedesktopNotifications
 /// in the message tray after the app exits and a click relaunches the app.
 ///
 /// A request's identifier is its GNOME notification id: adding it again replaces the
-/// notification in place, and withdrawing it is `RemoveNotification`. The click and every
+/// notification in place, and withdrawing it is `RemoveNotification` (by identifier, also one
+/// an earlier launch posted). The click and every
 /// button are the action `app.notification-response`, whose target is the response itself
 /// (``GnomeActionTarget``): GNOME Shell calls `org.freedesktop.Application.ActivateAction`
 /// with it on the app id's bus name, D-Bus starts the app when it has exited, and the app
@@ -53,6 +54,18 @@ final class GnomeEngine: SelfKeptEngine {
 
     // The lists, the categories, authorization requests and the badge are
     // ``SelfKeptEngine``'s.
+
+    /// Withdraws the notifications named, whether this launch posted them or an earlier one
+    /// did (GNOME keeps them across the app's exit and ignores an id it does not show); `nil`
+    /// withdraws those of this launch, the only ones the engine knows.
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            guard let identifiers else { return Array(state.delivered.keys) }
+            for identifier in identifiers { state.delivered.removeValue(forKey: identifier) }
+            return Array(Set(identifiers))
+        }
+        for identifier in removed { withdraw(identifier) }
+    }
 
     /// GNOME Shell 43 shows a plain body, a themed icon and buttons through this interface,
     /// and keeps the notifications across the app's exit (`persistence`).
