@@ -73,6 +73,8 @@ struct Settings: ParsableCommand {
     }
 }
 
-let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload()]
+let targets: [FuzzTarget] = [
+    .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
+]
 
 Settings.main()
