@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "FreedesktopNotifications", targets: ["FreedesktopNotifications"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        // A minimal subset of Apple's CoreLocation (coordinates and regions), for location
+        // triggers; Linux only (on Apple platforms the system framework has this name).
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .library(name: "UserNotificationsTesting", targets: ["UserNotificationsTesting"]),
         .executable(name: "notify", targets: ["notify"]),
     ],
@@ -36,9 +39,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict),
+        .target(name: "CoreLocation", swiftSettings: strict),
         .target(
             name: "UserNotifications",
-            dependencies: ["FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CoreLocation", "FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // The per-user agent (`notify agent`): one engine per app id behind
@@ -54,7 +58,7 @@ let package = Package(
         ),
         .target(
             name: "UserNotificationsTesting",
-            dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
+            dependencies: ["CoreLocation", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
             swiftSettings: strict
         ),
         .target(
@@ -149,7 +153,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "seed-samples-swift5",
-            dependencies: ["UserNotifications"],
+            dependencies: ["CoreLocation", "UserNotifications"],
             path: "Tests/SeedSamplesSwift5",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -165,12 +169,12 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SeedSamplesTests",
-            dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -180,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,region-10k]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -21,6 +21,8 @@
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
+//
+// region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -313,6 +315,9 @@ func run() async throws {
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
+
+        case "region-10k":
+            try await LocationRows.regions(options)
 
         default:
             throw BenchError("unknown row \(row)")

@@ -21,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire, state, desktop-entry or agent-payload.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire, state, desktop-entry, agent-payload, gnome-action-target, activatable-entry or geoclue.")
     var target: String?
 
     @Option(help: "Cases per target.")
@@ -75,6 +75,7 @@ struct Settings: ParsableCommand {
 
 let targets: [FuzzTarget] = [
     .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
+    .geoClueLocation,
 ]
 
 Settings.main()

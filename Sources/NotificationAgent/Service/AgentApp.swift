@@ -22,7 +22,8 @@ final class AgentApp: Sendable {
         self.appID = appID
         self.caps = caps
         self.host = host
-        engine = HostedEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder)
+        engine = HostedEngine(
+            identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub)
     }
 
     /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app

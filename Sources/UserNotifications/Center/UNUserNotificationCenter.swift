@@ -34,6 +34,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var clock: any NotificationClock = SystemNotificationClock()
         var persistent = true
         var engine: NotificationEngineKind?
+        var locationBus: DBusBus = .system
     }
 
     private static let settings = Locked(Settings())
@@ -65,7 +66,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             let chosen = settings.withLock { $0 }
             let created = UNUserNotificationCenter(
                 identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent,
-                engine: chosen.engine)
+                stateDirectory: nil, engine: chosen.engine, locationBus: chosen.locationBus)
             center = created
             return created
         }
@@ -91,9 +92,22 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
         engine: NotificationEngineKind? = nil
     ) -> Bool {
+        configure(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine, locationBus: .system)
+    }
+
+    /// ``configure(identity:bus:clock:persistent:engine:)`` with the bus GeoClue2 is looked
+    /// for on (the system bus in apps; a private bus in tests).
+    @discardableResult
+    package static func configure(
+        identity: ApplicationIdentity? = nil, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        engine: NotificationEngineKind? = nil, locationBus: DBusBus
+    ) -> Bool {
         shared.withLock { center in
             guard center == nil else { return false }
-            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine) }
+            settings.withLock {
+                $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine, locationBus: locationBus)
+            }
             return true
         }
     }
@@ -115,10 +129,22 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///     reachable, GNOME's interface for a D-Bus activatable app on GNOME, except that a
     ///     center with `persistent` false or a `stateDirectory` of its own stays in process (see
     ///     ``engineKind``).
-    public init(
+    public convenience init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
         stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil
+    ) {
+        self.init(
+            identity: identity, bus: bus, clock: clock, persistent: persistent, stateDirectory: stateDirectory,
+            engine: engineKind, locationBus: .system)
+    }
+
+    /// ``init(identity:bus:clock:persistent:stateDirectory:engine:)`` with the bus GeoClue2 is
+    /// looked for on (the system bus in apps; a private bus in tests).
+    package init(
+        identity: ApplicationIdentity, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil, locationBus: DBusBus
     ) {
         self.identity = identity
         self.bus = bus
@@ -133,7 +159,8 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
         engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host, clock: clock) {
             InProcessEngine.start(
-                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder)
+                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
+                locationHub: LocationHub(desktopID: identity.id, bus: locationBus))
         }
         super.init()
         host.host = self

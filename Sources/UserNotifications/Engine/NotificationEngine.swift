@@ -53,4 +53,6 @@ struct EngineAuthorization: Sendable {
     var options: UNAuthorizationOptions
     /// The server's capabilities, or `nil` when no server is reachable.
     var capabilities: Set<NotificationCapability>?
+    /// Whether location triggers can be watched (``UNNotificationSettings/locationSetting``).
+    var location: UNNotificationSetting = .notSupported
 }

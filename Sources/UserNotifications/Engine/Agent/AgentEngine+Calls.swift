@@ -46,7 +46,7 @@ extension AgentEngine {
 
     func authorization() async -> EngineAuthorization {
         let unknown = EngineAuthorization(status: .notDetermined, options: [], capabilities: nil)
-        return await answer("Authorization", otherwise: unknown) { reply in
+        var authorization = await answer("Authorization", otherwise: unknown) { reply in
             let values = try reply.arguments("uuasb")
             let status = UNAuthorizationStatus(rawValue: Int(values[0].uint32Value ?? 0)) ?? .notDetermined
             let options = UNAuthorizationOptions(rawValue: UInt(values[1].uint32Value ?? 0))
@@ -54,6 +54,8 @@ extension AgentEngine {
                 ? Set((values[2].stringArrayValue ?? []).map(NotificationCapability.init(rawValue:))) : nil
             return EngineAuthorization(status: status, options: options, capabilities: capabilities)
         }
+        authorization.location = await LocationHub.probeSetting()
+        return authorization
     }
 
     func setBadgeCount(_ count: Int) async throws {

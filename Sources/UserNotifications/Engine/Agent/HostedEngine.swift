@@ -18,16 +18,18 @@ package final class HostedEngine: Sendable {
     ///   - clock: The clock of its triggers (the agent's shared, multiplexed one).
     ///   - host: Where presentation questions and responses go; held weakly.
     ///   - stateDirectory: The app's folder in the agent's state.
+    ///   - locationHub: The GeoClue2 client the app's location triggers are watched through
+    ///     (the agent's one, shared by every app); `nil` makes one for the app.
     package init(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
-        stateDirectory: URL
+        stateDirectory: URL, locationHub: LocationHub? = nil
     ) {
         adapter = HostedEngineHostAdapter(host)
         let reference = EngineHostReference()
         reference.host = adapter
         engine = InProcessEngine.start(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
-            stateDirectory: .success(stateDirectory))
+            stateDirectory: .success(stateDirectory), locationHub: locationHub)
     }
 
     /// The app's identity.

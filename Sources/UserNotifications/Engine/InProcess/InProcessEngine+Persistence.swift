@@ -58,6 +58,10 @@ extension InProcessEngine {
         for saved in state.pending where pending[saved.request.identifier] == nil {
             let request = saved.request.makeRequest()
             hold(request)
+            if let trigger = request.trigger as? UNLocationNotificationTrigger {
+                restoreWatch(request, trigger: trigger, anchor: saved.anchor)
+                continue
+            }
             pending.insert(PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire))
             scheduler?.schedule(request.identifier, at: saved.nextFire)
         }

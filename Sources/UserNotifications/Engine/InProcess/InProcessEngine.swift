@@ -44,6 +44,12 @@ actor InProcessEngine: NotificationEngine {
     private var closed = false
     var channel: NotificationChannel?
     var scheduler: PendingScheduler<String>?
+    /// The location service the engine's location triggers are watched through (shared with
+    /// other engines in the agent), and this engine's place in it.
+    nonisolated let locationHub: LocationHub
+    var locationSubscriber: LocationHub.Subscriber?
+    /// The regions of the pending location triggers, by request identifier.
+    var regionMonitor = RegionMonitor<String>()
 
     var categories: [String: UNNotificationCategory] = [:]
     var pending = PendingTable()
@@ -76,18 +82,21 @@ actor InProcessEngine: NotificationEngine {
     ///   none and is reported (``writeStateNow()``).
     static func start(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil
     ) -> InProcessEngine {
-        let engine = InProcessEngine(identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory)
+        let engine = InProcessEngine(
+            identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
+            locationHub: locationHub ?? LocationHub(desktopID: identity.id))
         Task { await engine.drain() }
         return engine
     }
 
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub
     ) {
         self.identity = identity
+        self.locationHub = locationHub
         self.client = client
         self.clock = clock
         self.hostReference = host
@@ -201,6 +210,7 @@ actor InProcessEngine: NotificationEngine {
                 CenterLog.logger.info("no notification service at start", metadata: ["error": CenterLog.describe(error)])
             }
         }
+        locationSubscriber = locationHub.subscribe { [weak self] event in await self?.takeLocation(event) }
         if let stateProblem { recordStateProblem(stateProblem) }
         restore()
     }
@@ -230,6 +240,11 @@ actor InProcessEngine: NotificationEngine {
         voidTickets()
         channel?.close()
         scheduler?.cancelAll()
+        regionMonitor.unwatchAll()
+        if let locationSubscriber {
+            let hub = locationHub
+            Task { await hub.unsubscribe(locationSubscriber) }
+        }
         flushSave()
     }
 
@@ -241,6 +256,9 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - The interface
 
     nonisolated func add(_ request: UNNotificationRequest) async throws {
+        if let trigger = request.trigger as? UNLocationNotificationTrigger, trigger.regionRecord.problem == nil {
+            try await prepareLocation(adding: trigger.regionRecord)
+        }
         let answer = EngineAnswer<Result<Void, any Error>>()
         await submitAndDrain(.add(request, answer))
         while answer.value == nil {
@@ -291,7 +309,13 @@ actor InProcessEngine: NotificationEngine {
 
     nonisolated func authorization() async -> EngineAuthorization {
         let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
-        return EngineAuthorization(status: record.status, options: record.options, capabilities: await currentCapabilities())
+        let location: UNNotificationSetting = switch await locationHub.probe() {
+        case .available: .enabled
+        case .denied: .disabled
+        case .unavailable: .notSupported
+        }
+        return EngineAuthorization(
+            status: record.status, options: record.options, capabilities: await currentCapabilities(), location: location)
     }
 
     nonisolated func setBadgeCount(_ count: Int) async throws {
