@@ -3,9 +3,36 @@ import Foundation
 import FreedesktopNotifications
 
 extension AgentEngine {
+    /// Sends the request; an immediate one, when the agent serves `AddPresented`, with the
+    /// delegate's presentation options, asked here first (its place in the call order kept
+    /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer.
     func add(_ request: UNNotificationRequest) async throws {
         let json = try AgentPayload.encode(request)
-        _ = try await callConnected("Add", [.string(json)])
+        guard AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addPresentedVersion else {
+            _ = try await callConnected("Add", [.string(json)])
+            return
+        }
+        if let host = host.host, host.presentationOptionsWithoutAsking == nil {
+            let place = outbox.reserve()
+            let options = await Self.ask(host, about: request)
+            _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)], at: place)
+        } else {
+            let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
+            _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)])
+        }
+    }
+
+    /// The delegate's presentation options for `request`, shown now (bounded by the
+    /// presentation deadline, as the host asks).
+    private static func ask(_ host: any EngineHost, about request: UNNotificationRequest) async -> UNNotificationPresentationOptions {
+        let notification = UNNotification(date: Date(), request: request.resolvingDeferredLocalizations())
+        return await withCheckedContinuation { continuation in
+            host.askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private static func optionsValue(_ options: UNNotificationPresentationOptions) -> DBusValue {
+        .uint32(UInt32(clamping: options.rawValue))
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
@@ -65,11 +92,11 @@ extension AgentEngine {
 
     /// Calls `member`; when the agent no longer knows the app (it was restarted, or this very
     /// call started it), connects the app again and calls once more.
-    private func callConnected(_ member: String, _ body: [DBusValue]) async throws -> DBusMessage {
+    private func callConnected(_ member: String, _ body: [DBusValue], at place: AgentOutbox.Place? = nil) async throws -> DBusMessage {
         do {
-            return try await call(member, body)
+            return try await call(member, body, at: place)
         } catch NotificationAgentError.unknownApp {
-            _ = try await call("Connect", [Self.identityValue(identity)])
+            connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()
             return try await call(member, body)
         }

@@ -208,7 +208,7 @@ actor InProcessEngine: NotificationEngine {
     private func take(_ input: EngineInput) {
         guard !closed else { return }
         switch input {
-        case .add(let request, let answer): accept(request, waiter: answer)
+        case .add(let request, let presentation, let answer): accept(request, presentation: presentation, waiter: answer)
         case .pendingRequests(let answer): answer.resolve(pending.requests)
         case .removePending(let identifiers): cancelPending(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
@@ -241,8 +241,14 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - The interface
 
     nonisolated func add(_ request: UNNotificationRequest) async throws {
+        try await add(request, presentation: nil)
+    }
+
+    /// Adds `request`; an immediate one is shown with `presentation` when given, without
+    /// asking the host (the agent's app answered before it sent the request).
+    nonisolated func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?) async throws {
         let answer = EngineAnswer<Result<Void, any Error>>()
-        await submitAndDrain(.add(request, answer))
+        await submitAndDrain(.add(request, presentation, answer))
         while answer.value == nil {
             await answer.nextWake()
             await drain()
