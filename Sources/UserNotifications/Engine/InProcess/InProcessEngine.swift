@@ -67,6 +67,10 @@ actor InProcessEngine: NotificationEngine {
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.
     var savedBaseline: EngineState?
+    /// The stamp of the file as this engine last wrote it, when it wrote exactly
+    /// ``savedBaseline`` (no other process's entry was merged in): while the file keeps that
+    /// stamp, a save writes the engine's state without reading the file again.
+    var savedStamp: StateFileStamp?
     /// Why the state could not be kept at the last attempt; `nil` after a success.
     var stateProblem: (any Error)?
 
