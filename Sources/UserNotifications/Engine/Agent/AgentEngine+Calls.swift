@@ -12,22 +12,46 @@ extension AgentEngine {
             _ = try await callConnected("Add", [.string(json)])
             return
         }
-        if let host = host.host, host.presentationOptionsWithoutAsking == nil {
-            let place = outbox.reserve()
-            let options = await Self.ask(host, about: request)
-            _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)], at: place)
-        } else {
+        guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
             _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)])
+            return
+        }
+        let (outcome, options) = await askThenSend(json, request: request, host: host)
+        do {
+            _ = try outcome.get()
+        } catch {
+            let error = AgentErrorName.decode(error)
+            guard case NotificationAgentError.unknownApp = error else { throw error }
+            connected(try await call("Connect", [Self.identityValue(identity)]))
+            takeResponses()
+            _ = try await call("AddPresented", [.string(json), Self.optionsValue(options)])
         }
     }
 
-    /// The delegate's presentation options for `request`, shown now (bounded by the
-    /// presentation deadline, as the host asks).
-    private static func ask(_ host: any EngineHost, about request: UNNotificationRequest) async -> UNNotificationPresentationOptions {
+    /// Asks the delegate how to present `request`, shown now (bounded by the presentation
+    /// deadline, as the host asks), and sends `AddPresented` in the place taken now, from the
+    /// thread that has the answer (no hop back to the caller first); returns the agent's reply
+    /// and the options sent.
+    private func askThenSend(
+        _ json: String, request: UNNotificationRequest, host: any EngineHost
+    ) async -> (Result<DBusMessage, any Error>, UNNotificationPresentationOptions) {
+        let place = outbox.reserve()
         let notification = UNNotification(date: Date(), request: request.resolvingDeferredLocalizations())
         return await withCheckedContinuation { continuation in
-            host.askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
+            host.askPresentationOptions(for: notification) { [self] options in
+                let message: DBusMessage
+                do {
+                    message = try self.message("AddPresented", [.string(json), Self.optionsValue(options)])
+                } catch {
+                    // The place is given up, so that the calls after it leave.
+                    outbox.fill(place) {}
+                    return continuation.resume(returning: (.failure(error), options))
+                }
+                startCall(message, at: place, timeout: Self.callDeadline) { reply in
+                    continuation.resume(returning: (reply.mapError { $0 as any Error }, options))
+                }
+            }
         }
     }
 
@@ -92,9 +116,9 @@ extension AgentEngine {
 
     /// Calls `member`; when the agent no longer knows the app (it was restarted, or this very
     /// call started it), connects the app again and calls once more.
-    private func callConnected(_ member: String, _ body: [DBusValue], at place: AgentOutbox.Place? = nil) async throws -> DBusMessage {
+    private func callConnected(_ member: String, _ body: [DBusValue]) async throws -> DBusMessage {
         do {
-            return try await call(member, body, at: place)
+            return try await call(member, body)
         } catch NotificationAgentError.unknownApp {
             connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()

@@ -86,23 +86,14 @@ final class AgentEngine: NotificationEngine {
 
     /// Calls `member` of the agent with the app id first and waits for its reply, at most
     /// `timeout`. The call leaves before the first suspension, on the caller's thread, unless
-    /// a call before it waits in the outbox; with `place`, it leaves in that place.
+    /// a call before it waits in the outbox.
     ///
     /// - Throws: the agent's error, typed (``AgentErrorName/decode(_:)``).
-    func call(
-        _ member: String, _ body: [DBusValue], at place: AgentOutbox.Place? = nil, timeout: Duration = AgentEngine.callDeadline
-    ) async throws -> DBusMessage {
-        let message: DBusMessage
-        do {
-            message = try self.message(member, body)
-        } catch {
-            // The place is given up, so that the calls after it leave.
-            if let place { outbox.fill(place) {} }
-            throw error
-        }
+    func call(_ member: String, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
+        let message = try message(member, body)
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                startCall(message, at: place, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
+                startCall(message, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
             }
         } catch {
             throw AgentErrorName.decode(error)
@@ -140,7 +131,8 @@ final class AgentEngine: NotificationEngine {
         if case NotificationAgentError.unknownApp = error { reconnect() }
     }
 
-    private func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
+    /// The call of `member` with the app id first.
+    func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
         try DBusMessage.methodCall(
             destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
             body: [.string(identity.id)] + body)
