@@ -40,6 +40,12 @@ package final class HostedEngine: Sendable {
         try await engine.add(request)
     }
 
+    /// Shows the immediate `request` with the presentation options its app's delegate gave
+    /// before the app sent it (`AddPresented`): the host is not asked `WillPresent`.
+    package func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions) async throws {
+        try await engine.add(request, presentation: presentation)
+    }
+
     /// The pending requests, soonest first.
     package func pendingRequests() async -> [UNNotificationRequest] {
         await engine.pendingRequests()

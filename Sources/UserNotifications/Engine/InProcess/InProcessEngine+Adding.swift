@@ -4,7 +4,9 @@ import FreedesktopNotifications
 // Requests come in: validated, their attachments copied into the store, then scheduled or
 // delivered at once; pending ones fire from the scheduler.
 extension InProcessEngine {
-    func accept(_ request: UNNotificationRequest, waiter: EngineAnswer<Result<Void, any Error>>) {
+    func accept(
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, waiter: EngineAnswer<Result<Void, any Error>>
+    ) {
         do {
             try Self.validate(request)
             let request = try storingAttachments(of: request)
@@ -16,7 +18,7 @@ extension InProcessEngine {
                 waiter.resolve(.success(()))
             } else {
                 cancelPending([request.identifier])
-                deliver(request, date: clock.now, waiter: waiter)
+                deliver(request, date: clock.now, waiter: waiter, presentation: presentation)
             }
         } catch {
             // `add` told the location hub of this region before it came in: tell it again

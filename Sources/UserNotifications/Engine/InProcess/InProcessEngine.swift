@@ -73,6 +73,10 @@ actor InProcessEngine: NotificationEngine {
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.
     var savedBaseline: EngineState?
+    /// The stamp of the file as this engine last wrote it, when it wrote exactly
+    /// ``savedBaseline`` (no other process's entry was merged in): while the file keeps that
+    /// stamp, a save writes the engine's state without reading the file again.
+    var savedStamp: StateFileStamp?
     /// Why the state could not be kept at the last attempt; `nil` after a success.
     var stateProblem: (any Error)?
 
@@ -218,7 +222,7 @@ actor InProcessEngine: NotificationEngine {
     private func take(_ input: EngineInput) {
         guard !closed else { return }
         switch input {
-        case .add(let request, let answer): accept(request, waiter: answer)
+        case .add(let request, let presentation, let answer): accept(request, presentation: presentation, waiter: answer)
         case .pendingRequests(let answer): answer.resolve(pending.requests)
         case .removePending(let identifiers): cancelPending(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
@@ -256,11 +260,17 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - The interface
 
     nonisolated func add(_ request: UNNotificationRequest) async throws {
+        try await add(request, presentation: nil)
+    }
+
+    /// Adds `request`; an immediate one is shown with `presentation` when given, without
+    /// asking the host (the agent's app answered before it sent the request).
+    nonisolated func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?) async throws {
         if let trigger = request.trigger as? UNLocationNotificationTrigger, trigger.regionRecord.problem == nil {
             try await prepareLocation(adding: trigger.regionRecord)
         }
         let answer = EngineAnswer<Result<Void, any Error>>()
-        await submitAndDrain(.add(request, answer))
+        await submitAndDrain(.add(request, presentation, answer))
         while answer.value == nil {
             await answer.nextWake()
             await drain()
