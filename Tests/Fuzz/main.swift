@@ -73,6 +73,6 @@ struct Settings: ParsableCommand {
     }
 }
 
-let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload()]
+let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .portalTarget]
 
 Settings.main()
