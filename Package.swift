@@ -113,6 +113,14 @@ let package = Package(
             path: "examples/UseIt",
             swiftSettings: strict
         ),
+        // Posts through the notification portal when the sandbox check says so (a test points the
+        // check at a file of its own and runs it against the real xdg-desktop-portal frontend).
+        .executableTarget(
+            name: "PortalNotice",
+            dependencies: ["UserNotifications"],
+            path: "examples/PortalNotice",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "RichMedia",
             dependencies: ["UserNotifications", "ExampleSupport"],
@@ -165,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice"],
             swiftSettings: strict
         ),
         .testTarget(
