@@ -22,7 +22,7 @@ final class ApplicationInterfaceServer: Sendable {
         /// `Open`.
         var open: @Sendable ([URL], ApplicationActivation) -> Void
         /// A notification response: `false` when the center cannot take it (its notifications
-        /// are not kept by the agent).
+        /// are neither in the agent nor in the portal, or the response id is not one it knows).
         var takeResponse: @Sendable (_ id: String, _ activation: ApplicationActivation) async -> Bool
     }
 
@@ -97,7 +97,7 @@ final class ApplicationInterfaceServer: Sendable {
             Task {
                 defer { inFlight.withLock { $0 -= 1 } }
                 guard await actions.takeResponse(id, activation) else {
-                    let refusal = ApplicationCallRefusal.notSupported("this app's notifications are not kept by the notification agent")
+                    let refusal = ApplicationCallRefusal.notSupported("no notification response of this app has this id")
                     return invocation.fail(name: refusal.name, message: refusal.message)
                 }
                 invocation.reply()
