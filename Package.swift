@@ -173,7 +173,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice"],
+            dependencies: ["UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice", "agent-test-app"],
             swiftSettings: strict
         ),
         .testTarget(
