@@ -50,7 +50,17 @@ extension PortalEngine {
             throw .noNotificationServer(String(describing: error))
         }
         let delivered = PortalDelivered(notification: notification, actions: actions)
-        state.withLock { $0.delivered[request.identifier] = delivered }
+        let dropped: String? = state.withLock { state in
+            state.delivered[request.identifier] = delivered
+            guard state.delivered.count > Self.maximumDelivered else { return nil }
+            let oldest = state.delivered.values.min { ($0.notification.date, $0.identifier) < ($1.notification.date, $1.identifier) }
+            return oldest.flatMap { state.delivered.removeValue(forKey: $0.identifier)?.identifier }
+        }
+        if let dropped {
+            CenterLog.logger.info(
+                "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
+                metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
+        }
         save()
     }
 

@@ -30,6 +30,10 @@ import FreedesktopNotifications
 final class PortalEngine: NotificationEngine {
     /// How long a call to the portal may take.
     static let callDeadline: Duration = .seconds(10)
+    /// The most notifications the engine's own delivered list holds: the portal never says
+    /// that one closed, so an app that never withdraws would grow it for ever; past this the
+    /// oldest leaves the list (it stays on screen as the server decides).
+    static let maximumDelivered = 1000
 
     let identity: ApplicationIdentity
     let connection: DBusConnection
