@@ -3,7 +3,8 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,
+//                        portal-seq,portal-files,portal-kept]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -17,6 +18,10 @@
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
+//
+// The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
+// process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
+// portal-kept with the state written at each change.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -306,6 +311,9 @@ func run() async throws {
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
+
+        case "portal-seq", "portal-files", "portal-kept":
+            try await PortalRows.run(row, options)
 
         default:
             throw BenchError("unknown row \(row)")

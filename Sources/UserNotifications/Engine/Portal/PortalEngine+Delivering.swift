@@ -65,12 +65,22 @@ extension PortalEngine {
     }
 
     /// Whether the app id is a bus name with an owner or a D-Bus service: then the app serves
-    /// `org.freedesktop.Application` and actions can relaunch it. Kept once seen.
+    /// `org.freedesktop.Application` and actions can relaunch it. The service files are read
+    /// once (the first delivery asks the bus for its activatable names); the owner is asked
+    /// each time until it is seen, then kept (a center serves until it goes away).
     func servesApplicationInterface() async -> Bool {
-        if state.withLock({ $0.servesApplicationInterface }) { return true }
+        let (known, activatable) = state.withLock { ($0.servesApplicationInterface, $0.applicationActivatable) }
+        if known { return true }
         guard ApplicationInterface.objectPath(for: identity.id) != nil else { return false }
-        var serves = (try? await connection.nameOwner(of: identity.id)) != nil
-        if !serves { serves = (try? await connection.listActivatableNames())?.contains(identity.id) == true }
+        var serves: Bool
+        if let activatable {
+            serves = activatable
+        } else {
+            let names = try? await connection.listActivatableNames()
+            serves = names?.contains(identity.id) == true
+            if let names { state.withLock { $0.applicationActivatable = names.contains(identity.id) } }
+        }
+        if !serves { serves = (try? await connection.nameOwner(of: identity.id)) != nil }
         if serves { state.withLock { $0.servesApplicationInterface = true } }
         return serves
     }

@@ -13,5 +13,7 @@ struct PortalEngineState: Sendable {
     /// actions go to `org.freedesktop.Application` (kept once seen: a center serves until it
     /// goes away).
     var servesApplicationInterface = false
+    /// Whether the bus can start the app id (a D-Bus service file names it); `nil` until asked.
+    var applicationActivatable: Bool?
     var closed = false
 }
