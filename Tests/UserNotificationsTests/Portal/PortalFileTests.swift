@@ -79,7 +79,7 @@ struct PortalFileTests {
         await fixture.stop()
     }
 
-    @Test("an image over the icon limit, or one that is gone, falls back to the themed app icon")
+    @Test("an image over the icon limit, or one that is gone, falls back to the themed app icon; a FIFO as the sound is not waited on")
     func tooLarge() async throws {
         let fixture = try await PortalFixture()
         let large = try directory.file(named: "large.png", header: FileHeader.png, size: PortalSealedFile.maximumIconBytes + 1)
@@ -95,6 +95,14 @@ struct PortalFileTests {
         #expect(throws: PortalSealedFile.Failure.tooLarge(path: large.path, limit: PortalSealedFile.maximumIconBytes)) {
             try PortalSealedFile.read(large, limit: PortalSealedFile.maximumIconBytes)
         }
+        // A FIFO is refused at once, never waited on.
+        let fifo = directory.url.appendingPathComponent("sound.fifo")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        #expect(throws: PortalSealedFile.Failure.unreadable(path: fifo.path, reason: "not a regular file")) {
+            try PortalSealedFile.read(fifo, limit: PortalSealedFile.maximumSoundBytes)
+        }
+        try await fixture.post("fifo", sound: UNNotificationSound(named: UNNotificationSoundName(rawValue: fifo.path)))
+        #expect(fixture.portal.added.last?.notification["sound"] == .string("default"))
         await fixture.stop()
     }
 

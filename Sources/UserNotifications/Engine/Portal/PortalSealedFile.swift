@@ -59,26 +59,31 @@ enum PortalSealedFile {
     /// glibc's `memfd_create`, which the Glibc module does not declare.
     private static let create: Create? = dlsym(nil, "memfd_create").map { unsafeBitCast($0, to: Create.self) }
 
-    /// The first `limit` bytes and more of the file at `url` are read: a file longer than
-    /// `limit` is refused without reading the rest.
+    /// The bytes of the regular file at `url`, at most `limit`: a file larger than `limit` is
+    /// refused by its size before anything is read, and anything but a regular file (a FIFO,
+    /// a device, a folder) is refused without blocking on it (it is opened non-blocking).
     static func read(_ url: URL, limit: Int) throws(Failure) -> [UInt8] {
         let path = url.path
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
-        } catch {
-            throw .unreadable(path: path, reason: String(describing: error))
+        let raw = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard raw >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        defer { _ = close(raw) }
+        var status = stat()
+        guard fstat(raw, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
+        guard status.st_size <= limit else { throw .tooLarge(path: path, limit: limit) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                pread(raw, buffer.baseAddress! + filled, buffer.count - filled, off_t(filled))
+            }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            filled += count
         }
-        defer { try? handle.close() }
-        let data: Data?
-        do {
-            data = try handle.read(upToCount: limit + 1)
-        } catch {
-            throw .unreadable(path: path, reason: String(describing: error))
-        }
-        let bytes = [UInt8](data ?? Data())
-        guard bytes.count <= limit else { throw .tooLarge(path: path, limit: limit) }
-        return bytes
+        // A file that shrank meanwhile gives what it still holds.
+        return Array(bytes.prefix(filled))
     }
 
     /// A sealed memory file named `name` holding `bytes`.
