@@ -52,7 +52,7 @@ struct PortalFrontendTests {
         await testBus.stop()
     }
 
-    @Test("an app serving org.freedesktop.Application: the frontend passes the app.* actions and their targets on")
+    @Test("an app serving org.freedesktop.Application: the frontend passes the app.* actions and their targets on, and relays a click on one back")
     func applicationActions() async throws {
         let frontend = try ToolRequirement.require("/usr/libexec/xdg-desktop-portal")
         let testBus = try await TestBus(withServiceDirectory: true)
@@ -83,6 +83,14 @@ struct PortalFrontendTests {
         #expect(notification["default-action-target"] == .string("portal:default:a"))
         let buttons = "\(notification["buttons"].map { "\($0)" } ?? "")"
         #expect(buttons.contains("app.notification-response") && buttons.contains("portal:action.0:a"))
+
+        // A backend's click on an app.* action: the 1.16 frontend relays it to the app as
+        // ActionInvoked, with the target as the parameter's first element.
+        try backend.invokeAction(appID: "", id: "a", action: "app.notification-response", parameter: [.string("portal:action.0:a")])
+        let response = try #require(await delegate.responses.next())
+        #expect(response.actionIdentifier == "later")
+        #expect(response.notification.request.identifier == "a")
+        #expect(await center.deliveredNotifications().isEmpty)
 
         _ = await process.stop()
         await backend.stop()

@@ -138,7 +138,17 @@ extension PortalEngine {
               let action = arguments[1].stringValue else {
             return CenterLog.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
         }
-        _ = answer(id: id, action: action, parameter: PortalActionParameter(arguments[2]))
+        let parameter = PortalActionParameter(arguments[2])
+        guard action == PortalPayload.Delivery.applicationAction else {
+            _ = answer(id: id, action: action, parameter: parameter)
+            return
+        }
+        // An app.* action relayed as the signal (the 1.16 frontend does so for its backend's
+        // click): the target says which action of which notification.
+        guard let target = parameter.target.flatMap(PortalResponseID.init(parsing:)), target.identifier == id else {
+            return CenterLog.logger.info("an ActionInvoked for an app action without a target of this engine was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+        }
+        _ = answer(id: id, action: target.action, parameter: parameter)
     }
 
     /// The response to the portal action `action` on the notification `id`, handed to the
