@@ -54,7 +54,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+REAL_DESKTOPS := GnomeShellServerTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
 	release install uninstall install-check deb deb-check docs

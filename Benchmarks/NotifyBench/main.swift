@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,
 //                        portal-seq,portal-files,portal-kept]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
@@ -11,6 +11,10 @@
 // suite's FakeNotificationServer (taking the name from whoever has it) before the rows run.
 //
 // The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
+//
+// gnome-seq is un-seq through the GNOME engine, against the test kit's FakeGtkNotifications
+// served from this process on the same bus, each notification with two buttons: three
+// action targets (the archived response) are encoded per add.
 //
 // The agent rows (AgentRows.swift) start `notify agent --foreground` (--agent PATH, by default
 // the notify beside this executable) on the same bus with a state folder of their own, and
@@ -303,6 +307,9 @@ func run() async throws {
             // A blocking sleep: Task.sleep itself ticks a 1 s dispatch timer on Linux.
             sleep(10)
 
+        case "gnome-seq":
+            try await gnomeSequential(options, identity: identity)
+
         case "agent-seq":
             try await AgentRows.sequential(options, identity: identity)
 
@@ -349,4 +356,30 @@ do {
 } catch {
     FileHandle.standardError.write(Data("notify-bench: \(error)\n".utf8))
     exit(1)
+}
+
+/// The gnome-seq row: `n` adds in a row through the GNOME engine, each with two buttons.
+@MainActor
+func gnomeSequential(_ options: Options, identity: ApplicationIdentity) async throws {
+    let gtk = try await FakeGtkNotifications.start(on: .session, knownApps: [identity.id])
+    let center = UNUserNotificationCenter(identity: identity, persistent: false, engine: .gnome)
+    let delegate = BenchDelegate()
+    center.delegate = delegate
+    let actions = [UNNotificationAction(identifier: "yes", title: "Yes"), UNNotificationAction(identifier: "no", title: "No")]
+    center.setNotificationCategories([UNNotificationCategory(identifier: "choice", actions: actions, intentIdentifiers: [])])
+    try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up", category: "choice"), trigger: nil))
+    let n = options.count
+    var samples: [Sample] = []
+    for sample in 0..<options.samples {
+        samples.append(try await measure {
+            try await Task.detached {
+                for index in 0..<n {
+                    try await center.add(UNNotificationRequest(identifier: "g\(sample)-\(index)", content: content("bench", category: "choice"), trigger: nil))
+                }
+            }.value
+        })
+    }
+    report("gnome-seq", count: n, samples: samples)
+    withExtendedLifetime(delegate) {}
+    await gtk.stop()
 }

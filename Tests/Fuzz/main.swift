@@ -73,6 +73,9 @@ struct Settings: ParsableCommand {
     }
 }
 
-let targets: [FuzzTarget] = [.payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .portalTarget]
+let targets: [FuzzTarget] = [
+    .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
+    .portalTarget,
+]
 
 Settings.main()

@@ -81,9 +81,9 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///   - bus: the bus the notification server is on; the session bus by default.
     ///   - clock: the wall clock that triggers and deadlines run on.
     ///   - persistent: whether state is kept across launches.
-    ///   - engine: ``NotificationEngineKind/agent`` or ``NotificationEngineKind/inProcess``;
-    ///     `nil` (the default) takes `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is
-    ///     reachable (see ``engineKind``).
+    ///   - engine: the ``NotificationEngineKind`` to use; `nil` (the default) takes
+    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the portal in a sandbox, the agent when one is
+    ///     reachable, GNOME's interface for a D-Bus activatable app on GNOME (see ``engineKind``).
     /// - Returns: `false` when ``current()`` already exists (its settings do not change).
     @discardableResult
     public static func configure(
@@ -111,7 +111,8 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///     folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged
     ///     (label `org.desktopnotifications.center`).
     ///   - engineKind: where notifications live; `nil` (the default) takes
-    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
+    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the portal in a sandbox, the agent when one is
+    ///     reachable, GNOME's interface for a D-Bus activatable app on GNOME, except that a
     ///     center with `persistent` false or a `stateDirectory` of its own stays in process (see
     ///     ``engineKind``).
     public init(

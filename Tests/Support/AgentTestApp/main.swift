@@ -1,14 +1,14 @@
-// agent-test-app --app-id ID --record FILE [--engine agent|in-process|portal] [--serve-application]
+// agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application]
 //                [--post IDENTIFIER] [--wait SECONDS] [--exit-after-response]
 //
-// An app for the agent's and the portal's relaunch tests, run on the bus of
-// DBUS_SESSION_BUS_ADDRESS. Its center's delegate appends one line per response to FILE,
-// `IDENTIFIER ACTION`, then asks the center for its pending requests, so that the
-// acknowledgement of the response has reached the agent before the line is counted. It prints
-// `engine agent`, `engine in-process` or `engine portal` once the center has chosen. With
-// --serve-application its center serves org.freedesktop.Application on the app id (the way a
-// D-Bus activatable app is launched for a response), and it prints `serving`, or `not
-// serving` and the error.
+// An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
+// delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
+// for its pending requests, so that the acknowledgement of the response has reached the
+// agent before the line is counted. It prints `engine agent`, `engine gnome`, `engine portal`
+// or `engine in-process` once the center has chosen (the GNOME and portal engines' tests use
+// it too). With --serve-application its center serves org.freedesktop.Application
+// on the app id (the way a D-Bus activatable app is launched for a response), and it prints
+// `serving`, or `not serving` and the error.
 //
 // With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
 // in it, prints `posted`, and exits. Otherwise it stays for SECONDS (default 5), or exits
@@ -64,12 +64,13 @@ func post(_ identifier: String, on center: UNUserNotificationCenter) async throw
 }
 
 guard let appID = option("--app-id"), let file = option("--record") else {
-    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process|portal] [--serve-application] [--post ID] [--wait S]\n".utf8))
+    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application] [--post ID] [--wait S]\n".utf8))
     exit(2)
 }
 let engine: NotificationEngineKind? = switch option("--engine") {
 case "agent": .agent
 case "in-process": .inProcess
+case "gnome": .gnome
 case "portal": .portal
 default: nil
 }
@@ -78,11 +79,13 @@ let center = UNUserNotificationCenter.current()
 let (responses, received) = AsyncStream.makeStream(of: Void.self)
 let recorder = Recorder(file: file, received: received)
 center.delegate = recorder
-switch await center.engineKind {
-case .agent: say("engine agent")
-case .portal: say("engine portal")
-default: say("engine in-process")
+let chosen: String = switch await center.engineKind {
+case .agent: "agent"
+case .gnome: "gnome"
+case .portal: "portal"
+default: "in-process"
 }
+say("engine \(chosen)")
 if CommandLine.arguments.contains("--serve-application") {
     do {
         try await center.serveApplicationInterface()

@@ -1,7 +1,7 @@
 /// A notification the portal engine added and has not seen withdrawn or answered: the portal
 /// cannot list what its server shows, so this is the engine's own record (kept in the app's
 /// state file across launches).
-struct PortalDelivered: Sendable {
+struct PortalDelivered: SelfKeptDelivered {
     var notification: UNNotification
     /// The category's action identifiers in button order: `action.n` is the `n`th.
     var actionIdentifiers: [String]

@@ -15,15 +15,7 @@ extension PortalEngine {
         defer { line.leave(request.identifier) }
         let request = request.resolvingDeferredLocalizations()
         let notification = UNNotification(date: date, request: request)
-        let options = await presentationOptions(for: notification)
-        if options.contains(.badge), let badge = request.content.badge {
-            do {
-                try await setBadgeCount(badge.intValue)
-            } catch {
-                CenterLog.logger.warning(
-                    "the badge of a notification was not set", metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
-            }
-        }
+        let options = await presentation(of: notification)
         guard options.showsBanner || options.showsInList else { return }
         let features = await features()
         let relaunches = await servesApplicationInterface()
@@ -83,38 +75,6 @@ extension PortalEngine {
         if !serves { serves = (try? await connection.nameOwner(of: identity.id)) != nil }
         if serves { state.withLock { $0.servesApplicationInterface = true } }
         return serves
-    }
-
-    private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard let host else { return UNUserNotificationCenter.defaultPresentationOptions }
-        if let options = host.presentationOptionsWithoutAsking { return options }
-        return await withCheckedContinuation { continuation in
-            host.askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
-        }
-    }
-
-    /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered, and a failure is logged (nobody waits for it).
-    func fire(_ identifier: String, due: Date) {
-        let now = clock.now
-        let fired: (entry: PendingEntry, next: Date?)? = state.withLock { state in
-            guard !state.closed, let entry = state.pending[identifier], entry.nextFire == due else { return nil }
-            let next = entry.nextFire(afterFiringAt: due, now: now)
-            if let next { state.pending.reschedule(identifier, to: next) } else { state.pending.remove(identifier) }
-            return (entry, next)
-        }
-        guard let fired else { return }
-        if let next = fired.next { scheduler?.schedule(identifier, at: next) }
-        save()
-        Task {
-            do throws(NotificationDeliveryError) {
-                try await self.deliver(fired.entry.request, date: due)
-            } catch {
-                CenterLog.logger.error(
-                    "a notification whose trigger fired was not delivered",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
-            }
-        }
     }
 
     /// Sends `RemoveNotification` without waiting: the portal answers nothing useful, and

@@ -8,9 +8,9 @@ import FreedesktopNotifications
 ///
 /// The portal shows and withdraws by the app's own identifier, so a request's identifier is
 /// its portal id and an update replaces in place; deliveries of one identifier go one at a
-/// time (``PortalDeliveryLine``). What the portal does not do, the engine does itself: it
-/// keeps the pending requests and fires them with the same ``PendingScheduler`` and
-/// ``PendingTable`` as the in-process engine, and keeps its own delivered list (the portal
+/// time (``PortalDeliveryLine``). What the portal does not do, the engine does itself
+/// (``SelfKeptEngine``): it keeps the pending requests and fires them with the same
+/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine, and keeps its own delivered list (the portal
 /// cannot list what its server shows, and says nothing when a notification is closed: there
 /// are no close reasons and no dismiss responses). A notification leaves the list when it is
 /// withdrawn, replaced, or answered (servers withdraw an activated notification). Both lists,
@@ -27,7 +27,7 @@ import FreedesktopNotifications
 ///
 /// Every call takes effect on the caller's thread under one lock (``PortalEngineState``), so
 /// the calls that return nothing are in order with every later call.
-final class PortalEngine: NotificationEngine {
+final class PortalEngine: SelfKeptEngine {
     /// How long a call to the portal may take.
     static let callDeadline: Duration = .seconds(10)
     /// The most notifications the engine's own delivered list holds: the portal never says
@@ -133,84 +133,19 @@ final class PortalEngine: NotificationEngine {
 
     // MARK: - NotificationEngine
 
-    func add(_ request: UNNotificationRequest) async throws {
-        try InProcessEngine.validate(request)
-        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
-            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-            state.withLock { _ = $0.pending.insert(entry) }
-            scheduler?.schedule(request.identifier, at: entry.nextFire)
-            save()
-            return
-        }
-        removePendingRequests(withIdentifiers: [request.identifier])
-        try await deliver(request, date: clock.now)
-    }
+    // The lists, the categories, authorization requests and the badge are
+    // ``SelfKeptEngine``'s; each change of them is saved (``stateChanged()``).
 
-    func pendingRequests() async -> [UNNotificationRequest] {
-        state.withLock { $0.pending.requests }
-    }
-
-    func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
-        }
-        for identifier in removed { scheduler?.cancel(identifier) }
-        if !removed.isEmpty { save() }
-    }
-
-    func deliveredNotifications() async -> [UNNotification] {
-        state.withLock { $0.delivered.values.map(\.notification).sorted { $0.date < $1.date } }
-    }
-
-    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            let chosen = identifiers ?? Array(state.delivered.keys)
-            return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
-        }
-        for identifier in removed { withdraw(identifier) }
-        if !removed.isEmpty { save() }
-    }
-
-    func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
+    /// Saves the change (``save()``).
+    func stateChanged() {
         save()
-    }
-
-    func categories() async -> Set<UNNotificationCategory> {
-        state.withLock { Set($0.categories.values) }
-    }
-
-    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        let granted = await portalReachable()
-        state.withLock { state in
-            state.authorizationStatus = granted ? .authorized : .denied
-            state.authorizationOptions = options
-        }
-        save()
-        return granted
     }
 
     func authorization() async -> EngineAuthorization {
-        let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
-        guard await portalReachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
-        var capabilities: Set<NotificationCapability> = [.body, .actions, .iconStatic]
-        if await features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
-        return EngineAuthorization(status: status, options: options, capabilities: capabilities)
-    }
-
-    /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the in-process
-    /// engine does; a sandbox lets an app emit it on the session bus.
-    func setBadgeCount(_ count: Int) async throws {
-        let signal: DBusMessage
-        do {
-            signal = try LauncherEntry.update(appID: identity.id, count: count)
-        } catch {
-            throw NotificationDeliveryError(error)
-        }
-        do {
-            try connection.send(signal)
-        } catch {
-            throw NotificationDeliveryError.noNotificationServer(String(describing: error))
+        await authorization {
+            var capabilities: Set<NotificationCapability> = [.body, .actions, .iconStatic]
+            if await self.features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
+            return capabilities
         }
     }
 
@@ -235,15 +170,12 @@ final class PortalEngine: NotificationEngine {
     }
 
     func close() {
-        state.withLock { $0.closed = true }
         subscription.withLock { $0?.cancel() }
-        scheduler?.cancelAll()
-        let connection = self.connection
-        Task { await connection.close() }
+        closeLists()
     }
 
     /// Whether the portal's name has an owner or the bus can start it.
-    private func portalReachable() async -> Bool {
+    func reachable() async -> Bool {
         if (try? await connection.nameOwner(of: PortalInterface.busName)) != nil { return true }
         return (try? await connection.listActivatableNames())?.contains(PortalInterface.busName) == true
     }

@@ -1,7 +1,7 @@
 /// What the portal engine keeps, under one lock: the pending list (the portal has no
 /// scheduler), its own delivered list (the portal cannot list what its server shows), the
 /// categories, the authorization, and what the portal was last seen to support.
-struct PortalEngineState: Sendable {
+struct PortalEngineState: SelfKeptState {
     var pending = PendingTable()
     var delivered: [String: PortalDelivered] = [:]
     var categories: [String: UNNotificationCategory] = [:]
