@@ -143,7 +143,8 @@ bench-agent:
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
-# state files, desktop entries, agent payloads and GeoClue2 positions; each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
+# state files, desktop entries, agent payloads, GeoClue2 positions and portal action targets;
+# each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
 # FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
 # make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.
 FUZZ_CASES ?= 100000

@@ -117,6 +117,14 @@ let package = Package(
             path: "examples/UseIt",
             swiftSettings: strict
         ),
+        // Posts through the notification portal when the sandbox check says so (a test points the
+        // check at a file of its own and runs it against the real xdg-desktop-portal frontend).
+        .executableTarget(
+            name: "PortalNotice",
+            dependencies: ["UserNotifications"],
+            path: "examples/PortalNotice",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "RichMedia",
             dependencies: ["UserNotifications", "ExampleSupport"],
@@ -169,7 +177,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice", "agent-test-app"],
             swiftSettings: strict
         ),
         .testTarget(

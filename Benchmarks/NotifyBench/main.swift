@@ -3,7 +3,8 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,region-10k]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,
+//                        region-10k,portal-seq,portal-files,portal-kept]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -23,6 +24,9 @@
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
 //
 // region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
+// The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
+// process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
+// portal-kept with the state written at each change.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -318,6 +322,8 @@ func run() async throws {
 
         case "region-10k":
             try await LocationRows.regions(options)
+        case "portal-seq", "portal-files", "portal-kept":
+            try await PortalRows.run(row, options)
 
         default:
             throw BenchError("unknown row \(row)")

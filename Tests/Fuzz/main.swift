@@ -76,6 +76,7 @@ struct Settings: ParsableCommand {
 let targets: [FuzzTarget] = [
     .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
     .geoClueLocation,
+    .portalTarget,
 ]
 
 Settings.main()

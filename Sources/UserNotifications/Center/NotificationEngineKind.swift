@@ -18,7 +18,9 @@ public enum NotificationEngineKind: Sendable, Hashable {
     case agent
     /// Through the notification portal (`org.freedesktop.portal.Notification`), the interface
     /// a sandbox lets an app reach: pending requests fire only while the app runs, the
-    /// delivered list is the app's own record, and icons go by theme name only.
+    /// delivered list is the app's own record (both kept in the app's state across launches),
+    /// images and sounds go as sealed memory files from portal version 2, and a click after the
+    /// app exited relaunches it when it serves `org.freedesktop.Application`.
     case portal
     /// Through GNOME Shell's own interface (`org.gtk.Notifications`, what GLib's
     /// `GNotification` uses), for an app with a desktop entry: GNOME keeps the notifications

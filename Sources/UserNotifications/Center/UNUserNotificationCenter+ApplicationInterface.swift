@@ -18,11 +18,18 @@ extension UNUserNotificationCenter {
     /// `notify app-files --id ID --exec PATH --dbus-activatable` writes the desktop entry and
     /// the service file such an app needs.
     ///
+    /// Through the notification portal (``engineKind`` is ``NotificationEngineKind/portal``),
+    /// a center that serves the interface gets its notifications' click and buttons as
+    /// `app.notification-response` actions: the portal calls the same `ActivateAction` with a
+    /// target naming the notification and the action, and the center hands the delegate the
+    /// response for the notification in its saved list, once.
+    ///
     /// `Activate` calls ``applicationActivateHandler`` and `Open` calls
     /// ``applicationOpenHandler``, when set; otherwise they do nothing. Any other action, a
     /// malformed call, a notification response for a center whose notifications are neither in
-    /// the agent nor GNOME's (``engineKind`` is ``NotificationEngineKind/inProcess``), a GNOME
-    /// target that does not read or does not come from GNOME Shell, or one past 16 being taken
+    /// the agent, GNOME's nor the portal's (``engineKind`` is
+    /// ``NotificationEngineKind/inProcess``), a GNOME target that does not read or does not come
+    /// from GNOME Shell, a portal target the engine does not know, or one past 16 being taken
     /// at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
     /// served, or being set up, does nothing. The center serves until it goes away.
     ///

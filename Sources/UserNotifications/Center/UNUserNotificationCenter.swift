@@ -157,7 +157,9 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
-        engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host, clock: clock) {
+        engine = EngineChoice.engine(
+            requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder
+        ) {
             InProcessEngine.start(
                 identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
                 locationHub: LocationHub(desktopID: identity.id, bus: locationBus))

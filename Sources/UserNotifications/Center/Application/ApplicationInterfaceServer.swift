@@ -22,8 +22,9 @@ final class ApplicationInterfaceServer: Sendable {
         /// `Open`.
         var open: @Sendable ([URL], ApplicationActivation) -> Void
         /// A notification response from the unique bus name `sender`: `false` when the center
-        /// cannot take it (its notifications are not kept by the agent, or the GNOME engine
-        /// refused the target or its sender).
+        /// cannot take it (its notifications are neither in the agent, GNOME's nor the portal's,
+        /// the response id is not one it knows, or the GNOME engine refused the target or its
+        /// sender).
         var takeResponse: @Sendable (_ id: String, _ activation: ApplicationActivation, _ sender: String) async -> Bool
     }
 

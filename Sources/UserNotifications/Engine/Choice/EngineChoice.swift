@@ -46,16 +46,20 @@ enum EngineChoice {
     /// - Parameters:
     ///   - requested: The kind asked for (``requested(_:environment:)``).
     ///   - environment: Where the app's desktop entry is looked for (``ActivatableDesktopEntry``).
+    ///   - stateDirectory: Where the portal engine keeps its state, or `nil` for none (the
+    ///     in-process engine's folder, which `makeInProcess` has).
     ///   - makeInProcess: Starts the in-process engine.
     static func engine(
         requested: NotificationEngineKind?, identity: ApplicationIdentity, bus: NotificationBus, host: EngineHostReference,
         clock: any NotificationClock, environment: [String: String] = ProcessInfo.processInfo.environment,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil,
         makeInProcess: @escaping @Sendable () -> any NotificationEngine
     ) -> any NotificationEngine {
         if requested == .inProcess { return makeInProcess() }
         if requested == .portal {
             return ChoosingEngine {
-                guard let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host) else {
+                let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory)
+                guard let portal else {
                     return (makeInProcess(), .inProcess)
                 }
                 return (portal, .portal)
@@ -131,11 +135,13 @@ enum EngineChoice {
 
     /// The portal's engine, or `nil` when the bus cannot be reached (logged).
     private static func portalEngine(
-        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
     ) async -> PortalEngine? {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
-            return await PortalEngine.start(identity: identity, connection: connection, clock: clock, host: host)
+            return await PortalEngine.start(
+                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
         } catch {
             CenterLog.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",

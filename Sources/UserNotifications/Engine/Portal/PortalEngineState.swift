@@ -9,5 +9,11 @@ struct PortalEngineState: SelfKeptState {
     var authorizationOptions: UNAuthorizationOptions = []
     /// `nil` until the portal answered its properties.
     var features: PortalFeatures?
+    /// Whether the app id was seen as a bus name with an owner or an activatable service, so
+    /// actions go to `org.freedesktop.Application` (kept once seen: a center serves until it
+    /// goes away).
+    var servesApplicationInterface = false
+    /// Whether the bus can start the app id (a D-Bus service file names it); `nil` until asked.
+    var applicationActivatable: Bool?
     var closed = false
 }

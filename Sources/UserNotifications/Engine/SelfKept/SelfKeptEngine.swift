@@ -25,15 +25,22 @@ protocol SelfKeptEngine: NotificationEngine {
     func withdraw(_ identifier: String)
     /// Whether the service can be reached.
     func reachable() async -> Bool
+    /// Called after each change of the pending list, the delivered list (a withdrawal), the
+    /// categories or the authorization made here, for an engine that keeps them across
+    /// launches; nothing by default.
+    func stateChanged()
 }
 
 extension SelfKeptEngine {
+    func stateChanged() {}
+
     func add(_ request: UNNotificationRequest) async throws {
         try InProcessEngine.validate(request)
         if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
             let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
             state.withLock { _ = $0.pending.insert(entry) }
             scheduler?.schedule(request.identifier, at: entry.nextFire)
+            stateChanged()
             return
         }
         removePendingRequests(withIdentifiers: [request.identifier])
@@ -49,6 +56,7 @@ extension SelfKeptEngine {
             identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
         }
         for identifier in removed { scheduler?.cancel(identifier) }
+        if !removed.isEmpty { stateChanged() }
     }
 
     func deliveredNotifications() async -> [UNNotification] {
@@ -61,10 +69,12 @@ extension SelfKeptEngine {
             return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
         }
         for identifier in removed { withdraw(identifier) }
+        if !removed.isEmpty { stateChanged() }
     }
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {
         state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
+        stateChanged()
     }
 
     func categories() async -> Set<UNNotificationCategory> {
@@ -78,6 +88,7 @@ extension SelfKeptEngine {
             state.authorizationStatus = granted ? .authorized : .denied
             state.authorizationOptions = options
         }
+        stateChanged()
         return granted
     }
 
@@ -129,6 +140,7 @@ extension SelfKeptEngine {
         }
         guard let fired else { return }
         if let next = fired.next { scheduler?.schedule(identifier, at: next) }
+        stateChanged()
         Task {
             do {
                 try await self.deliver(fired.entry.request, date: due)
