@@ -15,7 +15,7 @@
 #   make uninstall   remove exactly what make install wrote (same PREFIX and DESTDIR)
 #   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
 #   make deb     a Debian package of the same install (lintian-checked); make deb-check installs, uses and removes it
-#   make docs    the DocC documentation of the four library products, warnings as errors
+#   make docs    the DocC documentation of the five library products, warnings as errors
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -57,7 +57,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GnomeShellServerTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+REAL_DESKTOPS := GnomeShellServerTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 
 .PHONY: deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
 	release install uninstall install-check deb deb-check docs
@@ -145,8 +145,9 @@ bench-agent:
 	swift build -c release --product notify
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
 
-# notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages and
-# state files; each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
+# notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
+# state files, desktop entries, agent payloads, GeoClue2 positions and portal action targets;
+# each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
 # FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
 # make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.
 FUZZ_CASES ?= 100000
@@ -214,7 +215,7 @@ deb-check: deb
 # (open one with `xcrun docc preview` on a Mac, or serve it with --transform-for-static-hosting).
 DOCS_SCRATCH := .build-docs
 DOCS_OUT := $(DOCS_SCRATCH)/plugins/Swift-DocC/outputs
-DOCS_TARGETS := UserNotifications FreedesktopNotifications DBus UserNotificationsTesting
+DOCS_TARGETS := UserNotifications CoreLocation FreedesktopNotifications DBus UserNotificationsTesting
 
 docs:
 	swift package --scratch-path $(DOCS_SCRATCH) generate-documentation \

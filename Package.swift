@@ -12,6 +12,9 @@ let package = Package(
         .library(name: "DBus", targets: ["DBus"]),
         .library(name: "FreedesktopNotifications", targets: ["FreedesktopNotifications"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        // A minimal subset of Apple's CoreLocation (coordinates and regions), for location
+        // triggers; Linux only (on Apple platforms the system framework has this name).
+        .library(name: "CoreLocation", targets: ["CoreLocation"]),
         .library(name: "UserNotificationsTesting", targets: ["UserNotificationsTesting"]),
         .executable(name: "notify", targets: ["notify"]),
     ],
@@ -38,10 +41,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict),
+        .target(name: "CoreLocation", swiftSettings: strict),
         .target(
             name: "UserNotifications",
             dependencies: [
-                "FreedesktopNotifications", "DesktopNotificationsSupport",
+                "CoreLocation", "FreedesktopNotifications", "DesktopNotificationsSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -60,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "UserNotificationsTesting",
-            dependencies: ["DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
+            dependencies: ["CoreLocation", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
             swiftSettings: strict
         ),
         .target(
@@ -119,6 +123,14 @@ let package = Package(
             path: "examples/UseIt",
             swiftSettings: strict
         ),
+        // Posts through the notification portal when the sandbox check says so (a test points the
+        // check at a file of its own and runs it against the real xdg-desktop-portal frontend).
+        .executableTarget(
+            name: "PortalNotice",
+            dependencies: ["UserNotifications"],
+            path: "examples/PortalNotice",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "RichMedia",
             dependencies: ["UserNotifications", "ExampleSupport"],
@@ -156,7 +168,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "seed-samples-swift5",
-            dependencies: ["UserNotifications"],
+            dependencies: ["CoreLocation", "UserNotifications"],
             path: "Tests/SeedSamplesSwift5",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
@@ -173,14 +185,14 @@ let package = Package(
         .testTarget(
             name: "UserNotificationsTests",
             dependencies: [
-                "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting",
+                "CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice", "agent-test-app",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "SeedSamplesTests",
-            dependencies: ["UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -190,7 +202,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -11,7 +11,8 @@ enum AgentRows {
     static let chunk = 500
 
     /// agent-seq: `n` sequential adds through a center whose engine is the agent, with the bench
-    /// delegate (the agent asks it WillPresent), as un-seq does in process.
+    /// delegate (asked by the center before each Add, which carries its answer to an agent of
+    /// protocol version 2; an older agent asks WillPresent back), as un-seq does in process.
     @MainActor
     static func sequential(_ options: Options, identity: ApplicationIdentity) async throws {
         let bus = try await DBusConnection.connect(to: .session)

@@ -3,7 +3,8 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,push-decrypt]
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,
+//                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -11,12 +12,21 @@
 //
 // The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
 //
+// gnome-seq is un-seq through the GNOME engine, against the test kit's FakeGtkNotifications
+// served from this process on the same bus, each notification with two buttons: three
+// action targets (the archived response) are encoded per add.
+//
 // The agent rows (AgentRows.swift) start `notify agent --foreground` (--agent PATH, by default
 // the notify beside this executable) on the same bus with a state folder of their own, and
 // stop it by its PID: agent-seq is un-seq through the agent; agent-idle prints the agent's RSS
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
+//
+// region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
+// The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
+// process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
+// portal-kept with the state written at each change.
 // push-decrypt (PushRows.swift) decrypts RFC 8291's example message N times, in process.
 import Foundation
 import Synchronization
@@ -299,6 +309,9 @@ func run() async throws {
             // A blocking sleep: Task.sleep itself ticks a 1 s dispatch timer on Linux.
             sleep(10)
 
+        case "gnome-seq":
+            try await gnomeSequential(options, identity: identity)
+
         case "agent-seq":
             try await AgentRows.sequential(options, identity: identity)
 
@@ -307,6 +320,11 @@ func run() async throws {
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
+
+        case "region-10k":
+            try await LocationRows.regions(options)
+        case "portal-seq", "portal-files", "portal-kept":
+            try await PortalRows.run(row, options)
 
         case "push-decrypt":
             try PushRows.decrypt(options)
@@ -345,4 +363,30 @@ do {
 } catch {
     FileHandle.standardError.write(Data("notify-bench: \(error)\n".utf8))
     exit(1)
+}
+
+/// The gnome-seq row: `n` adds in a row through the GNOME engine, each with two buttons.
+@MainActor
+func gnomeSequential(_ options: Options, identity: ApplicationIdentity) async throws {
+    let gtk = try await FakeGtkNotifications.start(on: .session, knownApps: [identity.id])
+    let center = UNUserNotificationCenter(identity: identity, persistent: false, engine: .gnome)
+    let delegate = BenchDelegate()
+    center.delegate = delegate
+    let actions = [UNNotificationAction(identifier: "yes", title: "Yes"), UNNotificationAction(identifier: "no", title: "No")]
+    center.setNotificationCategories([UNNotificationCategory(identifier: "choice", actions: actions, intentIdentifiers: [])])
+    try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up", category: "choice"), trigger: nil))
+    let n = options.count
+    var samples: [Sample] = []
+    for sample in 0..<options.samples {
+        samples.append(try await measure {
+            try await Task.detached {
+                for index in 0..<n {
+                    try await center.add(UNNotificationRequest(identifier: "g\(sample)-\(index)", content: content("bench", category: "choice"), trigger: nil))
+                }
+            }.value
+        })
+    }
+    report("gnome-seq", count: n, samples: samples)
+    withExtendedLifetime(delegate) {}
+    await gtk.stop()
 }

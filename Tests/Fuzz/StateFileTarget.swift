@@ -16,6 +16,7 @@ extension FuzzTarget {
             tokens: [
                 "{", "}", "[", "]", ",", ":", "null", "true", "1e999", "-1", "\"formatVersion\"", "\"value\"", "\"pending\"",
                 "\"delivered\"", "\"categories\"", "\"request\"", "\"content\"", "\"trigger\"", "\"localizations\"",
+                "\"circular\":false", "\"radius\":-1", "\"latitude\":1e308",
                 "\"arguments\"", "\"bundlePath\":\"/\"", "\"bundlePath\":\"/proc/self\"", "{\"string\":{\"_0\":\"%999999999$@\"}}",
                 "{\"integer\":{\"_0\":9223372036854775807}}", "{\"double\":{\"_0\":1e308}}", "\"key\":\"%1$@%2$d%3$f\"",
                 "9223372036854775807", "-9223372036854775808", "18446744073709551615", "\"\\u0000\"", "\"\\ud800\"",
@@ -29,6 +30,16 @@ extension FuzzTarget {
                     case .loaded(let state):
                         let objects = state.makeObjects()
                         _ = objects.pending.map(\.content.body) + objects.delivered.map(\.request.content.title)
+                        // A location request's region is checked as the engine checks it at
+                        // restore; one that passes is classified against a fix.
+                        for trigger in objects.pending.compactMap({ $0.trigger as? UNLocationNotificationTrigger }) {
+                            let record = trigger.regionRecord
+                            guard record.problem == nil else { continue }
+                            _ = trigger.region
+                            if let fix = LocationFix(latitude: 0, longitude: 0, accuracy: 10) {
+                                _ = RegionMonitor<String>.classify(fix, in: record)
+                            }
+                        }
                         return .accepted
                     case .setAside(_, let movedTo):
                         try FileManager.default.removeItem(at: movedTo)
@@ -72,5 +83,8 @@ extension FuzzTarget {
         #"{"formatVersion":1,"savedAt":"2026-03-14T12:05:01.123Z","value":{"pending":[{"request":{"identifier":"loc","content":"#
             + content
             + #","trigger":{"location":{"_0":{"identifier":"home","latitude":52.5,"longitude":13.4,"radius":100,"notifyOnEntry":true,"notifyOnExit":false},"repeats":false}}},"anchor":790000000,"nextFire":790000000}],"delivered":[],"categories":[]}}"#,
+        #"{"formatVersion":1,"savedAt":"2026-03-14T12:05:01.123Z","value":{"pending":[{"request":{"identifier":"loc2","content":"#
+            + content
+            + #","trigger":{"location":{"_0":{"identifier":"any","latitude":0,"longitude":0,"radius":0,"notifyOnEntry":true,"notifyOnExit":true,"circular":false},"repeats":true}}},"anchor":790000000,"nextFire":790000000}],"delivered":[],"categories":[]}}"#,
     ]
 }

@@ -21,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire, state, desktop-entry, agent-payload, web-push, push-request, unifiedpush-call or push-record.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, wire, state, desktop-entry, agent-payload, gnome-action-target, activatable-entry, geoclue, web-push, push-request, unifiedpush-call or push-record.")
     var target: String?
 
     @Option(help: "Cases per target.")
@@ -74,8 +74,10 @@ struct Settings: ParsableCommand {
 }
 
 let targets: [FuzzTarget] = [
-    .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .webPush(), .pushRequest,
-    .unifiedPushCall, .pushRecord,
+    .payload, .format, .hint, .arguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
+    .geoClueLocation,
+    .portalTarget,
+    .webPush(), .pushRequest, .unifiedPushCall, .pushRecord,
 ]
 
 Settings.main()

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import NotificationAgent
@@ -177,7 +178,49 @@ struct AgentServiceTests {
         #expect(await app.errorName(of: "Add", [.string(Self.appID)]) == invalid)
         #expect(await app.errorName(of: "Connect", [.string("../escape"), .variantDictionary([])]) == invalid)
         #expect(await app.errorName(of: "Frobnicate", []) == "org.freedesktop.DBus.Error.UnknownMethod")
-        #expect(try await app.call("Version") == [.uint32(1)])
+        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), .string("{not json"), .uint32(0)]) == invalid)
+        let request = try AgentPayload.encode(AgentTestClient.request("now"))
+        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), .string(request)]) == invalid)
+        #expect(try await app.call("Version") == [.uint32(AgentInterface.version)])
+        await agent.stop()
+    }
+
+    @Test("AddPresented shows an immediate request with the options it carries and never asks WillPresent; Add still asks")
+    func addPresented() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        let asked = Locked<[String]>([])
+        let client = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
+            invocation in
+            let notification = try? AgentPayload.notification(from: invocation.message.body.first?.stringValue ?? "")
+            asked.withLock { $0.append(notification?.request.identifier ?? "?") }
+            invocation.reply([.uint32(UInt32(UNNotificationPresentationOptions([.banner, .list]).rawValue))])
+        }
+        let export = app.connection.export(DBusExportedObject(path: AgentInterface.clientPath, interfaces: [client]))
+        defer { export.unexport() }
+        #expect(try await app.call("Connect", [.string(Self.appID), .variantDictionary([])]) == [.uint32(AgentInterface.version)])
+        func addPresented(_ request: UNNotificationRequest, _ options: UNNotificationPresentationOptions) async -> String? {
+            await app.errorName(of: "AddPresented", [
+                .string(Self.appID), .string((try? AgentPayload.encode(request)) ?? ""), .uint32(UInt32(options.rawValue)),
+            ])
+        }
+        #expect(await addPresented(AgentTestClient.request("shown"), [.banner, .list]) == nil)
+        #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
+        // Options that show nothing: nothing is posted, and nothing is delivered.
+        #expect(await addPresented(AgentTestClient.request("hidden"), []) == nil)
+        #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
+        let delivered = try await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue ?? ""
+        #expect(try AgentPayload.notifications(from: delivered).map(\.request.identifier) == ["shown"])
+        #expect(asked.withLock { $0 }.isEmpty)
+        // A request with a trigger has no options to carry: refused, and nothing is scheduled.
+        let invalid = "org.desktopnotifications.Agent1.Error.InvalidArgument"
+        #expect(await addPresented(AgentTestClient.request("later", after: 3600), [.banner]) == invalid)
+        #expect(try await app.pending(of: Self.appID).isEmpty)
+        // Add still asks the app, whose answer shows it.
+        try await app.add(AgentTestClient.request("asked"), for: Self.appID)
+        #expect(asked.withLock { $0 } == ["asked"])
+        #expect(server.notifications.map(\.request.summary) == ["Title of shown", "Title of asked"])
         await agent.stop()
     }
 }

@@ -1,3 +1,4 @@
+import CoreLocation
 import Testing
 import UserNotifications
 import UserNotificationsTesting
@@ -7,18 +8,19 @@ extension SeedSamplesTests {
     @Suite("Seed 001: iOS10通知及扩展")
     @MainActor
     struct Seed001 {
-        @Test("本地通知基础: a 3 s request and a weekly calendar request wait; the first reaches the server with subtitle and sound")
+        @Test("本地通知基础: a 3 s request, a weekly calendar request and a location request wait; the first reaches the server with subtitle and sound")
         func basicNotice() async throws {
             let seed = try await SeedCenter.shared()
             let baseline = try await seed.reset()
             // No delegate: shown as iOS shows it to an app in the background.
 
             testBasicNotice()
-            #expect(await waitUntil { await seed.center.pendingNotificationRequests().count == 2 })
+            #expect(await waitUntil { await seed.center.pendingNotificationRequests().count == 3 })
             let pending = await seed.center.pendingNotificationRequests()
-            #expect(pending.map(\.identifier) == ["meiban", "meiban1"])
+            // Location requests have no date: they come after the dated ones.
+            #expect(pending.map(\.identifier) == ["meiban", "meiban1", "meiban2"])
             #expect((pending.first?.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval == 3)
-            let weekly = try #require(pending.last?.trigger as? UNCalendarNotificationTrigger)
+            let weekly = try #require(pending[1].trigger as? UNCalendarNotificationTrigger)
             #expect(weekly.dateComponents.weekday == 4)
             #expect(weekly.dateComponents.hour == 12)
             #expect(weekly.repeats)
@@ -31,12 +33,29 @@ extension SeedSamplesTests {
             // KDE parses markup: the subtitle comes first, in bold.
             #expect(posted[0].body == "<b>云办公事业部</b>\n你收到了一条消息")
             #expect(posted[0].soundName == "message-new-instant")
-            #expect(await seed.center.pendingNotificationRequests().map(\.identifier) == ["meiban1"])
+            #expect(await seed.center.pendingNotificationRequests().map(\.identifier) == ["meiban1", "meiban2"])
             try #require(await seed.waitForDelivered(["meiban"]))
             let delivered = try #require(await seed.center.deliveredNotifications().first)
             #expect(delivered.request.identifier == "meiban")
             #expect(delivered.request.content.badge == 1)
             #expect(delivered.request.content.userInfo["name"] as? String == "美办")
+
+            // 位置触发器: GeoClue puts the device 5 km north of the region, then at its centre.
+            let location = try #require(pending.last?.trigger as? UNLocationNotificationTrigger)
+            let region = try #require(location.region as? CLCircularRegion)
+            #expect(region.identifier == "center" && region.radius == 1000 && region.notifyOnEntry && !region.notifyOnExit)
+            #expect(location.repeats)
+            #expect(try await seed.geoClue.move(latitude: 40.035, longitude: 116.333386, accuracy: 20) == 1)
+            #expect(try await seed.geoClue.move(latitude: 39.990465, longitude: 116.333386, accuracy: 20) == 1)
+            let arrived = await seed.waitForPosted(count: 2, since: baseline)
+            try #require(arrived.count == 2)
+            #expect(arrived[1].summary == "美办")
+            #expect(arrived[1].body == "<b>云办公事业部</b>\n你收到了一条消息")
+            // It repeats: still pending, for the next entry. The center lists it as delivered
+            // once the server's reply is in (the next test's reset withdraws it then).
+            #expect(await seed.center.pendingNotificationRequests().map(\.identifier) == ["meiban1", "meiban2"])
+            #expect(await seed.waitForDelivered(["meiban", "meiban2"]))
+            #expect(!Console.all.contains { $0.hasPrefix("错误") })
         }
 
         @Test("接收通知, setupCategories: approval notifications are shown with their actions; others are not shown")

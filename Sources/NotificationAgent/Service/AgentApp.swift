@@ -22,7 +22,8 @@ final class AgentApp: Sendable {
         self.appID = appID
         self.caps = caps
         self.host = host
-        engine = HostedEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder)
+        engine = HostedEngine(
+            identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub)
     }
 
     /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app
@@ -61,8 +62,13 @@ final class AgentApp: Sendable {
 
     /// Adds a request within the app's caps, checked against the engine's counts (never its
     /// lists, so the check costs the same at any size): a request that replaces one of the same
-    /// identifier is always taken.
-    func add(_ request: UNNotificationRequest) async throws {
+    /// identifier is always taken. With `presentation` (`AddPresented`), an immediate request
+    /// is shown with those options and the app is not asked `WillPresent`; a request with a
+    /// trigger is refused then.
+    func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions? = nil) async throws {
+        if presentation != nil, !AgentPayload.deliversAtOnce(request) {
+            throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")
+        }
         let occupancy = await engine.occupancy(of: request.identifier)
         if request.trigger != nil {
             if occupancy.pending >= caps.pendingRequests, !occupancy.isPending {
@@ -71,7 +77,11 @@ final class AgentApp: Sendable {
         } else if occupancy.delivered >= caps.liveNotifications, !occupancy.isDelivered {
             throw NotificationAgentError.limitReached("\(appID) shows \(caps.liveNotifications) notifications")
         }
-        try await engine.add(request)
+        if let presentation {
+            try await engine.add(request, presentation: presentation)
+        } else {
+            try await engine.add(request)
+        }
     }
 
     /// The app's counts for `Status`.

@@ -1,44 +1,75 @@
 import DesktopNotificationsSupport
 import Dispatch
 
-/// One timer that ends an idle agent: every sign of work (``touch()``) sets it again to
-/// ring one idle period later; when it rings, `check` asks whether the agent holds anything,
-/// and `idle` runs when it holds nothing and no work came meanwhile. A timer that rings on a
-/// busy agent is not set again until the next sign of work, so an agent waits for its next
-/// event without waking.
+/// One timer that ends an idle agent: it rings one idle period after the last sign of work
+/// (``touch()``); when it rings, `check` asks whether the agent holds anything, and `idle` runs
+/// when it holds nothing and no work came meanwhile. A timer that rings on a busy agent is not
+/// set again until the next sign of work, so an agent waits for its next event without waking.
+///
+/// A sign of work only notes its time (one lock, no timer call): the timer, set once per
+/// period, looks at that time when it rings and is set again for one period after it when
+/// work came meanwhile. So a busy agent sets its timer at most once per period, not once per
+/// call.
 final class AgentIdleWatch: Sendable {
-    private let timer: Locked<(any DispatchSourceTimer)?>
-    private let generation = Locked(0)
+    private struct State {
+        var timer: (any DispatchSourceTimer)?
+        /// The time of the last sign of work.
+        var lastTouch: DispatchTime
+        /// Counts the signs of work, so that a check knows whether work came while it ran.
+        var generation = 0
+        /// The timer is set to ring.
+        var armed = true
+    }
+
+    private let state: Locked<State>
     private let period: Duration
 
     /// Starts the watch; the first period counts from now.
     init(period: Duration, check: @escaping @Sendable () async -> Bool, idle: @escaping @Sendable () -> Void) {
         self.period = period
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "org.desktopnotifications.agent.idle"))
-        timer = Locked(source)
-        let generation = self.generation
+        let state = Locked(State(timer: source, lastTouch: .now()))
+        self.state = state
+        let interval = period.dispatchInterval
         source.setEventHandler {
-            let rung = generation.withLock { $0 }
+            // Still set when work came within the period: ring one period after it.
+            let rung: Int? = state.withLock { state in
+                let due = state.lastTouch + interval
+                if due > .now() {
+                    state.timer?.schedule(deadline: due)
+                    return nil
+                }
+                state.armed = false
+                return state.generation
+            }
+            guard let rung else { return }
             Task {
-                guard await check(), generation.withLock({ $0 }) == rung else { return }
+                guard await check(), state.withLock({ $0.generation }) == rung else { return }
                 idle()
             }
         }
-        source.schedule(deadline: .now() + period.dispatchInterval)
+        source.schedule(deadline: .now() + interval)
         source.resume()
     }
 
     /// Work came: the idle period counts again from now.
     func touch() {
-        generation.withLock { $0 += 1 }
-        timer.withLock { $0?.schedule(deadline: .now() + period.dispatchInterval) }
+        let now = DispatchTime.now()
+        let interval = period.dispatchInterval
+        state.withLock { state in
+            state.generation += 1
+            state.lastTouch = now
+            guard !state.armed else { return }
+            state.armed = true
+            state.timer?.schedule(deadline: now + interval)
+        }
     }
 
     /// Stops the timer for good.
     func cancel() {
-        timer.withLock { source in
-            source?.cancel()
-            source = nil
+        state.withLock { state in
+            state.timer?.cancel()
+            state.timer = nil
         }
     }
 }

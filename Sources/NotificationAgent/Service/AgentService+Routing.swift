@@ -54,7 +54,7 @@ extension AgentService {
 
     /// The input signature of each method.
     static let signatures: [String: String] = [
-        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "PendingRequests": "s",
+        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "AddPresented": "ssu", "PendingRequests": "s",
         "RemovePendingRequests": "sasb", "DeliveredNotifications": "s", "RemoveDeliveredNotifications": "sasb",
         "SetCategories": "ss", "Categories": "s", "RequestAuthorization": "su", "Authorization": "s",
         "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas",
@@ -66,6 +66,10 @@ extension AgentService {
         switch member {
         case "Add":
             try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""))
+            return []
+        case "AddPresented":
+            let options = UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
+            try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""), presentation: options)
             return []
         case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
         case "RemovePendingRequests":

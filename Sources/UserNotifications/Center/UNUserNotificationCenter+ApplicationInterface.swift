@@ -18,11 +18,19 @@ extension UNUserNotificationCenter {
     /// `notify app-files --id ID --exec PATH --dbus-activatable` writes the desktop entry and
     /// the service file such an app needs.
     ///
+    /// Through the notification portal (``engineKind`` is ``NotificationEngineKind/portal``),
+    /// a center that serves the interface gets its notifications' click and buttons as
+    /// `app.notification-response` actions: the portal calls the same `ActivateAction` with a
+    /// target naming the notification and the action, and the center hands the delegate the
+    /// response for the notification in its saved list, once.
+    ///
     /// `Activate` calls ``applicationActivateHandler`` and `Open` calls
     /// ``applicationOpenHandler``, when set; otherwise they do nothing. Any other action, a
-    /// malformed call, a notification response for a center whose notifications are not in
-    /// the agent (``engineKind`` is ``NotificationEngineKind/inProcess``), or one past 16 being
-    /// taken at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
+    /// malformed call, a notification response for a center whose notifications are neither in
+    /// the agent, GNOME's nor the portal's (``engineKind`` is
+    /// ``NotificationEngineKind/inProcess``), a GNOME target that does not read or does not come
+    /// from GNOME Shell, a portal target the engine does not know, or one past 16 being taken
+    /// at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
     /// served, or being set up, does nothing. The center serves until it goes away.
     ///
     /// - Throws: ``ApplicationInterfaceError``: the app id is not a well-known D-Bus name,
@@ -43,8 +51,8 @@ extension UNUserNotificationCenter {
                 guard let handler = self?.applicationSide.withLock({ $0.openHandler }) else { return }
                 Task { @MainActor in handler(urls, activation) }
             },
-            takeResponse: { [weak self] id, activation in
-                await self?.engine.takeKeptResponses(activatedFor: id, activationToken: activation.activationToken) ?? false
+            takeResponse: { [weak self] id, activation, sender in
+                await self?.takeResponse(id, activation: activation, sender: sender) ?? false
             })
         do {
             let server = try await ApplicationInterfaceServer.start(appID: identity.id, bus: bus.dbusBus, actions: actions)
@@ -56,6 +64,15 @@ extension UNUserNotificationCenter {
             applicationSide.withLock { $0.starting = false }
             throw error
         }
+    }
+
+    /// Hands a notification response to the engine: the GNOME engine reads it from the target
+    /// and takes it only from GNOME Shell; any other takes what the agent keeps.
+    private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String) async -> Bool {
+        if await engineKind == .gnome, let gnome = (engine as? ChoosingEngine)?.chosenEngine as? GnomeEngine {
+            return await gnome.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
+        }
+        return await engine.takeKeptResponses(activatedFor: id, activationToken: activation.activationToken)
     }
 
     /// Called on the main actor for each `org.freedesktop.Application.Activate` (the app was

@@ -29,7 +29,8 @@ extension UNUserNotificationCenter {
     /// sound is `.enabled` when the server plays sounds (`sound`), the notification list
     /// when it keeps notifications (`persistence`); what no Linux desktop has (lock screen,
     /// CarPlay, critical alerts, announcements, scheduled summaries, time-sensitive and
-    /// direct-message settings) is `.notSupported`.
+    /// direct-message settings) is `.notSupported`. `locationSetting` (a Linux addition) says
+    /// whether GeoClue2 can watch location triggers.
     public func notificationSettings() async -> UNNotificationSettings {
         Self.settings(for: await engine.authorization())
     }
@@ -61,6 +62,7 @@ extension UNUserNotificationCenter {
             announcementSetting: .notSupported,
             timeSensitiveSetting: .notSupported,
             scheduledDeliverySetting: .notSupported,
-            directMessagesSetting: .notSupported)
+            directMessagesSetting: .notSupported,
+            locationSetting: authorization.location)
     }
 }

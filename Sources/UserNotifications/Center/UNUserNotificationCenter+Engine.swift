@@ -1,18 +1,20 @@
 extension UNUserNotificationCenter {
     /// Where this center's notifications live: in the per-user agent, through the notification
-    /// portal, or in this process. A Linux addition.
+    /// portal, through GNOME's own interface, or in this process. A Linux addition.
     ///
     /// Chosen when the center is made: the `engine` given to ``configure(identity:bus:clock:persistent:engine:)``
     /// or ``init(identity:bus:clock:persistent:stateDirectory:engine:)``, else
-    /// `DESKTOPNOTIFICATIONS_ENGINE` (`agent`, `in-process` or `portal`), else the portal in a
-    /// sandbox (Flatpak's `/.flatpak-info`, or `$SNAP`), else the agent when
+    /// `DESKTOPNOTIFICATIONS_ENGINE` (`agent`, `in-process`, `portal` or `gnome`), else the portal
+    /// in a sandbox (Flatpak's `/.flatpak-info`, or `$SNAP`), else the agent when
     /// `org.desktopnotifications.Agent` has an owner on the center's bus or the bus can start
-    /// it, unless the center is not persistent or was given a state folder of its own (it
-    /// keeps its state itself then). The choice is made without blocking the caller: calls
-    /// made meanwhile wait for it, in call order, and this property answers once it is made. An
-    /// agent that does not answer `Connect` within a few seconds, or a portal that cannot be
-    /// reached, leaves the center in process, and that is logged (label
-    /// `org.desktopnotifications.center`).
+    /// it, else GNOME's `org.gtk.Notifications` when it has an owner and the app's desktop entry
+    /// (`<app id>.desktop` in `applications/` under `XDG_DATA_HOME` or `XDG_DATA_DIRS`) says
+    /// `DBusActivatable=true`, else this process; a center that is not persistent or was given a
+    /// state folder of its own stays in process without a choice (it keeps its state itself
+    /// then). The choice is made without blocking the caller: calls made meanwhile wait for it,
+    /// in call order, and this property answers once it is made. An agent that does not answer
+    /// `Connect` within a few seconds, or a portal that cannot be reached, leaves the center in
+    /// process, and that is logged (label `org.desktopnotifications.center`).
     public var engineKind: NotificationEngineKind {
         get async {
             guard let choosing = engine as? ChoosingEngine else { return .inProcess }

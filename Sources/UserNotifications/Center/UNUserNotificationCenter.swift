@@ -34,6 +34,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var clock: any NotificationClock = SystemNotificationClock()
         var persistent = true
         var engine: NotificationEngineKind?
+        var locationBus: DBusBus = .system
     }
 
     private static let settings = Locked(Settings())
@@ -69,7 +70,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             let chosen = settings.withLock { $0 }
             let created = UNUserNotificationCenter(
                 identity: chosen.identity ?? .derived, bus: chosen.bus, clock: chosen.clock, persistent: chosen.persistent,
-                engine: chosen.engine)
+                stateDirectory: nil, engine: chosen.engine, locationBus: chosen.locationBus)
             center = created
             return created
         }
@@ -85,9 +86,9 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///   - bus: the bus the notification server is on; the session bus by default.
     ///   - clock: the wall clock that triggers and deadlines run on.
     ///   - persistent: whether state is kept across launches.
-    ///   - engine: ``NotificationEngineKind/agent`` or ``NotificationEngineKind/inProcess``;
-    ///     `nil` (the default) takes `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is
-    ///     reachable (see ``engineKind``).
+    ///   - engine: the ``NotificationEngineKind`` to use; `nil` (the default) takes
+    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the portal in a sandbox, the agent when one is
+    ///     reachable, GNOME's interface for a D-Bus activatable app on GNOME (see ``engineKind``).
     /// - Returns: `false` when ``current()`` already exists (its settings do not change).
     @discardableResult
     public static func configure(
@@ -95,9 +96,22 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
         engine: NotificationEngineKind? = nil
     ) -> Bool {
+        configure(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine, locationBus: .system)
+    }
+
+    /// ``configure(identity:bus:clock:persistent:engine:)`` with the bus GeoClue2 is looked
+    /// for on (the system bus in apps; a private bus in tests).
+    @discardableResult
+    package static func configure(
+        identity: ApplicationIdentity? = nil, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        engine: NotificationEngineKind? = nil, locationBus: DBusBus
+    ) -> Bool {
         shared.withLock { center in
             guard center == nil else { return false }
-            settings.withLock { $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine) }
+            settings.withLock {
+                $0 = Settings(identity: identity, bus: bus, clock: clock, persistent: persistent, engine: engine, locationBus: locationBus)
+            }
             return true
         }
     }
@@ -115,13 +129,26 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     ///     folder, nothing is kept, and the ``InvalidApplicationIdentifierError`` is logged
     ///     (label `org.desktopnotifications.center`).
     ///   - engineKind: where notifications live; `nil` (the default) takes
-    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the agent when one is reachable, except that a
+    ///     `DESKTOPNOTIFICATIONS_ENGINE`, else the portal in a sandbox, the agent when one is
+    ///     reachable, GNOME's interface for a D-Bus activatable app on GNOME, except that a
     ///     center with `persistent` false or a `stateDirectory` of its own stays in process (see
     ///     ``engineKind``).
-    public init(
+    public convenience init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
         stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil
+    ) {
+        self.init(
+            identity: identity, bus: bus, clock: clock, persistent: persistent, stateDirectory: stateDirectory,
+            engine: engineKind, locationBus: .system)
+    }
+
+    /// ``init(identity:bus:clock:persistent:stateDirectory:engine:)`` with the bus GeoClue2 is
+    /// looked for on (the system bus in apps; a private bus in tests).
+    package init(
+        identity: ApplicationIdentity, bus: NotificationBus = .session,
+        clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
+        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil, locationBus: DBusBus
     ) {
         self.identity = identity
         self.bus = bus
@@ -135,9 +162,12 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         remotePushFolder = try? folder?.get()
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
-        engine = EngineChoice.engine(requested: requested, identity: identity, bus: bus, host: host, clock: clock) {
+        engine = EngineChoice.engine(
+            requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder
+        ) {
             InProcessEngine.start(
-                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder)
+                identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
+                locationHub: LocationHub(desktopID: identity.id, bus: locationBus))
         }
         super.init()
         host.host = self

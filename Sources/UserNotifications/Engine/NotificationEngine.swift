@@ -41,7 +41,9 @@ protocol NotificationEngine: AnyObject, Sendable {
     /// the agent's order, each once: response `id`, for which the app was activated, and those
     /// queued before it are among them. `activationToken` goes on response `id` when the
     /// agent's copy has none. Returns once they are handed over; `false` at once when this
-    /// engine's notifications are not kept by the agent (there is nothing to take).
+    /// engine's notifications are not kept by the agent (there is nothing to take). The portal
+    /// engine reads `id` as the target of its `app.notification-response` action instead
+    /// (``PortalResponseID``) and hands over that one response.
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool
     /// Stops the engine when its center goes: no call is taken after it.
     func close()
@@ -53,4 +55,6 @@ struct EngineAuthorization: Sendable {
     var options: UNAuthorizationOptions
     /// The server's capabilities, or `nil` when no server is reachable.
     var capabilities: Set<NotificationCapability>?
+    /// Whether location triggers can be watched (``UNNotificationSettings/locationSetting``).
+    var location: UNNotificationSetting = .notSupported
 }

@@ -13,8 +13,14 @@ public enum NotificationTriggerError: Error, LocalizedError, Hashable, Sendable 
     /// A repeating interval is shorter than Apple's minimum of 60 seconds.
     case repeatingTimeIntervalBelowMinimum(TimeInterval)
 
-    /// Location triggers need CoreLocation, which Linux does not have; they cannot be scheduled yet.
-    case locationTriggersUnsupported
+    /// A location trigger's region is not a `CLCircularRegion`: only circles can be watched.
+    case locationRegionNotCircular
+
+    /// A location trigger's centre is not a valid coordinate (`CLLocationCoordinate2DIsValid`).
+    case locationCenterInvalid(latitude: Double, longitude: Double)
+
+    /// A location trigger's radius is not a finite number of metres above zero.
+    case locationRadiusInvalid(Double)
 
     /// The shortest interval Apple accepts for a repeating time-interval trigger.
     public static let minimumRepeatingTimeInterval: TimeInterval = 60
@@ -27,8 +33,12 @@ public enum NotificationTriggerError: Error, LocalizedError, Hashable, Sendable 
             "The time interval must be a finite number of seconds, but it is \(interval)."
         case .repeatingTimeIntervalBelowMinimum(let interval):
             "A repeating time interval must be at least 60 seconds, but it is \(interval)."
-        case .locationTriggersUnsupported:
-            "Location triggers cannot be scheduled on Linux: there is no location service to watch the region."
+        case .locationRegionNotCircular:
+            "A location trigger needs a CLCircularRegion; other regions cannot be watched on Linux."
+        case .locationCenterInvalid(let latitude, let longitude):
+            "The region's centre (\(latitude), \(longitude)) is not a valid coordinate."
+        case .locationRadiusInvalid(let radius):
+            "The region's radius must be a finite number of metres above 0, but it is \(radius)."
         }
     }
 }

@@ -22,6 +22,7 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
         var timeSensitiveSetting: UNNotificationSetting
         var scheduledDeliverySetting: UNNotificationSetting
         var directMessagesSetting: UNNotificationSetting
+        var locationSetting: UNNotificationSetting
     }
 
     let values: Values
@@ -42,7 +43,8 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
         announcementSetting: UNNotificationSetting = .notSupported,
         timeSensitiveSetting: UNNotificationSetting = .notSupported,
         scheduledDeliverySetting: UNNotificationSetting = .notSupported,
-        directMessagesSetting: UNNotificationSetting = .notSupported
+        directMessagesSetting: UNNotificationSetting = .notSupported,
+        locationSetting: UNNotificationSetting = .notSupported
     ) {
         values = Values(
             authorizationStatus: authorizationStatus,
@@ -59,7 +61,8 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
             announcementSetting: announcementSetting,
             timeSensitiveSetting: timeSensitiveSetting,
             scheduledDeliverySetting: scheduledDeliverySetting,
-            directMessagesSetting: directMessagesSetting
+            directMessagesSetting: directMessagesSetting,
+            locationSetting: locationSetting
         )
         super.init()
     }
@@ -109,6 +112,15 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
     /// Whether direct-message notifications may break through Focus. `.notSupported` on Linux.
     open var directMessagesSetting: UNNotificationSetting { values.directMessagesSetting }
 
+    /// Whether location triggers can be watched. **Linux addition, not Apple API** (Apple's
+    /// settings have no such value: there, the app asks CoreLocation). `.enabled` when GeoClue2
+    /// runs or can be started on the system bus, `.disabled` when it refused the app (`Start`
+    /// failed with `AccessDenied`, or the app's client was turned off), `.notSupported` when it
+    /// is absent. A center whose notifications go through the per-user agent sees only whether
+    /// GeoClue runs or can be activated (`.enabled` or `.notSupported`): a refusal of the agent
+    /// shows when `add` fails.
+    open var locationSetting: UNNotificationSetting { values.locationSetting }
+
     // MARK: - NSObject, NSCopying, NSSecureCoding
 
     open override func isEqual(_ object: Any?) -> Bool {
@@ -151,7 +163,8 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
             announcementSetting: setting("announcementSetting"),
             timeSensitiveSetting: setting("timeSensitiveSetting"),
             scheduledDeliverySetting: setting("scheduledDeliverySetting"),
-            directMessagesSetting: setting("directMessagesSetting")
+            directMessagesSetting: setting("directMessagesSetting"),
+            locationSetting: setting("locationSetting")
         )
     }
 
@@ -173,6 +186,7 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
             "timeSensitiveSetting": timeSensitiveSetting.rawValue,
             "scheduledDeliverySetting": scheduledDeliverySetting.rawValue,
             "directMessagesSetting": directMessagesSetting.rawValue,
+            "locationSetting": locationSetting.rawValue,
         ]
     }
 }

@@ -5,10 +5,13 @@ public struct GnomeDesktop: Sendable {
     public let testBus: TestBus
     public let shell: GnomeShellServer
 
-    /// Starts the two, runs `body`, and stops them whether `body` throws or not.
-    public static func run(_ body: (GnomeDesktop) async throws -> Void) async throws {
+    /// Starts the two, runs `body`, and stops them whether `body` throws or not;
+    /// `applications` are desktop entries the shell knows from the start
+    /// (``GnomeShellServer/init(bus:applications:startTimeout:)``).
+    public static func run(applications: [String: String] = [:], _ body: (GnomeDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus(withServiceDirectory: true)
-        let shell = try await HarnessLifecycle.start({ try await GnomeShellServer(bus: testBus) }, cleanUp: { await testBus.stop() })
+        let shell = try await HarnessLifecycle.start(
+            { try await GnomeShellServer(bus: testBus, applications: applications) }, cleanUp: { await testBus.stop() })
         try await HarnessLifecycle.run(GnomeDesktop(testBus: testBus, shell: shell), body) { await $0.stop() }
     }
 

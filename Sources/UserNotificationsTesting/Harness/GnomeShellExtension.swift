@@ -6,7 +6,10 @@
 /// notifications are keyed by the id the client got from Notify: `List` returns them as
 /// JSON (title, body, the source's title and app id, the button labels), `Activate` clicks
 /// the body, `InvokeAction` clicks a button by its label (and, like the banner, closes a
-/// notification that is not resident), `Dismiss` is the close button.
+/// notification that is not resident), `Dismiss` is the close button. The `Gtk` methods do the
+/// same for the notifications of `org.gtk.Notifications` (`Main.notificationDaemon`'s
+/// GTK daemon), keyed by app id and notification id: a click there runs the shell's own code,
+/// which activates an `app.*` action through `org.freedesktop.Application.ActivateAction`.
 enum GnomeShellExtension {
     /// The extension's folder name and uuid.
     static let uuid = "harness@desktopnotifications.example"
@@ -47,6 +50,9 @@ enum GnomeShellExtension {
             <method name="Activate"><arg type="u" direction="in" name="id"/></method>
             <method name="InvokeAction"><arg type="u" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
             <method name="Dismiss"><arg type="u" direction="in" name="id"/></method>
+            <method name="ListGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="out" name="json"/></method>
+            <method name="ActivateGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/></method>
+            <method name="InvokeGtkAction"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
           </interface>
         </node>`;
 
@@ -59,6 +65,27 @@ enum GnomeShellExtension {
             if (!ndata || !ndata.notification)
                 throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `no notification ${id}`);
             return ndata.notification;
+        }
+
+        function gtkNotifications(app) {
+            const source = Main.notificationDaemon._gtkNotificationDaemon._sources[app];
+            return source ? source._notifications : {};
+        }
+
+        function gtkNotification(app, id) {
+            const n = gtkNotifications(app)[id];
+            if (!n)
+                throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `no notification ${id} of ${app}`);
+            return n;
+        }
+
+        function click(n, label) {
+            const action = n.actions.find(candidate => candidate.label === label);
+            if (!action)
+                throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `no button ${label}`);
+            action.callback();
+            if (!n.resident)
+                n.destroy();
         }
 
         class Harness {
@@ -85,13 +112,28 @@ enum GnomeShellExtension {
             }
 
             InvokeAction(id, label) {
-                const n = notification(id);
-                const action = n.actions.find(candidate => candidate.label === label);
-                if (!action)
-                    throw new GLib.Error(Gio.DBusError, Gio.DBusError.INVALID_ARGS, `notification ${id} has no button ${label}`);
-                action.callback();
-                if (!n.resident)
-                    n.destroy();
+                click(notification(id), label);
+            }
+
+            ListGtk(app) {
+                const shown = [];
+                for (const [id, n] of Object.entries(gtkNotifications(app))) {
+                    shown.push({
+                        id,
+                        title: n.title || '',
+                        body: n.bannerBodyText || '',
+                        actions: n.actions.map(action => action.label),
+                    });
+                }
+                return JSON.stringify(shown);
+            }
+
+            ActivateGtk(app, id) {
+                gtkNotification(app, id).activate();
+            }
+
+            InvokeGtkAction(app, id, label) {
+                click(gtkNotification(app, id), label);
             }
 
             Dismiss(id) {

@@ -26,6 +26,27 @@ public struct GnomeNotification: Sendable, Hashable, Decodable {
     }
 }
 
+/// One notification GNOME Shell shows for an app through `org.gtk.Notifications`, as the
+/// harness's extension lists it.
+public struct GnomeGtkNotification: Sendable, Hashable, Decodable {
+    /// The id the app gave it.
+    public var id: String
+    /// The title.
+    public var title: String
+    /// The body as the banner shows it.
+    public var body: String
+    /// The labels of its buttons, in order.
+    public var actions: [String]
+
+    /// Creates an entry, for example the one a test expects to find.
+    public init(id: String, title: String, body: String, actions: [String]) {
+        self.id = id
+        self.title = title
+        self.body = body
+        self.actions = actions
+    }
+}
+
 /// GNOME Shell 43, headless (`--headless --wayland --no-x11 --virtual-monitor 1280x800`),
 /// serving notifications on a ``TestBus``, as the field notes record it running here.
 ///
@@ -53,6 +74,10 @@ public final class GnomeShellServer: Sendable {
 
     private let home: URL
 
+    /// The shell's `XDG_DATA_HOME`: its `applications/` holds the desktop entries given to
+    /// ``init(bus:applications:startTimeout:)``.
+    public var dataHome: URL { home.appendingPathComponent(".local/share") }
+
     /// The PID of `gnome-shell`.
     public var pid: Int32 { process.pid }
 
@@ -61,10 +86,12 @@ public final class GnomeShellServer: Sendable {
 
     /// Starts logind on a private system bus, then the shell with the extension, and waits
     /// until the extension answers and `org.freedesktop.Notifications` is owned.
+    /// `applications` are desktop entries (file name, contents) put in the shell's
+    /// `applications/` folder before it starts, so that it knows those apps at once.
     ///
     /// - Throws: ``MissingToolError`` without gnome-shell, gjs or python3-dbusmock;
     ///   ``HarnessError`` when a part does not start (with the shell's output).
-    public init(bus: TestBus, startTimeout: Duration = .seconds(90)) async throws {
+    public init(bus: TestBus, applications: [String: String] = [:], startTimeout: Duration = .seconds(90)) async throws {
         let shell = try ToolRequirement.require("gnome-shell")
         let gjs = try ToolRequirement.require("gjs")
         _ = try ToolRequirement.require("dbus-send")
@@ -85,6 +112,11 @@ public final class GnomeShellServer: Sendable {
                 arguments: ["-m", "dbusmock", "--system", "--template", "logind"], environment: systemEnvironment, timeout: startTimeout)
             started.append(logind)
             var environment = try Self.prepareHome(home, bus: bus)
+            let applicationsFolder = home.appendingPathComponent(".local/share/applications")
+            try FileManager.default.createDirectory(at: applicationsFolder, withIntermediateDirectories: true)
+            for (name, contents) in applications {
+                try contents.write(to: applicationsFolder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            }
             environment["DBUS_SYSTEM_BUS_ADDRESS"] = system.address
             let process = try await bus.startOwner(
                 of: GnomeShellExtension.busName, executable: shell,
@@ -199,6 +231,44 @@ public final class GnomeShellServer: Sendable {
     /// Clicks the button labelled `label` of notification `id`.
     public func invokeAction(id: UInt32, label: String) async throws {
         try await callExtension("InvokeAction", ["uint32:\(id)", "string:\(label)"])
+    }
+
+    /// The notifications the shell shows for `appID` through `org.gtk.Notifications`, by id.
+    public func listGtk(appID: String) async throws -> [GnomeGtkNotification] {
+        let output = try await callExtension("ListGtk", ["string:\(appID)"]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            return try JSONDecoder().decode([GnomeGtkNotification].self, from: Data(output.utf8)).sorted { $0.id < $1.id }
+        } catch {
+            throw HarnessError.unexpectedOutput(command: "Harness.ListGtk", output: output, reason: "\(error)")
+        }
+    }
+
+    /// Waits until the shell shows exactly `count` notifications for `appID` through
+    /// `org.gtk.Notifications`, and `matching` holds for them.
+    ///
+    /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` at the deadline.
+    @discardableResult
+    public func waitForGtkList(
+        appID: String, count: Int, timeout: Duration = .seconds(15), matching: @Sendable ([GnomeGtkNotification]) -> Bool = { _ in true }
+    ) async throws -> [GnomeGtkNotification] {
+        var current: [GnomeGtkNotification] = []
+        return try await HarnessLifecycle.poll(
+            "waiting for GNOME Shell to show \(count) of \(appID)", timeout: timeout, detail: { "\(current)" }
+        ) {
+            current = try await listGtk(appID: appID)
+            return current.count == count && matching(current) ? current : nil
+        }
+    }
+
+    /// Clicks the body of `appID`'s notification `id` (`org.gtk.Notifications`): the shell
+    /// activates its default action, and closes it.
+    public func activateGtk(appID: String, id: String) async throws {
+        try await callExtension("ActivateGtk", ["string:\(appID)", "string:\(id)"])
+    }
+
+    /// Clicks the button labelled `label` of `appID`'s notification `id`, which then closes.
+    public func invokeGtkAction(appID: String, id: String, label: String) async throws {
+        try await callExtension("InvokeGtkAction", ["string:\(appID)", "string:\(id)", "string:\(label)"])
     }
 
     /// Closes notification `id` as its close button does (reason 2).

@@ -1,12 +1,46 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A notification portal for tests: serves `org.freedesktop.portal.Notification` itself (as
 /// `org.freedesktop.portal.Desktop`) with the version and `SupportedOptions` it is given,
 /// records every call, and sends `ActionInvoked` on demand. It plays what the frontend
 /// Debian 12 ships (1.16, version 1) cannot: version 2 and its keys.
+///
+/// A file descriptor in `icon` or `sound` (`("file-descriptor", <h>)`) is checked as a version 2
+/// portal checks it: its seals are read (`F_GET_SEALS`) and its bytes read whole (at most
+/// ``maximumFileBytes``), recorded in ``files``, and the descriptor closed at once, so the
+/// recorded dictionary holds a closed descriptor in its place. It also plays the portal's
+/// side of `app.*` actions: ``activateAction(id:button:appID:activationToken:)`` calls
+/// `org.freedesktop.Application.ActivateAction` on the app id, with the action's target.
 public final class FakeNotificationPortal: Sendable {
+    /// A file the portal received as a descriptor.
+    public struct ReceivedFile: Sendable, Hashable {
+        /// The notification's id.
+        public var id: String
+        /// The dictionary key that carried it: `icon` or `sound`.
+        public var key: String
+        /// The file's seals (`F_GET_SEALS`), or -1 when they could not be read.
+        public var seals: Int32
+        /// The file's bytes, from its start.
+        public var bytes: [UInt8]
+    }
+
+    /// Why ``activateAction(id:button:appID:activationToken:)`` activated nothing.
+    public struct ActivationError: Error, CustomStringConvertible {
+        /// What was missing.
+        public var description: String
+    }
+
+    /// The seals a version 2 portal asks for: `F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW |
+    /// F_SEAL_SEAL`.
+    public static let requiredSeals: Int32 = 0x0008 | 0x0002 | 0x0004 | 0x0001
+    /// The most bytes read from one received file.
+    public static let maximumFileBytes = 64 << 20
+
     /// One call as the portal saw it.
     public enum Call: Sendable, Hashable {
         case add(id: String, notification: [String: DBusValue], sender: String)
@@ -17,6 +51,7 @@ public final class FakeNotificationPortal: Sendable {
     private let version: UInt32
     private let supportedOptions: DBusValue
     private let recorded = Locked<[Call]>([])
+    private let receivedFiles = Locked<[ReceivedFile]>([])
     private let exported = Locked<DBusConnection.Export?>(nil)
 
     /// Starts the portal on `bus`: `version` and `supportedOptions` (an `a{sv}`) answer the
@@ -52,6 +87,46 @@ public final class FakeNotificationPortal: Sendable {
         calls.compactMap { if case .add(let id, let notification, _) = $0 { (id, notification) } else { nil } }
     }
 
+    /// The files received as descriptors so far, in order.
+    public var files: [ReceivedFile] { receivedFiles.withLock { $0 } }
+
+    /// Activates the default action (`button` `nil`) or the button at index `button` of the
+    /// notification last added as `id`, as the portal does for an `app.*` action:
+    /// `ActivateAction(<name without app.>, [<target>] or [], {activation-token})` on the bus
+    /// name `appID` at its object path. Returns once the app answered.
+    ///
+    /// - Throws: ``ActivationError`` when no such notification or button was added or its
+    ///   action is not `app.*`; the app's D-Bus error.
+    public func activateAction(id: String, button: Int? = nil, appID: String, activationToken: String? = nil) async throws {
+        guard let notification = added.last(where: { $0.id == id })?.notification else {
+            throw ActivationError(description: "no notification \(id) was added")
+        }
+        var name: String?
+        var target: DBusValue?
+        if let button {
+            if case .array(_, let buttons)? = notification["buttons"], buttons.indices.contains(button),
+               let fields = buttons[button].variantDictionaryValue {
+                name = fields["action"]?.stringValue
+                target = fields["target"]
+            }
+        } else {
+            name = notification["default-action"]?.stringValue
+            target = notification["default-action-target"]
+        }
+        guard let name, name.hasPrefix("app.") else {
+            throw ActivationError(description: "notification \(id) has no app.* action at \(button.map(String.init) ?? "default")")
+        }
+        let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
+        let platformData: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
+        let message = try DBusMessage.methodCall(
+            destination: appID, path: try DBusObjectPath(path), interface: "org.freedesktop.Application", member: "ActivateAction",
+            body: [
+                .string(String(name.dropFirst("app.".count))), .array(element: .variant, target.map { [.variant($0)] } ?? []),
+                .variantDictionary(platformData),
+            ])
+        _ = try await connection.call(message, timeout: .seconds(10))
+    }
+
     /// Sends `ActionInvoked(id, action, parameter)` to `destination` (the frontend sends it to
     /// the connection that added the notification).
     public func invokeAction(id: String, action: String, parameter: [DBusValue] = [], to destination: String) throws {
@@ -76,6 +151,13 @@ public final class FakeNotificationPortal: Sendable {
                   let notification = arguments[1].variantDictionaryValue else {
                 return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (sa{sv})")
             }
+            for key in ["icon", "sound"] {
+                guard case .structure(let fields)? = notification[key], fields.count == 2, fields[0] == .string("file-descriptor"),
+                      case .variant(.unixFileDescriptor(let descriptor)) = fields[1] else { continue }
+                let file = Self.read(descriptor, id: id, key: key)
+                descriptor.close()
+                receivedFiles.withLock { $0.append(file) }
+            }
             recorded.withLock { $0.append(.add(id: id, notification: notification, sender: sender)) }
             invocation.reply()
         case "RemoveNotification":
@@ -87,6 +169,22 @@ public final class FakeNotificationPortal: Sendable {
         default:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
+    }
+
+    /// The seals and bytes of a received file.
+    private static func read(_ descriptor: DBusFileDescriptor, id: String, key: String) -> ReceivedFile {
+        let read = try? descriptor.withDescriptor { raw -> (Int32, [UInt8]) in
+            let seals = fcntl(raw, 1034)  // F_GET_SEALS
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while bytes.count < maximumFileBytes {
+                let count = chunk.withUnsafeMutableBytes { pread(raw, $0.baseAddress, $0.count, off_t(bytes.count)) }
+                guard count > 0 else { break }
+                bytes += chunk.prefix(count)
+            }
+            return (seals, bytes)
+        }
+        return ReceivedFile(id: id, key: key, seals: read?.0 ?? -1, bytes: read?.1 ?? [])
     }
 
     private func properties(_ invocation: DBusMethodInvocation) {

@@ -107,6 +107,32 @@ struct AgentCenterTests {
         removeDefaultState()
     }
 
+    @Test("an immediate add asks the delegate before it leaves (AddPresented), whose answer applies; calls made meanwhile keep their order")
+    func presentsBeforeAdding() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let center = center()
+        let delegate = await PresentingDelegate()
+        center.delegate = delegate
+        #expect(await center.engineKind == .agent)
+        try await center.add(AgentTestClient.request("shown"))
+        try await center.add(AgentTestClient.request("hidden"))
+        #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+        #expect(await delegate.asked == ["shown", "hidden"])
+
+        // The delegate holds "slow"; the removal made meanwhile reaches the agent after its Add.
+        let slow = Task { try await center.add(AgentTestClient.request("slow")) }
+        #expect(await eventually { await delegate.isHolding })
+        center.removeDeliveredNotifications(withIdentifiers: ["slow"])
+        await delegate.release([.banner, .list])
+        try await slow.value
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+        #expect(server.notifications.map(\.request.summary) == ["Title of shown", "Title of slow"])
+        #expect(await delegate.asked == ["shown", "hidden", "slow"])
+        await agent.stop()
+    }
+
     @Test("a response while the center runs reaches didReceive once, and is acknowledged")
     func liveResponse() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
@@ -122,5 +148,32 @@ struct AgentCenterTests {
         try await Task.sleep(for: .milliseconds(200))
         #expect(recorder.received.count == 1)
         await agent.stop()
+    }
+}
+
+/// Shows every notification but "hidden", and holds "slow" until ``release(_:)``; records the
+/// identifiers it is asked about.
+@MainActor
+private final class PresentingDelegate: NSObject, UNUserNotificationCenterDelegate {
+    private(set) var asked: [String] = []
+    private var held: CheckedContinuation<UNNotificationPresentationOptions, Never>?
+
+    var isHolding: Bool { held != nil }
+
+    func release(_ options: UNNotificationPresentationOptions) {
+        held?.resume(returning: options)
+        held = nil
+    }
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        let identifier = notification.request.identifier
+        asked.append(identifier)
+        switch identifier {
+        case "hidden": return []
+        case "slow": return await withCheckedContinuation { held = $0 }
+        default: return [.banner, .list]
+        }
     }
 }

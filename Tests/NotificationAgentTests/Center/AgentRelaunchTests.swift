@@ -93,6 +93,10 @@ struct AgentRelaunchTests {
         try await center.add(AgentTestClient.request("later", after: 3600))
         server.invokeAction(id: try #require(server.notifications.first?.id))
         #expect(await eventually { recorder.received.count == 1 })
+        // The agent answers Add once the request is scheduled, as the in-process add returns,
+        // and writes it within its save interval: the kill comes once "later" is committed.
+        let state = folder.appendingPathComponent("agent-state/desktopnotifications-agent/org.example.Restart/notifications.json")
+        #expect(await eventually { ((try? String(contentsOf: state, encoding: .utf8)) ?? "").contains("\"later\"") })
         _ = await agent.kill()
         let restarted = try await spawnAgent()
         #expect(await eventually { await center.pendingNotificationRequests().map(\.identifier) == ["later"] })

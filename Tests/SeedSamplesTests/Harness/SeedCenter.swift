@@ -14,16 +14,19 @@ final class SeedCenter: Sendable {
     let bus: TestBus
     let server: FakeNotificationServer
     let clock: TestNotificationClock
+    /// GeoClue2 on the same private bus, which the center looks for location there.
+    let geoClue: FakeGeoClue
 
     static let identity = ApplicationIdentity(id: "org.example.SeedSamples", displayName: "Seed Samples")
 
     /// The center the samples use.
     var center: UNUserNotificationCenter { .current() }
 
-    private init(bus: TestBus, server: FakeNotificationServer, clock: TestNotificationClock) {
+    private init(bus: TestBus, server: FakeNotificationServer, clock: TestNotificationClock, geoClue: FakeGeoClue) {
         self.bus = bus
         self.server = server
         self.clock = clock
+        self.geoClue = geoClue
     }
 
     // MARK: - The shared instance
@@ -57,10 +60,11 @@ final class SeedCenter: Sendable {
         let server = try await FakeNotificationServer.start(on: bus.bus, personality: .kde)
         // 2023-11-14 22:13:20 UTC. Time moves only when a test moves it.
         let clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
+        let geoClue = try await FakeGeoClue.start(on: bus.bus)
         guard UNUserNotificationCenter.configure(
-            identity: identity, bus: .address(bus.address), clock: clock, persistent: false)
+            identity: identity, bus: .address(bus.address), clock: clock, persistent: false, locationBus: bus.bus)
         else { throw SeedCenterError.currentAlreadyCreated }
-        return SeedCenter(bus: bus, server: server, clock: clock)
+        return SeedCenter(bus: bus, server: server, clock: clock, geoClue: geoClue)
     }
 
     // MARK: - Between tests

@@ -1,14 +1,15 @@
 // Seed 001 (001_fbbdfa0322e2ce45.txt, "iOS10通知及扩展", 2017-01-02): the Swift samples that use
 // UNUserNotificationCenter and its delegate, pasted as written with only the import line
-// changed. Wrapper lines are marked "wrapper", changed lines "changed:". Left out:
-// - testBasicNotice's location trigger (CLLocationCoordinate2D, CLCircularRegion: CoreLocation)
-//   and the request and `add` that use it.
+// changed. Wrapper lines are marked "wrapper", changed lines "changed:". The location trigger
+// uses this package's minimal CoreLocation module (`import CoreLocation`, as on Apple
+// platforms). Left out:
 // - The service extension's didReceive (extension target, URLSession download, UIImage) and
 //   serviceExtensionTimeWillExpire; the content extension's didReceive(_:) and
 //   didReceive(_:completionHandler:) (UserNotificationsUI, UIKit views, extension target).
 //
 // Seeds 002 and 003 have no Swift samples (their code is Objective-C), so they have no file
 // here.
+import CoreLocation
 import UserNotifications
 
 // MARK: - 发起通知: 本地通知基础
@@ -37,13 +38,16 @@ func testBasicNotice() {
     let timeTrigger = UNTimeIntervalNotificationTrigger(timeInterval: 3, repeats: false)
 
     // 位置触发器
-    // Left out: CLLocationCoordinate2D, CLCircularRegion and the UNLocationNotificationTrigger
-    // made from them need CoreLocation.
+    let cen = CLLocationCoordinate2D(latitude: 39.990465, longitude: 116.333386)
+    let region = CLCircularRegion(center: cen, radius: 1000, identifier: "center")
+    region.notifyOnEntry = true;
+    region.notifyOnExit = false;
+    let locationTrigger = UNLocationNotificationTrigger(region: region, repeats: true)
 
     /// request
     let timeRequest = UNNotificationRequest(identifier: "meiban", content: notify, trigger: timeTrigger)
     let calendarRequest = UNNotificationRequest(identifier: "meiban1", content: notify, trigger: dateTrigger)
-    // Left out: `locationRequest` (CoreLocation, above).
+    let locationRequest = UNNotificationRequest(identifier: "meiban2", content: notify, trigger: locationTrigger)
     UNUserNotificationCenter.current().add(timeRequest) { (error) in
         if (error != nil) {
             print("错误:\(String(describing: error))") // changed: was "\(error)", an optional interpolated (a warning in Swift 5+); same text
@@ -54,7 +58,11 @@ func testBasicNotice() {
             print("错误:\(String(describing: error))") // changed: as above
         }
     }
-    // Left out: `add(locationRequest)` (CoreLocation, above).
+    UNUserNotificationCenter.current().add(locationRequest) { (error) in
+        if (error != nil) {
+            print("错误:\(String(describing: error))") // changed: as above
+        }
+    }
 }
 
 // MARK: - 接收通知

@@ -1,11 +1,12 @@
-// agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application]
+// agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application]
 //                [--post IDENTIFIER] [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
 //
 // An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
 // delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
 // for its pending requests, so that the acknowledgement of the response has reached the
-// agent before the line is counted. It prints `engine agent` or `engine in-process` once the
-// center has chosen. With --serve-application its center serves org.freedesktop.Application
+// agent before the line is counted. It prints `engine agent`, `engine gnome`, `engine portal`
+// or `engine in-process` once the center has chosen (the GNOME and portal engines' tests use
+// it too). With --serve-application its center serves org.freedesktop.Application
 // on the app id (the way a D-Bus activatable app is launched for a response), and it prints
 // `serving`, or `not serving` and the error.
 //
@@ -64,12 +65,14 @@ func post(_ identifier: String, on center: UNUserNotificationCenter) async throw
 }
 
 guard let appID = option("--app-id"), let file = option("--record") else {
-    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process] [--serve-application] [--post ID] [--wait S]\n".utf8))
+    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application] [--post ID] [--wait S]\n".utf8))
     exit(2)
 }
 let engine: NotificationEngineKind? = switch option("--engine") {
 case "agent": .agent
 case "in-process": .inProcess
+case "gnome": .gnome
+case "portal": .portal
 default: nil
 }
 UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: appID, displayName: "Agent Test App"), engine: engine)
@@ -77,7 +80,13 @@ let center = UNUserNotificationCenter.current()
 let (responses, received) = AsyncStream.makeStream(of: Void.self)
 let recorder = Recorder(file: file, received: received)
 center.delegate = recorder
-say("engine \(await center.engineKind == .agent ? "agent" : "in-process")")
+let chosen: String = switch await center.engineKind {
+case .agent: "agent"
+case .gnome: "gnome"
+case .portal: "portal"
+default: "in-process"
+}
+say("engine \(chosen)")
 if CommandLine.arguments.contains("--serve-application") {
     do {
         try await center.serveApplicationInterface()

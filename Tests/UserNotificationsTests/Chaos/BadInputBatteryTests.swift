@@ -1,3 +1,4 @@
+import CoreLocation
 import DBus
 import Foundation
 import FreedesktopNotifications
@@ -315,8 +316,12 @@ struct BadInputBatteryTests {
         ("month 13", UNCalendarNotificationTrigger(dateMatching: DateComponents(month: 13, day: 1), repeats: true), "UNError"),
         ("minute 61", UNCalendarNotificationTrigger(dateMatching: DateComponents(minute: 61), repeats: true), "UNError"),
         ("a past year", UNCalendarNotificationTrigger(dateMatching: DateComponents(year: 2001, month: 1, day: 1), repeats: false), "UNError"),
-        ("location", UNLocationNotificationTrigger(
-            region: LocationTriggerRegion(latitude: 48.85, longitude: 2.35, radius: 100, identifier: "paris"), repeats: false),
+        ("location, not a circle", UNLocationNotificationTrigger(region: CLRegion(), repeats: false), "NotificationTriggerError"),
+        ("location, latitude 200", UNLocationNotificationTrigger(
+            region: CLCircularRegion(center: CLLocationCoordinate2D(latitude: 200, longitude: 2.35), radius: 100, identifier: "paris"), repeats: false),
+         "NotificationTriggerError"),
+        ("location, radius NaN", UNLocationNotificationTrigger(
+            region: CLCircularRegion(center: CLLocationCoordinate2D(latitude: 48.85, longitude: 2.35), radius: .nan, identifier: "paris"), repeats: false),
          "NotificationTriggerError"),
     ]
 

@@ -1,3 +1,4 @@
+import CoreLocation
 import Foundation
 import Testing
 @testable import UserNotifications
@@ -66,7 +67,7 @@ struct SnapshotRoundTripTests {
         UNPushNotificationTrigger(),
         UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true, anchorDate: Date(timeIntervalSince1970: 5)),
         UNCalendarNotificationTrigger(dateMatching: DateComponents(timeZone: TimeZone(identifier: "America/Los_Angeles"), hour: 2, minute: 30), repeats: true),
-        UNLocationNotificationTrigger(region: LocationTriggerRegion(latitude: 48.85, longitude: 2.35, radius: 500, identifier: "paris"), repeats: false),
+        UNLocationNotificationTrigger(region: CLCircularRegion(center: CLLocationCoordinate2D(latitude: 48.85, longitude: 2.35), radius: 500, identifier: "paris"), repeats: false),
     ] as [UNNotificationTrigger])
     func everyTriggerKindRoundTrips(trigger: UNNotificationTrigger) throws {
         let restored = try jsonRoundTrip(NotificationTriggerSnapshot(trigger)).makeTrigger()

@@ -1,3 +1,4 @@
+import CoreLocation
 import Foundation
 import Testing
 @testable import UserNotifications
@@ -25,19 +26,35 @@ struct TriggerKindTests {
         #expect(UNPushNotificationTrigger().nextFireDate(after: Date(), anchor: Date(), calendar: .current) == nil)
     }
 
-    @Test func locationTriggerKeepsItsRegionButIsRefused() {
-        let region = LocationTriggerRegion(latitude: 39.990465, longitude: 116.333386, radius: 1000, identifier: "center", notifyOnExit: false)
+    @Test func locationTriggerKeepsACopyOfItsRegion() throws {
+        let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 39.990465, longitude: 116.333386), radius: 1000, identifier: "center")
+        region.notifyOnExit = false
         let trigger = UNLocationNotificationTrigger(region: region, repeats: true)
-        #expect(trigger.region == region && trigger.region.notifyOnEntry && !trigger.region.notifyOnExit)
-        #expect(throws: NotificationTriggerError.locationTriggersUnsupported) { try trigger.validate() }
+        region.notifyOnEntry = false
+        let kept = try #require(trigger.region as? CLCircularRegion)
+        #expect(kept.identifier == "center" && kept.radius == 1000 && kept.center.latitude == 39.990465)
+        #expect(kept.notifyOnEntry && !kept.notifyOnExit)
+        #expect(kept !== trigger.region)
+        try trigger.validate()
         #expect(trigger.nextFireDate(after: Date(), anchor: Date(), calendar: .current) == nil)
+    }
+
+    @Test func locationTriggerRefusesWhatCannotBeWatched() {
+        let circle = { (lat: Double, lon: Double, radius: Double) in
+            UNLocationNotificationTrigger(region: CLCircularRegion(center: CLLocationCoordinate2D(latitude: lat, longitude: lon), radius: radius, identifier: "r"), repeats: false)
+        }
+        #expect(throws: NotificationTriggerError.locationRegionNotCircular) { try UNLocationNotificationTrigger(region: CLRegion(), repeats: false).validate() }
+        #expect(throws: NotificationTriggerError.locationCenterInvalid(latitude: 91, longitude: 0)) { try circle(91, 0, 10).validate() }
+        #expect(throws: NotificationTriggerError.locationRadiusInvalid(0)) { try circle(1, 2, 0).validate() }
+        #expect(throws: NotificationTriggerError.self) { try circle(1, 2, .infinity).validate() }
+        #expect(throws: NotificationTriggerError.self) { try circle(.nan, 2, 10).validate() }
     }
 
     @Test(arguments: [
         UNPushNotificationTrigger(),
         UNTimeIntervalNotificationTrigger(timeInterval: 90, repeats: true),
         UNCalendarNotificationTrigger(dateMatching: DateComponents(timeZone: TimeZone(identifier: "Europe/Paris"), hour: 7), repeats: true),
-        UNLocationNotificationTrigger(region: LocationTriggerRegion(latitude: 1, longitude: 2, radius: 3, identifier: "r"), repeats: false),
+        UNLocationNotificationTrigger(region: CLCircularRegion(center: CLLocationCoordinate2D(latitude: 1, longitude: 2), radius: 3, identifier: "r"), repeats: false),
     ] as [UNNotificationTrigger])
     func everyKindSurvivesSecureCodingAsItself(trigger: UNNotificationTrigger) throws {
         let decoded = try #require(try secureCodingRoundTrip(trigger, as: UNNotificationTrigger.self))

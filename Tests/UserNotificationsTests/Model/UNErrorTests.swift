@@ -69,7 +69,8 @@ struct LinuxErrorTests {
     @Test func triggerErrorsNameTheBadValue() {
         #expect(NotificationTriggerError.timeIntervalNotPositive(0).localizedDescription.contains("greater than 0"))
         #expect(NotificationTriggerError.repeatingTimeIntervalBelowMinimum(30).localizedDescription.contains("30.0"))
-        #expect(NotificationTriggerError.locationTriggersUnsupported.localizedDescription.contains("Linux"))
+        #expect(NotificationTriggerError.locationRegionNotCircular.localizedDescription.contains("CLCircularRegion"))
+        #expect(NotificationTriggerError.locationRadiusInvalid(-3).localizedDescription.contains("-3.0"))
     }
 
     @Test func userInfoErrorsNameTheKeyPath() {

@@ -111,5 +111,11 @@ struct PortalEngineTests {
         #expect(parsed.activationToken == nil)
         #expect(parsed.replyText?.utf8.count == PortalActionParameter.maximumReplyBytes)
         #expect(PortalActionParameter(.string("not an av")) == PortalActionParameter())
+        let targeted = PortalActionParameter(.array(element: .variant, [
+            .variant(.string("portal:default:a")), .variant(.variantDictionary([("activation-token", .string("t"))])),
+        ]))
+        #expect(targeted == PortalActionParameter(activationToken: "t", target: "portal:default:a"))
+        let longTarget = PortalActionParameter(.array(element: .variant, [.variant(.string(String(repeating: "x", count: PortalResponseID.maximumBytes + 1)))]))
+        #expect(longTarget.target == nil)
     }
 }

@@ -21,25 +21,49 @@ struct PortalFixture {
             intentIdentifiers: [], options: []),
     ]
 
-    init(version: UInt32 = 2) async throws {
+    /// The folder the centers keep state in (`nil`: none kept).
+    let stateDirectory: URL?
+    let identity: ApplicationIdentity
+
+    init(version: UInt32 = 2, stateDirectory: URL? = nil, identity: ApplicationIdentity = CenterFixture.identity) async throws {
         testBus = try await TestBus()
         portal = try await FakeNotificationPortal.start(on: testBus.bus, version: version)
         clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
-        center = UNUserNotificationCenter(
-            identity: CenterFixture.identity, bus: .address(testBus.address), clock: clock, persistent: false, engine: .portal)
+        self.stateDirectory = stateDirectory
+        self.identity = identity
+        center = Self.makeCenter(bus: testBus, clock: clock, stateDirectory: stateDirectory, identity: identity)
         delegate = await RecordingDelegate()
         center.delegate = delegate
         center.setNotificationCategories(Self.categories)
     }
 
-    func post(_ identifier: String, category: String = "message", trigger: UNNotificationTrigger? = nil) async throws {
+    /// A center with the portal engine on `bus`, keeping state in `stateDirectory` when given.
+    static func makeCenter(
+        bus: TestBus, clock: TestNotificationClock, stateDirectory: URL?, identity: ApplicationIdentity = CenterFixture.identity
+    ) -> UNUserNotificationCenter {
+        UNUserNotificationCenter(
+            identity: identity, bus: .address(bus.address), clock: clock, persistent: stateDirectory != nil,
+            stateDirectory: stateDirectory, engine: .portal)
+    }
+
+    /// Another center of the same app on the same bus and state folder, as after a restart,
+    /// on a clock of its own (so only its own scheduler fires when that clock moves).
+    func relaunchedCenter(clock: TestNotificationClock) -> UNUserNotificationCenter {
+        Self.makeCenter(bus: testBus, clock: clock, stateDirectory: stateDirectory, identity: identity)
+    }
+
+    func post(
+        _ identifier: String, category: String = "message", trigger: UNNotificationTrigger? = nil,
+        attachments: [UNNotificationAttachment] = [], sound: UNNotificationSound? = .default, to center: UNUserNotificationCenter? = nil
+    ) async throws {
         let content = UNMutableNotificationContent()
         content.title = "Ada"
         content.subtitle = "Chat"
         content.body = "1 < 2 & more"
         content.categoryIdentifier = category
-        content.sound = .default
-        try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger))
+        content.sound = sound
+        content.attachments = attachments
+        try await (center ?? self.center).add(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger))
     }
 
     /// The unique name of the center's connection, as the portal saw it add.

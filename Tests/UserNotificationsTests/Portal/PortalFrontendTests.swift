@@ -52,6 +52,51 @@ struct PortalFrontendTests {
         await testBus.stop()
     }
 
+    @Test("an app serving org.freedesktop.Application: the frontend passes the app.* actions and their targets on, and relays a click on one back")
+    func applicationActions() async throws {
+        let frontend = try ToolRequirement.require("/usr/libexec/xdg-desktop-portal")
+        let testBus = try await TestBus(withServiceDirectory: true)
+        let backend = try await FakePortalBackend.start(on: testBus.bus)
+        let portals = testBus.directory.appendingPathComponent("portals", isDirectory: true)
+        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: false)
+        try FakePortalBackend.writePortalFile(in: portals)
+        let process = try testBus.spawn(
+            frontend.path, [],
+            environment: ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": FakePortalBackend.desktopName])
+        try await testBus.waitForName("org.freedesktop.portal.Desktop", ownedBy: process)
+        let center = UNUserNotificationCenter(
+            identity: PortalRelaunchTests.identity, bus: .address(testBus.address),
+            clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: false, engine: .portal)
+        let delegate = await RecordingDelegate()
+        center.delegate = delegate
+        center.setNotificationCategories(PortalFixture.categories)
+        try await center.serveApplicationInterface()
+
+        try await center.add(Self.request("a", title: "First"))
+        #expect(await eventually { backend.calls.count == 1 })
+        guard case .add(_, let id, let notification)? = backend.calls.first else {
+            Issue.record("no AddNotification reached the backend: \(backend.calls)")
+            return
+        }
+        #expect(id == "a")
+        #expect(notification["default-action"] == .string("app.notification-response"))
+        #expect(notification["default-action-target"] == .string("portal:default:a"))
+        let buttons = "\(notification["buttons"].map { "\($0)" } ?? "")"
+        #expect(buttons.contains("app.notification-response") && buttons.contains("portal:action.0:a"))
+
+        // A backend's click on an app.* action: the 1.16 frontend relays it to the app as
+        // ActionInvoked, with the target as the parameter's first element.
+        try backend.invokeAction(appID: "", id: "a", action: "app.notification-response", parameter: [.string("portal:action.0:a")])
+        let response = try #require(await delegate.responses.next())
+        #expect(response.actionIdentifier == "later")
+        #expect(response.notification.request.identifier == "a")
+        #expect(await center.deliveredNotifications().isEmpty)
+
+        _ = await process.stop()
+        await backend.stop()
+        await testBus.stop()
+    }
+
     private static func request(_ identifier: String, title: String) -> UNNotificationRequest {
         let content = UNMutableNotificationContent()
         content.title = title

@@ -21,9 +21,11 @@ final class ApplicationInterfaceServer: Sendable {
         var activate: @Sendable (ApplicationActivation) -> Void
         /// `Open`.
         var open: @Sendable ([URL], ApplicationActivation) -> Void
-        /// A notification response: `false` when the center cannot take it (its notifications
-        /// are not kept by the agent).
-        var takeResponse: @Sendable (_ id: String, _ activation: ApplicationActivation) async -> Bool
+        /// A notification response from the unique bus name `sender`: `false` when the center
+        /// cannot take it (its notifications are neither in the agent, GNOME's nor the portal's,
+        /// the response id is not one it knows, or the GNOME engine refused the target or its
+        /// sender).
+        var takeResponse: @Sendable (_ id: String, _ activation: ApplicationActivation, _ sender: String) async -> Bool
     }
 
     /// The server's own connection.
@@ -96,8 +98,8 @@ final class ApplicationInterfaceServer: Sendable {
             }
             Task {
                 defer { inFlight.withLock { $0 -= 1 } }
-                guard await actions.takeResponse(id, activation) else {
-                    let refusal = ApplicationCallRefusal.notSupported("this app's notifications are not kept by the notification agent")
+                guard await actions.takeResponse(id, activation, invocation.message.sender ?? "") else {
+                    let refusal = ApplicationCallRefusal.notSupported("this app has no such notification response to take")
                     return invocation.fail(name: refusal.name, message: refusal.message)
                 }
                 invocation.reply()

@@ -3,9 +3,60 @@ import Foundation
 import FreedesktopNotifications
 
 extension AgentEngine {
+    /// Sends the request; an immediate one, when the agent serves `AddPresented`, with the
+    /// delegate's presentation options, asked here first (its place in the call order kept
+    /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer.
     func add(_ request: UNNotificationRequest) async throws {
         let json = try AgentPayload.encode(request)
-        _ = try await callConnected("Add", [.string(json)])
+        guard AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addPresentedVersion else {
+            _ = try await callConnected("Add", [.string(json)])
+            return
+        }
+        guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
+            let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
+            _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)])
+            return
+        }
+        let (outcome, options) = await askThenSend(json, request: request, host: host)
+        do {
+            _ = try outcome.get()
+        } catch {
+            let error = AgentErrorName.decode(error)
+            guard case NotificationAgentError.unknownApp = error else { throw error }
+            connected(try await call("Connect", [Self.identityValue(identity)]))
+            takeResponses()
+            _ = try await call("AddPresented", [.string(json), Self.optionsValue(options)])
+        }
+    }
+
+    /// Asks the delegate how to present `request`, shown now (bounded by the presentation
+    /// deadline, as the host asks), and sends `AddPresented` in the place taken now, from the
+    /// thread that has the answer (no hop back to the caller first); returns the agent's reply
+    /// and the options sent.
+    private func askThenSend(
+        _ json: String, request: UNNotificationRequest, host: any EngineHost
+    ) async -> (Result<DBusMessage, any Error>, UNNotificationPresentationOptions) {
+        let place = outbox.reserve()
+        let notification = UNNotification(date: Date(), request: request.resolvingDeferredLocalizations())
+        return await withCheckedContinuation { continuation in
+            host.askPresentationOptions(for: notification) { [self] options in
+                let message: DBusMessage
+                do {
+                    message = try self.message("AddPresented", [.string(json), Self.optionsValue(options)])
+                } catch {
+                    // The place is given up, so that the calls after it leave.
+                    outbox.fill(place) {}
+                    return continuation.resume(returning: (.failure(error), options))
+                }
+                startCall(message, at: place, timeout: Self.callDeadline) { reply in
+                    continuation.resume(returning: (reply.mapError { $0 as any Error }, options))
+                }
+            }
+        }
+    }
+
+    private static func optionsValue(_ options: UNNotificationPresentationOptions) -> DBusValue {
+        .uint32(UInt32(clamping: options.rawValue))
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
@@ -46,7 +97,7 @@ extension AgentEngine {
 
     func authorization() async -> EngineAuthorization {
         let unknown = EngineAuthorization(status: .notDetermined, options: [], capabilities: nil)
-        return await answer("Authorization", otherwise: unknown) { reply in
+        var authorization = await answer("Authorization", otherwise: unknown) { reply in
             let values = try reply.arguments("uuasb")
             let status = UNAuthorizationStatus(rawValue: Int(values[0].uint32Value ?? 0)) ?? .notDetermined
             let options = UNAuthorizationOptions(rawValue: UInt(values[1].uint32Value ?? 0))
@@ -54,6 +105,8 @@ extension AgentEngine {
                 ? Set((values[2].stringArrayValue ?? []).map(NotificationCapability.init(rawValue:))) : nil
             return EngineAuthorization(status: status, options: options, capabilities: capabilities)
         }
+        authorization.location = await LocationHub.probeSetting()
+        return authorization
     }
 
     func setBadgeCount(_ count: Int) async throws {
@@ -69,7 +122,7 @@ extension AgentEngine {
         do {
             return try await call(member, body)
         } catch NotificationAgentError.unknownApp {
-            _ = try await call("Connect", [Self.identityValue(identity)])
+            connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()
             return try await call(member, body)
         }

@@ -42,9 +42,9 @@ extension AgentEngine {
         } catch {
             return CenterLog.logger.error("Connect could not be built", metadata: ["error": CenterLog.describe(error)])
         }
-        connection.startCall(message) { [weak self] result in
+        startCall(message) { [weak self] result in
             switch result {
-            case .success(let reply): self?.ledger.withLock { $0.connectedOwner = reply.sender }
+            case .success(let reply): self?.connected(reply)
             case .failure(let error):
                 CenterLog.logger.warning("the agent refused Connect", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
             }
@@ -78,7 +78,7 @@ extension AgentEngine {
             return
         }
         ledger.withLock { $0.takeStarted() }
-        connection.startCall(message) { [weak self] result in
+        startCall(message) { [weak self] result in
             defer { then?() }
             guard let self else { return }
             var entries: [AgentResponseEntry] = []

@@ -8,7 +8,10 @@ import Foundation
 /// posts, schedules and keeps state for the app, and its notifications outlive the process.
 ///
 /// Order: every call leaves on the caller's thread, at once, on one connection, so the agent
-/// takes them in call order (it takes an app's calls one at a time, in arrival order).
+/// takes them in call order (it takes an app's calls one at a time, in arrival order). The
+/// one exception waits in its place: an immediate request added while the agent serves
+/// `AddPresented` (version 2) asks the delegate first and leaves with its answer, and the
+/// calls made after it leave once it has (``AgentOutbox``).
 ///
 /// The engine serves `org.desktopnotifications.AgentClient1` at
 /// ``AgentInterface/clientPath`` (the agent asks `WillPresent` of it), follows the agent's
@@ -30,6 +33,10 @@ final class AgentEngine: NotificationEngine {
     let host: EngineHostReference
     /// The responses told, and the agent's owner.
     let ledger = Locked(AgentResponseLedger())
+    /// The order in which calls leave.
+    let outbox = AgentOutbox()
+    /// The interface version the agent answered `Connect` with.
+    let agentVersion = Locked<UInt32>(0)
     private let handles = Locked<(export: DBusConnection.Export?, signals: DBusSignalHandle?)>((nil, nil))
 
     private init(identity: ApplicationIdentity, connection: DBusConnection, host: EngineHostReference) {
@@ -56,7 +63,7 @@ final class AgentEngine: NotificationEngine {
             try engine.serveClient()
             try await engine.followResponses()
             let reply = try await engine.call("Connect", [Self.identityValue(identity)], timeout: connectDeadline)
-            engine.ledger.withLock { $0.connectedOwner = reply.sender }
+            engine.connected(reply)
         } catch {
             engine.close()
             throw error
@@ -70,19 +77,37 @@ final class AgentEngine: NotificationEngine {
         .variantDictionary([("name", .string(identity.displayName)), ("icon", .string(identity.icon))])
     }
 
+    /// Records the agent that answered `Connect`: its unique name and its interface version.
+    func connected(_ reply: DBusMessage) {
+        ledger.withLock { $0.connectedOwner = reply.sender }
+        let version = (try? reply.arguments("u").first?.uint32Value) ?? nil
+        agentVersion.withLock { $0 = version ?? 0 }
+    }
+
     /// Calls `member` of the agent with the app id first and waits for its reply, at most
-    /// `timeout`. The call leaves before the first suspension, on the caller's thread.
+    /// `timeout`. The call leaves before the first suspension, on the caller's thread, unless
+    /// a call before it waits in the outbox.
     ///
     /// - Throws: the agent's error, typed (``AgentErrorName/decode(_:)``).
     func call(_ member: String, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
         let message = try message(member, body)
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                connection.startCall(message, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
+                startCall(message, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
             }
         } catch {
             throw AgentErrorName.decode(error)
         }
+    }
+
+    /// Starts `message` through the outbox (in `place`, or next), calling `completion` with
+    /// its reply.
+    func startCall(
+        _ message: DBusMessage, at place: AgentOutbox.Place? = nil, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<DBusMessage, DBusError>) -> Void
+    ) {
+        let connection = self.connection
+        outbox.fill(place ?? outbox.reserve()) { connection.startCall(message, timeout: timeout, completion: completion) }
     }
 
     /// Sends `member` with the app id first at once, and logs a refusal (nobody waits for it).
@@ -93,7 +118,7 @@ final class AgentEngine: NotificationEngine {
         } catch {
             return CenterLog.logger.error("a call to the agent could not be built", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
         }
-        connection.startCall(message) { [weak self] result in
+        startCall(message) { [weak self] result in
             guard case .failure(let error) = result else { return }
             self?.refused(member, AgentErrorName.decode(error))
         }
@@ -106,7 +131,8 @@ final class AgentEngine: NotificationEngine {
         if case NotificationAgentError.unknownApp = error { reconnect() }
     }
 
-    private func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
+    /// The call of `member` with the app id first.
+    func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
         try DBusMessage.methodCall(
             destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
             body: [.string(identity.id)] + body)

@@ -5,7 +5,8 @@ import DBus
 /// ``NotificationAgentError`` cases are `org.desktopnotifications.Agent1.Error.NotAllowed`,
 /// `.LimitReached`, `.InvalidArgument`, `.UnknownApp` and `.Failed`; a ``UNError`` is
 /// `.UNError<code>` (e.g. `.UNError1401`); a ``NotificationDeliveryError`` is
-/// `.NoNotificationServer`, `.InvalidContent` or `.ServerFailed`.
+/// `.NoNotificationServer`, `.InvalidContent` or `.ServerFailed`; a ``LocationServiceError`` is
+/// `.LocationUnavailable`, `.LocationDenied` or `.LocationFailed`.
 package enum AgentErrorName {
     /// The prefix of every error name.
     package static let prefix = "org.desktopnotifications.Agent1.Error."
@@ -28,6 +29,12 @@ package enum AgentErrorName {
             case .noNotificationServer(let detail): (prefix + "NoNotificationServer", detail)
             case .serverFailed(let detail): (prefix + "ServerFailed", detail)
             }
+        case let error as LocationServiceError:
+            switch error {
+            case .serviceUnavailable(let detail): (prefix + "LocationUnavailable", detail)
+            case .accessDenied(let detail): (prefix + "LocationDenied", detail)
+            case .serviceFailed(let detail): (prefix + "LocationFailed", detail)
+            }
         default: (prefix + "Failed", String(describing: error))
         }
     }
@@ -49,6 +56,9 @@ package enum AgentErrorName {
         case "UnknownApp": return NotificationAgentError.unknownApp(message)
         case "NoNotificationServer": return NotificationDeliveryError.noNotificationServer(message)
         case "ServerFailed": return NotificationDeliveryError.serverFailed(message)
+        case "LocationUnavailable": return LocationServiceError.serviceUnavailable(message)
+        case "LocationDenied": return LocationServiceError.accessDenied(message)
+        case "LocationFailed": return LocationServiceError.serviceFailed(message)
         case "InvalidContent":
             let parts = message.split(separator: "\u{1F}", maxSplits: 1).map(String.init)
             return NotificationDeliveryError.invalidContent(field: parts.first ?? "", reason: parts.count > 1 ? parts[1] : "")

@@ -1,6 +1,6 @@
 import DBus
 
-/// The names of the per-user agent's D-Bus interface, version 1: `org.desktopnotifications.Agent1`
+/// The names of the per-user agent's D-Bus interface, version 2: `org.desktopnotifications.Agent1`
 /// served by the agent, and `org.desktopnotifications.AgentClient1` served by each app's
 /// center. `dbus/org.desktopnotifications.Agent1.xml` and
 /// `dbus/org.desktopnotifications.AgentClient1.xml` hold the same text, and a test keeps them
@@ -9,6 +9,11 @@ import DBus
 /// Every method but `Version` and `Status` takes the caller's app id first. JSON arguments
 /// and answers are the snapshot types of the state file, at most ``maximumArgumentBytes``
 /// each.
+///
+/// Versions: 1 is the first; 2 adds `AddPresented` (an immediate request with the
+/// presentation options the app's delegate gave before it was sent, so the agent does not ask
+/// `WillPresent` back). A version only adds methods: a center calls `AddPresented` only when
+/// `Connect` answered 2 or more, and calls `Add` otherwise.
 package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
@@ -21,7 +26,9 @@ package enum AgentInterface {
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`.
-    package static let version: UInt32 = 1
+    package static let version: UInt32 = 2
+    /// The first version that serves `AddPresented`.
+    package static let addPresentedVersion: UInt32 = 2
     /// The largest JSON argument or answer, in bytes (1 MiB); a larger argument gets
     /// ``AgentError/invalidArgument(_:)``.
     package static let maximumArgumentBytes = 1 << 20
@@ -42,6 +49,11 @@ package enum AgentInterface {
         <method name="Add">
           <arg name="app_id" type="s" direction="in"/>
           <arg name="request_json" type="s" direction="in"/>
+        </method>
+        <method name="AddPresented">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="request_json" type="s" direction="in"/>
+          <arg name="options" type="u" direction="in"/>
         </method>
         <method name="PendingRequests">
           <arg name="app_id" type="s" direction="in"/>

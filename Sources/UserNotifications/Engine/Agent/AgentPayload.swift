@@ -9,6 +9,12 @@ import Foundation
 package enum AgentPayload {
     // MARK: - Requests and notifications
 
+    /// Whether `request` is shown at once when added (no trigger, or a push trigger), so that
+    /// its presentation options can travel with it (`AddPresented`).
+    package static func deliversAtOnce(_ request: UNNotificationRequest) -> Bool {
+        request.trigger == nil || request.trigger is UNPushNotificationTrigger
+    }
+
     /// The JSON of one request.
     package static func encode(_ request: UNNotificationRequest) throws -> String {
         try text(of: try NotificationRequestSnapshot(request))

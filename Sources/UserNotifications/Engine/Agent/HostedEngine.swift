@@ -18,16 +18,18 @@ package final class HostedEngine: Sendable {
     ///   - clock: The clock of its triggers (the agent's shared, multiplexed one).
     ///   - host: Where presentation questions and responses go; held weakly.
     ///   - stateDirectory: The app's folder in the agent's state.
+    ///   - locationHub: The GeoClue2 client the app's location triggers are watched through
+    ///     (the agent's one, shared by every app); `nil` makes one for the app.
     package init(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
-        stateDirectory: URL
+        stateDirectory: URL, locationHub: LocationHub? = nil
     ) {
         adapter = HostedEngineHostAdapter(host)
         let reference = EngineHostReference()
         reference.host = adapter
         engine = InProcessEngine.start(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
-            stateDirectory: .success(stateDirectory))
+            stateDirectory: .success(stateDirectory), locationHub: locationHub)
     }
 
     /// The app's identity.
@@ -36,6 +38,12 @@ package final class HostedEngine: Sendable {
     /// Schedules or shows `request`; see `UNUserNotificationCenter.add(_:)`.
     package func add(_ request: UNNotificationRequest) async throws {
         try await engine.add(request)
+    }
+
+    /// Shows the immediate `request` with the presentation options its app's delegate gave
+    /// before the app sent it (`AddPresented`): the host is not asked `WillPresent`.
+    package func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions) async throws {
+        try await engine.add(request, presentation: presentation)
     }
 
     /// The pending requests, soonest first.

@@ -5,14 +5,22 @@ import FreedesktopNotifications
 /// How a center's engine is chosen (see ``NotificationEngineKind``).
 ///
 /// The kind asked for is the center's parameter, else `DESKTOPNOTIFICATIONS_ENGINE` (`agent`,
-/// `in-process`, `portal`; any other value is logged and ignored), else the portal in a sandbox
-/// (``SandboxCheck``), else none. The portal, asked for, is made in a ``ChoosingEngine`` on a
-/// connection of its own. In process, asked for, is
-/// made at once. Otherwise the choice runs in a ``ChoosingEngine``: on a connection of its own
-/// the center asks the bus whether `org.desktopnotifications.Agent` has an owner or is
-/// activatable (skipped when the agent is asked for) and, if so, connects the app to it
-/// (``AgentEngine/connectDeadline``). An agent that is absent, refuses, or does not answer in
-/// time leaves the center in process, which is logged when the agent was asked for or found.
+/// `in-process`, `portal`, `gnome`; any other value is logged and ignored), else the portal in
+/// a sandbox (``SandboxCheck``), else none. The portal and GNOME's engine, asked for, are made
+/// in a ``ChoosingEngine`` on a connection of their own. In process, asked for, is made at
+/// once. Otherwise the choice runs in a ``ChoosingEngine`` on a connection of its own:
+///
+/// 1. the agent, when `org.desktopnotifications.Agent` has an owner or is activatable (skipped
+///    when the agent is asked for) and the app connects to it (``AgentEngine/connectDeadline``);
+/// 2. else GNOME's engine, when nothing asked for the agent, `org.gtk.Notifications` has an
+///    owner (the session is GNOME) and the app is D-Bus activatable
+///    (``ActivatableDesktopEntry``);
+/// 3. else in process, which is logged when the agent was asked for or found.
+///
+/// The agent comes first because it does what GNOME's interface does (notifications stay
+/// after the app exits, a click relaunches a D-Bus activatable app) and more: its pending
+/// requests fire while the app is closed and its delivered list outlives the app. GNOME's
+/// interface is the best an app has on GNOME without an agent.
 enum EngineChoice {
     /// The environment variable that chooses the engine.
     static let environmentVariable = "DESKTOPNOTIFICATIONS_ENGINE"
@@ -25,9 +33,10 @@ enum EngineChoice {
         case "agent": return .agent
         case "in-process": return .inProcess
         case "portal": return .portal
+        case "gnome": return .gnome
         case let other?:
             CenterLog.logger.warning(
-                "\(environmentVariable) is none of agent, in-process, portal; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
+                "\(environmentVariable) is none of agent, in-process, portal, gnome; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
             return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
         }
     }
@@ -36,26 +45,67 @@ enum EngineChoice {
     ///
     /// - Parameters:
     ///   - requested: The kind asked for (``requested(_:environment:)``).
+    ///   - environment: Where the app's desktop entry is looked for (``ActivatableDesktopEntry``).
+    ///   - stateDirectory: Where the portal engine keeps its state, or `nil` for none (the
+    ///     in-process engine's folder, which `makeInProcess` has).
     ///   - makeInProcess: Starts the in-process engine.
     static func engine(
         requested: NotificationEngineKind?, identity: ApplicationIdentity, bus: NotificationBus, host: EngineHostReference,
-        clock: any NotificationClock, makeInProcess: @escaping @Sendable () -> any NotificationEngine
+        clock: any NotificationClock, environment: [String: String] = ProcessInfo.processInfo.environment,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil,
+        makeInProcess: @escaping @Sendable () -> any NotificationEngine
     ) -> any NotificationEngine {
         if requested == .inProcess { return makeInProcess() }
         if requested == .portal {
             return ChoosingEngine {
-                guard let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host) else {
+                let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory)
+                guard let portal else {
                     return (makeInProcess(), .inProcess)
                 }
                 return (portal, .portal)
             }
         }
-        return ChoosingEngine {
-            guard let agent = await agentEngine(required: requested == .agent, identity: identity, bus: bus, host: host) else {
-                return (makeInProcess(), .inProcess)
+        if requested == .gnome {
+            return ChoosingEngine {
+                guard let gnome = await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, required: true) else {
+                    return (makeInProcess(), .inProcess)
+                }
+                return (gnome, .gnome)
             }
-            return (agent, .agent)
         }
+        return ChoosingEngine {
+            if let agent = await agentEngine(required: requested == .agent, identity: identity, bus: bus, host: host) {
+                return (agent, .agent)
+            }
+            if requested == nil, ActivatableDesktopEntry.isActivatable(appID: identity.id, environment: environment),
+               let gnome = await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, required: false) {
+                return (gnome, .gnome)
+            }
+            return (makeInProcess(), .inProcess)
+        }
+    }
+
+    /// GNOME's engine, or `nil` when the bus cannot be reached (logged) or, unless `required`,
+    /// when `org.gtk.Notifications` has no owner.
+    private static func gnomeEngine(
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference, required: Bool
+    ) async -> GnomeEngine? {
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeEngine.callDeadline)
+        } catch {
+            CenterLog.logger.error(
+                "the session bus is not reachable for GNOME's notifications; notifications stay in this process",
+                metadata: ["error": CenterLog.describe(error)])
+            return nil
+        }
+        let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host)
+        let reachable = required ? true : await engine.reachable()
+        guard reachable else {
+            engine.close()
+            return nil
+        }
+        return engine
     }
 
     /// The agent's engine, or `nil` when the agent is not there or does not answer in time.
@@ -85,11 +135,13 @@ enum EngineChoice {
 
     /// The portal's engine, or `nil` when the bus cannot be reached (logged).
     private static func portalEngine(
-        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
     ) async -> PortalEngine? {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
-            return await PortalEngine.start(identity: identity, connection: connection, clock: clock, host: host)
+            return await PortalEngine.start(
+                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
         } catch {
             CenterLog.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",

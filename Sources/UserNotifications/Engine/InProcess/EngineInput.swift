@@ -4,7 +4,9 @@ import FreedesktopNotifications
 /// What reaches an ``InProcessEngine``, through one ordered inbox: the center's calls in call
 /// order, and the notification client's channel in the order the socket gave it.
 enum EngineInput: Sendable {
-    case add(UNNotificationRequest, EngineAnswer<Result<Void, any Error>>)
+    /// A request to add, with the presentation options given with it (an immediate request
+    /// whose app answered before sending it to the agent), or `nil` to ask the host.
+    case add(UNNotificationRequest, UNNotificationPresentationOptions?, EngineAnswer<Result<Void, any Error>>)
     case pendingRequests(EngineAnswer<[UNNotificationRequest]>)
     case removePending([String]?)
     case deliveredNotifications(EngineAnswer<[UNNotification]>)

@@ -4,18 +4,26 @@ import FreedesktopNotifications
 // Requests come in: validated, their attachments copied into the store, then scheduled or
 // delivered at once; pending ones fire from the scheduler.
 extension InProcessEngine {
-    func accept(_ request: UNNotificationRequest, waiter: EngineAnswer<Result<Void, any Error>>) {
+    func accept(
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, waiter: EngineAnswer<Result<Void, any Error>>
+    ) {
         do {
             try Self.validate(request)
             let request = try storingAttachments(of: request)
-            if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+            if let trigger = request.trigger as? UNLocationNotificationTrigger {
+                watch(request, trigger: trigger)
+                waiter.resolve(.success(()))
+            } else if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
                 try schedule(request, trigger: trigger)
                 waiter.resolve(.success(()))
             } else {
                 cancelPending([request.identifier])
-                deliver(request, date: clock.now, waiter: waiter)
+                deliver(request, date: clock.now, waiter: waiter, presentation: presentation)
             }
         } catch {
+            // `add` told the location hub of this region before it came in: tell it again
+            // what is watched, so a refused request leaves no client running for nothing.
+            if request.trigger is UNLocationNotificationTrigger { regionsChanged() }
             waiter.resolve(.failure(error))
         }
     }
@@ -68,11 +76,15 @@ extension InProcessEngine {
 
     // MARK: - Pending
 
-    private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
+    func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
         let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
         hold(entry.request)
         if let replaced = pending.insert(entry) {
             release(replaced.request)
+            if replaced.request.trigger is UNLocationNotificationTrigger {
+                regionMonitor.unwatch(replaced.identifier)
+                regionsChanged()
+            }
         }
         scheduler?.schedule(request.identifier, at: entry.nextFire)
         scheduleSave()
@@ -82,11 +94,16 @@ extension InProcessEngine {
         let removed: [PendingEntry]
         if let identifiers {
             removed = identifiers.compactMap { pending.remove($0) }
-            for entry in removed { scheduler?.cancel(entry.identifier) }
+            for entry in removed {
+                scheduler?.cancel(entry.identifier)
+                regionMonitor.unwatch(entry.identifier)
+            }
         } else {
             removed = pending.removeAll()
             scheduler?.cancelAll()
+            regionMonitor.unwatchAll()
         }
+        if removed.contains(where: { $0.request.trigger is UNLocationNotificationTrigger }) { regionsChanged() }
         for entry in removed { release(entry.request) }
         if !removed.isEmpty || identifiers == nil { scheduleSave() }
     }

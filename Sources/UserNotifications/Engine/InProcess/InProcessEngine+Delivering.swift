@@ -5,11 +5,16 @@ import FreedesktopNotifications
 // posted through the channel, and its reply taken in order with the signals (``handle(_:)``).
 // Deliveries of one identifier go one at a time, so an update knows the id it replaces.
 extension InProcessEngine {
-    func deliver(_ request: UNNotificationRequest, date: Date, waiter: EngineAnswer<Result<Void, any Error>>?) {
+    /// Delivers `request`; with `presentation`, the host is not asked (its app answered
+    /// already, before the request reached the agent).
+    func deliver(
+        _ request: UNNotificationRequest, date: Date, waiter: EngineAnswer<Result<Void, any Error>>?,
+        presentation: UNNotificationPresentationOptions? = nil
+    ) {
         let request = request.resolvingDeferredLocalizations()
         let delivery = Delivery(
             tag: nextTag(), notification: UNNotification(date: date, request: request),
-            folders: folders(of: request), waiter: waiter)
+            folders: folders(of: request), waiter: waiter, presentation: presentation)
         ledger.retain(delivery.folders)
         if deliveries.enqueue(delivery) { begin(delivery.tag) }
     }
@@ -22,6 +27,7 @@ extension InProcessEngine {
     /// of `add`, which takes it and posts.
     private func begin(_ tag: UInt64) {
         guard let delivery = deliveries[tag] else { return }
+        if let options = delivery.presentation { return presented(tag, options: options) }
         guard let host else { return presented(tag, options: UNUserNotificationCenter.defaultPresentationOptions) }
         if let options = host.presentationOptionsWithoutAsking { return presented(tag, options: options) }
         let waiter = delivery.waiter

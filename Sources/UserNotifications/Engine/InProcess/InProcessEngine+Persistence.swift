@@ -58,6 +58,10 @@ extension InProcessEngine {
         for saved in state.pending where pending[saved.request.identifier] == nil {
             let request = saved.request.makeRequest()
             hold(request)
+            if let trigger = request.trigger as? UNLocationNotificationTrigger {
+                restoreWatch(request, trigger: trigger, anchor: saved.anchor)
+                continue
+            }
             pending.insert(PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire))
             scheduler?.schedule(request.identifier, at: saved.nextFire)
         }
@@ -128,6 +132,10 @@ extension InProcessEngine {
     /// wrote since this center last read or wrote it (``EngineState/merged(over:since:)``).
     /// Nothing is written before the state was read once: a file that could not be read is
     /// never replaced.
+    ///
+    /// A file that still has the stamp of this engine's last save, which held this engine's
+    /// state alone, is not read again: nobody else wrote since, so the state replaces it as
+    /// it is (the agent, its apps' only writer, never reads back what it wrote).
     func saveNow() {
         if saveScheduled { Self.waitingSaves.withLock { $0 -= 1 } }
         saveScheduled = false
@@ -139,10 +147,19 @@ extension InProcessEngine {
         guard let baseline = savedBaseline else { return }
         let ours = snapshot()
         do {
-            try store.update { stored in ours.merged(over: Self.state(from: stored), since: baseline) }
+            // Whether the file will hold `ours` alone: it held the baseline, and nothing else.
+            var holdsOursAlone = true
+            let stamp = try store.update(unchangedSince: savedStamp) { stored in
+                guard let stored else { return ours }
+                let state = Self.state(from: stored)
+                holdsOursAlone = state.hasSameEntries(as: baseline)
+                return ours.merged(over: state, since: baseline)
+            }
+            savedStamp = holdsOursAlone ? stamp : nil
             savedBaseline = ours
             stateProblem = nil
         } catch {
+            savedStamp = nil
             recordStateProblem(error)
         }
     }

@@ -44,6 +44,12 @@ actor InProcessEngine: NotificationEngine {
     private var closed = false
     var channel: NotificationChannel?
     var scheduler: PendingScheduler<String>?
+    /// The location service the engine's location triggers are watched through (shared with
+    /// other engines in the agent), and this engine's place in it.
+    nonisolated let locationHub: LocationHub
+    var locationSubscriber: LocationHub.Subscriber?
+    /// The regions of the pending location triggers, by request identifier.
+    var regionMonitor = RegionMonitor<String>()
 
     var categories: [String: UNNotificationCategory] = [:]
     var pending = PendingTable()
@@ -67,6 +73,10 @@ actor InProcessEngine: NotificationEngine {
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.
     var savedBaseline: EngineState?
+    /// The stamp of the file as this engine last wrote it, when it wrote exactly
+    /// ``savedBaseline`` (no other process's entry was merged in): while the file keeps that
+    /// stamp, a save writes the engine's state without reading the file again.
+    var savedStamp: StateFileStamp?
     /// Why the state could not be kept at the last attempt; `nil` after a success.
     var stateProblem: (any Error)?
 
@@ -76,18 +86,21 @@ actor InProcessEngine: NotificationEngine {
     ///   none and is reported (``writeStateNow()``).
     static func start(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil
     ) -> InProcessEngine {
-        let engine = InProcessEngine(identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory)
+        let engine = InProcessEngine(
+            identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
+            locationHub: locationHub ?? LocationHub(desktopID: identity.id))
         Task { await engine.drain() }
         return engine
     }
 
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub
     ) {
         self.identity = identity
+        self.locationHub = locationHub
         self.client = client
         self.clock = clock
         self.hostReference = host
@@ -201,6 +214,7 @@ actor InProcessEngine: NotificationEngine {
                 CenterLog.logger.info("no notification service at start", metadata: ["error": CenterLog.describe(error)])
             }
         }
+        locationSubscriber = locationHub.subscribe { [weak self] event in await self?.takeLocation(event) }
         if let stateProblem { recordStateProblem(stateProblem) }
         restore()
     }
@@ -208,7 +222,7 @@ actor InProcessEngine: NotificationEngine {
     private func take(_ input: EngineInput) {
         guard !closed else { return }
         switch input {
-        case .add(let request, let answer): accept(request, waiter: answer)
+        case .add(let request, let presentation, let answer): accept(request, presentation: presentation, waiter: answer)
         case .pendingRequests(let answer): answer.resolve(pending.requests)
         case .removePending(let identifiers): cancelPending(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
@@ -230,6 +244,11 @@ actor InProcessEngine: NotificationEngine {
         voidTickets()
         channel?.close()
         scheduler?.cancelAll()
+        regionMonitor.unwatchAll()
+        if let locationSubscriber {
+            let hub = locationHub
+            Task { await hub.unsubscribe(locationSubscriber) }
+        }
         flushSave()
     }
 
@@ -241,8 +260,17 @@ actor InProcessEngine: NotificationEngine {
     // MARK: - The interface
 
     nonisolated func add(_ request: UNNotificationRequest) async throws {
+        try await add(request, presentation: nil)
+    }
+
+    /// Adds `request`; an immediate one is shown with `presentation` when given, without
+    /// asking the host (the agent's app answered before it sent the request).
+    nonisolated func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?) async throws {
+        if let trigger = request.trigger as? UNLocationNotificationTrigger, trigger.regionRecord.problem == nil {
+            try await prepareLocation(adding: trigger.regionRecord)
+        }
         let answer = EngineAnswer<Result<Void, any Error>>()
-        await submitAndDrain(.add(request, answer))
+        await submitAndDrain(.add(request, presentation, answer))
         while answer.value == nil {
             await answer.nextWake()
             await drain()
@@ -291,7 +319,13 @@ actor InProcessEngine: NotificationEngine {
 
     nonisolated func authorization() async -> EngineAuthorization {
         let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
-        return EngineAuthorization(status: record.status, options: record.options, capabilities: await currentCapabilities())
+        let location: UNNotificationSetting = switch await locationHub.probe() {
+        case .available: .enabled
+        case .denied: .disabled
+        case .unavailable: .notSupported
+        }
+        return EngineAuthorization(
+            status: record.status, options: record.options, capabilities: await currentCapabilities(), location: location)
     }
 
     nonisolated func setBadgeCount(_ count: Int) async throws {

@@ -3,30 +3,40 @@ import DBus
 /// What an `ActionInvoked` signal's `parameter` (`av`) carries, read defensively: it comes
 /// from a peer.
 ///
-/// The engine sets no action targets, so the array holds, from version 2, the platform data
-/// (`a{sv}`, with `activation-token`) and, for a button with the `im.reply-with-text`
-/// purpose, the reply text (`s`) after it; version 1 sends it empty. Only the first
-/// ``maximumElements`` elements are looked at; a token longer than ``maximumTokenBytes`` is
-/// dropped and a reply longer than ``maximumReplyBytes`` is cut at a character boundary.
+/// The array holds the action's target when it has one (the engine sets one, a string, on
+/// `app.notification-response` actions, which a frontend relays as this signal when it does
+/// not activate the app itself), then, from version 2, the platform data (`a{sv}`, with
+/// `activation-token`) and, for a button with the `im.reply-with-text` purpose, the reply
+/// text (`s`) after it; version 1 sends the target alone or nothing. Only the first
+/// ``maximumElements`` elements are looked at; a target longer than
+/// ``PortalResponseID/maximumBytes`` or a token longer than ``maximumTokenBytes`` is dropped,
+/// and a reply longer than ``maximumReplyBytes`` is cut at a character boundary.
 struct PortalActionParameter: Sendable, Hashable {
     var activationToken: String?
     var replyText: String?
+    /// The first element when it is a string: the target of the action.
+    var target: String?
 
     static let maximumElements = 8
     static let maximumTokenBytes = 4096
     static let maximumReplyBytes = 65_536
 
-    init(activationToken: String? = nil, replyText: String? = nil) {
+    init(activationToken: String? = nil, replyText: String? = nil, target: String? = nil) {
         self.activationToken = activationToken
         self.replyText = replyText
+        self.target = target
     }
 
     /// Reads `parameter`, the signal's third argument; anything but an `av` reads as empty.
     init(_ parameter: DBusValue) {
         guard case .array(.variant, let elements) = parameter else { return }
         var sawPlatformData = false
-        for element in elements.prefix(Self.maximumElements) {
+        for (index, element) in elements.prefix(Self.maximumElements).enumerated() {
             guard let value = element.variantValue else { continue }
+            if index == 0, let text = value.stringValue {
+                if text.utf8.count <= PortalResponseID.maximumBytes { target = text }
+                continue
+            }
             if !sawPlatformData, let platformData = value.variantDictionaryValue {
                 sawPlatformData = true
                 activationToken = platformData["activation-token"]?.stringValue.flatMap(Self.token)

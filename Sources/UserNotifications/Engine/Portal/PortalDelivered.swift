@@ -1,6 +1,7 @@
 /// A notification the portal engine added and has not seen withdrawn or answered: the portal
-/// cannot list what its server shows, so this is the engine's own record.
-struct PortalDelivered: Sendable {
+/// cannot list what its server shows, so this is the engine's own record (kept in the app's
+/// state file across launches).
+struct PortalDelivered: SelfKeptDelivered {
     var notification: UNNotification
     /// The category's action identifiers in button order: `action.n` is the `n`th.
     var actionIdentifiers: [String]
@@ -8,4 +9,11 @@ struct PortalDelivered: Sendable {
     var textInputIdentifiers: Set<String>
 
     var identifier: String { notification.request.identifier }
+
+    /// The record of `notification` shown with the buttons of `actions`.
+    init(notification: UNNotification, actions: [UNNotificationAction]) {
+        self.notification = notification
+        actionIdentifiers = actions.map(\.identifier)
+        textInputIdentifiers = Set(actions.filter { $0 is UNTextInputNotificationAction }.map(\.identifier))
+    }
 }

@@ -1,4 +1,6 @@
 import DBus
+import DesktopNotificationsSupport
+import FreedesktopNotifications
 import Foundation
 
 // A delivery: the host's options, `AddNotification` with the portal's features, the entry in
@@ -6,72 +8,73 @@ import Foundation
 // portal's owner becomes the delegate's response.
 extension PortalEngine {
     /// Shows `request` as the host's options say; returns once the portal took it (or once
-    /// the options showed nothing).
+    /// the options showed nothing). Deliveries of one identifier go one at a time, in the
+    /// order they came (``PortalDeliveryLine``).
     func deliver(_ request: UNNotificationRequest, date: Date) async throws(NotificationDeliveryError) {
+        await line.enter(request.identifier)
+        defer { line.leave(request.identifier) }
         let request = request.resolvingDeferredLocalizations()
         let notification = UNNotification(date: date, request: request)
-        let options = await presentationOptions(for: notification)
-        if options.contains(.badge), let badge = request.content.badge {
-            do {
-                try await setBadgeCount(badge.intValue)
-            } catch {
-                CenterLog.logger.warning(
-                    "the badge of a notification was not set", metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
-            }
-        }
+        let options = await presentation(of: notification)
         guard options.showsBanner || options.showsInList else { return }
         let features = await features()
+        let relaunches = await servesApplicationInterface()
         let (category, replacing) = state.withLock { state in
             (state.categories[request.content.categoryIdentifier], state.delivered[request.identifier] != nil)
         }
-        let entries = PortalPayload(identity: identity, features: features)
-            .entries(for: request, category: category, options: options, replacing: replacing)
+        let actions = category?.actions ?? []
+        var delivery = PortalPayload(identity: identity, features: features)
+            .delivery(for: request, category: category, options: options, replacing: replacing)
+        // Every descriptor is closed once the call returned or failed, whatever happened.
+        defer { delivery.closeDescriptors() }
+        if relaunches {
+            let textInput = Set(actions.indices.filter { actions[$0] is UNTextInputNotificationAction })
+            delivery.activatingApplication(identifier: request.identifier, textInputIndices: textInput)
+        }
         do {
             let message = try DBusMessage.methodCall(
                 destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.interface,
-                member: "AddNotification", body: [.string(request.identifier), .variantDictionary(entries)])
+                member: "AddNotification", body: [.string(request.identifier), .variantDictionary(delivery.entries)])
             _ = try await connection.call(message, timeout: Self.callDeadline)
         } catch DBusError.remote(let name, let text) {
             throw .serverFailed("\(name): \(text)")
         } catch {
             throw .noNotificationServer(String(describing: error))
         }
-        let actions = category?.actions ?? []
-        let delivered = PortalDelivered(
-            notification: notification, actionIdentifiers: actions.map(\.identifier),
-            textInputIdentifiers: Set(actions.filter { $0 is UNTextInputNotificationAction }.map(\.identifier)))
-        state.withLock { $0.delivered[request.identifier] = delivered }
+        let delivered = PortalDelivered(notification: notification, actions: actions)
+        let dropped: String? = state.withLock { state in
+            state.delivered[request.identifier] = delivered
+            guard state.delivered.count > Self.maximumDelivered else { return nil }
+            let oldest = state.delivered.values.min { ($0.notification.date, $0.identifier) < ($1.notification.date, $1.identifier) }
+            return oldest.flatMap { state.delivered.removeValue(forKey: $0.identifier)?.identifier }
+        }
+        if let dropped {
+            CenterLog.logger.info(
+                "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
+                metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
+        }
+        save()
     }
 
-    private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        guard let host else { return UNUserNotificationCenter.defaultPresentationOptions }
-        if let options = host.presentationOptionsWithoutAsking { return options }
-        return await withCheckedContinuation { continuation in
-            host.askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
+    /// Whether the app id is a bus name with an owner or a D-Bus service: then the app serves
+    /// `org.freedesktop.Application` and actions can relaunch it. The service files are read
+    /// once (the first delivery asks the bus for its activatable names); the owner is asked
+    /// each time until it is seen, then kept (a center serves until it goes away).
+    func servesApplicationInterface() async -> Bool {
+        let (known, activatable) = state.withLock { ($0.servesApplicationInterface, $0.applicationActivatable) }
+        if known { return true }
+        guard ApplicationInterface.objectPath(for: identity.id) != nil else { return false }
+        var serves: Bool
+        if let activatable {
+            serves = activatable
+        } else {
+            let names = try? await connection.listActivatableNames()
+            serves = names?.contains(identity.id) == true
+            if let names { state.withLock { $0.applicationActivatable = names.contains(identity.id) } }
         }
-    }
-
-    /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered, and a failure is logged (nobody waits for it).
-    func fire(_ identifier: String, due: Date) {
-        let now = clock.now
-        let fired: (entry: PendingEntry, next: Date?)? = state.withLock { state in
-            guard !state.closed, let entry = state.pending[identifier], entry.nextFire == due else { return nil }
-            let next = entry.nextFire(afterFiringAt: due, now: now)
-            if let next { state.pending.reschedule(identifier, to: next) } else { state.pending.remove(identifier) }
-            return (entry, next)
-        }
-        guard let fired else { return }
-        if let next = fired.next { scheduler?.schedule(identifier, at: next) }
-        Task {
-            do throws(NotificationDeliveryError) {
-                try await self.deliver(fired.entry.request, date: due)
-            } catch {
-                CenterLog.logger.error(
-                    "a notification whose trigger fired was not delivered",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
-            }
-        }
+        if !serves { serves = (try? await connection.nameOwner(of: identity.id)) != nil }
+        if serves { state.withLock { $0.servesApplicationInterface = true } }
+        return serves
     }
 
     /// Sends `RemoveNotification` without waiting: the portal answers nothing useful, and
@@ -96,14 +99,32 @@ extension PortalEngine {
             return CenterLog.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
         }
         let parameter = PortalActionParameter(arguments[2])
+        guard action == PortalPayload.Delivery.applicationAction else {
+            _ = answer(id: id, action: action, parameter: parameter)
+            return
+        }
+        // An app.* action relayed as the signal (the 1.16 frontend does so for its backend's
+        // click): the target says which action of which notification.
+        guard let target = parameter.target.flatMap(PortalResponseID.init(parsing:)), target.identifier == id else {
+            return CenterLog.logger.info("an ActionInvoked for an app action without a target of this engine was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+        }
+        _ = answer(id: id, action: target.action, parameter: parameter)
+    }
+
+    /// The response to the portal action `action` on the notification `id`, handed to the
+    /// delegate; the notification leaves the list. Returns `false` (and logs) when no listed
+    /// notification has that id or that action.
+    func answer(id: String, action: String, parameter: PortalActionParameter) -> Bool {
         let answered: (PortalDelivered, String)? = state.withLock { state in
             guard let entry = state.delivered[id], let identifier = Self.actionIdentifier(action, of: entry) else { return nil }
             state.delivered.removeValue(forKey: id)
             return (entry, identifier)
         }
         guard let (entry, identifier) = answered else {
-            return CenterLog.logger.info("an ActionInvoked for no shown notification was ignored", metadata: ["identifier": "\(id)"])
+            CenterLog.logger.info("an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+            return false
         }
+        save()
         let response: UNNotificationResponse
         if entry.textInputIdentifiers.contains(identifier) {
             response = UNTextInputNotificationResponse(
@@ -114,6 +135,7 @@ extension PortalEngine {
                 notification: entry.notification, actionIdentifier: identifier, activationToken: parameter.activationToken)
         }
         host?.receive(response)
+        return true
     }
 
     /// The action identifier a portal action name stands for on `entry`, or `nil`.

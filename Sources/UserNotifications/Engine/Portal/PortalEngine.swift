@@ -7,19 +7,33 @@ import FreedesktopNotifications
 /// (xdg-desktop-portal), the one notification interface Flatpak and Snap let an app reach.
 ///
 /// The portal shows and withdraws by the app's own identifier, so a request's identifier is
-/// its portal id and an update replaces in place. What the portal does not do, the engine
-/// does itself: it keeps the pending requests and fires them with the same
-/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine, and keeps its own
-/// delivered list (the portal cannot list what the server shows, and says nothing when a
-/// notification is closed: there are no close reasons and no dismiss responses). A
-/// notification leaves the list when it is withdrawn, replaced, or answered (servers
-/// withdraw an activated notification). Nothing is kept across launches.
+/// its portal id and an update replaces in place; deliveries of one identifier go one at a
+/// time (``PortalDeliveryLine``). What the portal does not do, the engine does itself
+/// (``SelfKeptEngine``): it keeps the pending requests and fires them with the same
+/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine, and keeps its own delivered list (the portal
+/// cannot list what its server shows, and says nothing when a notification is closed: there
+/// are no close reasons and no dismiss responses). A notification leaves the list when it is
+/// withdrawn, replaced, or answered (servers withdraw an activated notification). Both lists,
+/// the categories and the authorization are kept in the app's state file (``EngineState``),
+/// as the in-process engine keeps them, when the center keeps state.
+///
+/// When the app id is a bus name with an owner or a D-Bus service (the app serves
+/// `org.freedesktop.Application`, ``UNUserNotificationCenter/serveApplicationInterface()``),
+/// the default action and the buttons are `app.notification-response` with a
+/// ``PortalResponseID`` target: the portal activates them through `ActivateAction` on the app
+/// id, which relaunches an app that exited, and the app side hands the target to
+/// ``takeKeptResponses(activatedFor:activationToken:)``. Otherwise, and for text-input
+/// actions, they are plain names that come back as `ActionInvoked` to the running app.
 ///
 /// Every call takes effect on the caller's thread under one lock (``PortalEngineState``), so
 /// the calls that return nothing are in order with every later call.
-final class PortalEngine: NotificationEngine {
+final class PortalEngine: SelfKeptEngine {
     /// How long a call to the portal may take.
     static let callDeadline: Duration = .seconds(10)
+    /// The most notifications the engine's own delivered list holds: the portal never says
+    /// that one closed, so an app that never withdraws would grow it for ever; past this the
+    /// oldest leaves the list (it stays on screen as the server decides).
+    static let maximumDelivered = 1000
 
     let identity: ApplicationIdentity
     let connection: DBusConnection
@@ -28,23 +42,48 @@ final class PortalEngine: NotificationEngine {
     let state = Locked(PortalEngineState())
     private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
     private let subscription = Locked<DBusSignalHandle?>(nil)
+    /// One delivery at a time per identifier.
+    let line = PortalDeliveryLine()
+    /// The state file, `nil` when the center keeps no state.
+    let store: StateFile<EngineState>?
+    /// The state as last read from the file or written there, which each save merges against;
+    /// `nil` until the file was read, and nothing is written before. Its lock orders saves.
+    let saveBaseline = Locked<EngineState?>(nil)
+    /// Why the state could not be kept at the last attempt; `nil` after a success.
+    let stateProblem = Locked<(any Error)?>(nil)
 
     var host: (any EngineHost)? { hostReference.host }
     var scheduler: PendingScheduler<String>? { schedulerSlot.withLock { $0 } }
 
-    /// Makes the engine on `connection` (which it closes with ``close()``): it listens for
-    /// `ActionInvoked` from the portal's owner and reads what the portal supports.
+    /// Makes the engine on `connection` (which it closes with ``close()``): it reads the saved
+    /// state from `stateDirectory` (none kept when `nil`; a folder that cannot be named is
+    /// logged and none is kept), listens for `ActionInvoked` from the portal's owner and reads
+    /// what the portal supports.
     static func start(
-        identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference
+        identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil
     ) async -> PortalEngine {
-        let engine = PortalEngine(identity: identity, connection: connection, clock: clock, host: host)
+        var folder: URL?
+        switch stateDirectory {
+        case .success(let url): folder = url
+        case .failure(let error):
+            CenterLog.logger.error("the notification state is not kept", metadata: ["error": CenterLog.describe(error)])
+        case nil: break
+        }
+        let engine = PortalEngine(
+            identity: identity, connection: connection, clock: clock, host: host, store: folder.map(EngineState.file(in:)))
+        engine.restore()
         await engine.listen()
         _ = await engine.features()
         return engine
     }
 
-    private init(identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference) {
+    private init(
+        identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
+        store: StateFile<EngineState>?
+    ) {
         self.identity = identity
+        self.store = store
         self.connection = connection
         self.clock = clock
         self.hostReference = host
@@ -94,101 +133,49 @@ final class PortalEngine: NotificationEngine {
 
     // MARK: - NotificationEngine
 
-    func add(_ request: UNNotificationRequest) async throws {
-        try InProcessEngine.validate(request)
-        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
-            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-            state.withLock { _ = $0.pending.insert(entry) }
-            scheduler?.schedule(request.identifier, at: entry.nextFire)
-            return
-        }
-        removePendingRequests(withIdentifiers: [request.identifier])
-        try await deliver(request, date: clock.now)
-    }
+    // The lists, the categories, authorization requests and the badge are
+    // ``SelfKeptEngine``'s; each change of them is saved (``stateChanged()``).
 
-    func pendingRequests() async -> [UNNotificationRequest] {
-        state.withLock { $0.pending.requests }
-    }
-
-    func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
-        }
-        for identifier in removed { scheduler?.cancel(identifier) }
-    }
-
-    func deliveredNotifications() async -> [UNNotification] {
-        state.withLock { $0.delivered.values.map(\.notification).sorted { $0.date < $1.date } }
-    }
-
-    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        let removed = state.withLock { state in
-            let chosen = identifiers ?? Array(state.delivered.keys)
-            return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
-        }
-        for identifier in removed { withdraw(identifier) }
-    }
-
-    func setCategories(_ categories: Set<UNNotificationCategory>) {
-        state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
-    }
-
-    func categories() async -> Set<UNNotificationCategory> {
-        state.withLock { Set($0.categories.values) }
-    }
-
-    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        let granted = await portalReachable()
-        state.withLock { state in
-            state.authorizationStatus = granted ? .authorized : .denied
-            state.authorizationOptions = options
-        }
-        return granted
+    /// Saves the change (``save()``).
+    func stateChanged() {
+        save()
     }
 
     func authorization() async -> EngineAuthorization {
-        let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
-        guard await portalReachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
-        var capabilities: Set<NotificationCapability> = [.body, .actions, .iconStatic]
-        if await features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
-        return EngineAuthorization(status: status, options: options, capabilities: capabilities)
-    }
-
-    /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the in-process
-    /// engine does; a sandbox lets an app emit it on the session bus.
-    func setBadgeCount(_ count: Int) async throws {
-        let signal: DBusMessage
-        do {
-            signal = try LauncherEntry.update(appID: identity.id, count: count)
-        } catch {
-            throw NotificationDeliveryError(error)
-        }
-        do {
-            try connection.send(signal)
-        } catch {
-            throw NotificationDeliveryError.noNotificationServer(String(describing: error))
+        await authorization {
+            var capabilities: Set<NotificationCapability> = [.body, .actions, .iconStatic]
+            if await self.features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
+            return capabilities
         }
     }
 
-    /// The portal engine keeps no state file: nothing waits to be written.
-    func writeStateNow() async throws {}
+    /// Every change is written when it is made; this reports why the state is not saved, if
+    /// it is not.
+    ///
+    /// - Throws: ``StateStoreError`` when the state could not be read or written.
+    func writeStateNow() async throws {
+        if let problem = stateProblem.withLock({ $0 }) { throw problem }
+    }
 
-    /// The portal forwards a click only to the running app, and nothing keeps one for later:
-    /// there is none to take.
+    /// The click an `app.notification-response` action of this engine carried: `id` is its
+    /// ``PortalResponseID`` target. The response goes to the delegate and the notification
+    /// leaves the list; `false` for a target this engine did not make or a notification it
+    /// does not list (withdrawn, or answered already).
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        false
+        guard let target = PortalResponseID(parsing: id) else {
+            CenterLog.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
+            return false
+        }
+        return answer(id: target.identifier, action: target.action, parameter: PortalActionParameter(activationToken: activationToken))
     }
 
     func close() {
-        state.withLock { $0.closed = true }
         subscription.withLock { $0?.cancel() }
-        scheduler?.cancelAll()
-        let connection = self.connection
-        Task { await connection.close() }
+        closeLists()
     }
 
     /// Whether the portal's name has an owner or the bus can start it.
-    private func portalReachable() async -> Bool {
+    func reachable() async -> Bool {
         if (try? await connection.nameOwner(of: PortalInterface.busName)) != nil { return true }
         return (try? await connection.listActivatableNames())?.contains(PortalInterface.busName) == true
     }

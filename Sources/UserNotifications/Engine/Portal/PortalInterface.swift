@@ -3,13 +3,15 @@ import DBus
 /// The names of `org.freedesktop.portal.Notification` (xdg-desktop-portal), and how the portal
 /// engine names its actions there.
 ///
-/// Actions are plain names, never `app.*`: the frontend sends a non-exported action back to
-/// the app that added the notification as the `ActionInvoked` signal, while an `app.*` action
-/// goes to `org.freedesktop.Application.ActivateAction` on the app's bus name, which an app
-/// only has when it exports that interface. The click on the notification is `default`; the
-/// category's action at index `n` is `action.n`, mapped back through the actions the
-/// notification was added with (``PortalDelivered``), so an action identifier of any text
-/// travels safely.
+/// The frontend sends a non-exported action back to the app that added the notification as the
+/// `ActionInvoked` signal, while an `app.*` action goes to
+/// `org.freedesktop.Application.ActivateAction` on the app's bus name, which an app only has
+/// when it exports that interface. Actions are named here as plain names: the click on the
+/// notification is `default`; the category's action at index `n` is `action.n`, mapped back
+/// through the actions the notification was added with (``PortalDelivered``), so an action
+/// identifier of any text travels safely. For an app that serves `org.freedesktop.Application`
+/// the engine sends them as `app.notification-response` instead, with these names inside the
+/// target (``PortalResponseID``).
 enum PortalInterface {
     static let busName = "org.freedesktop.portal.Desktop"
     static let path = try! DBusObjectPath("/org/freedesktop/portal/desktop")

@@ -5,7 +5,8 @@ import Foundation
 /// freedesktop rows this parallels). Pure: the same inputs give the same dictionary.
 ///
 /// Version 1 keys: `title`, `body`, `icon` (a themed icon by name; a file or pixels need file
-/// descriptor passing), `priority`, `default-action` and `buttons`. With version 2 keys
+/// descriptor passing), `priority`, `default-action` and `buttons`, built by
+/// ``GNotificationPayload``, which the GNOME engine shares. With version 2 keys
 /// (``PortalFeatures/hasVersion2Keys``): `markup-body`, `sound` (`default` or `silent`),
 /// `display-hint`, and, where the server advertises them, `category` and the reply button's
 /// `purpose`.
@@ -20,15 +21,11 @@ struct PortalPayload {
         replacing: Bool
     ) -> [(String, DBusValue)] {
         let content = request.content
-        var entries: [(String, DBusValue)] = [
-            ("title", .string(content.title.isEmpty ? identity.displayName : content.title)),
-            ("body", .string(plainBody(subtitle: content.subtitle, body: content.body))),
-        ]
-        if let icon = Self.themedIcon(identity.icon) { entries.append(("icon", icon)) }
-        entries.append(("priority", .string(Self.priority(for: content.interruptionLevel))))
-        entries.append(("default-action", .string(PortalInterface.defaultAction)))
         let (buttons, replyOffered) = self.buttons(for: category)
-        if !buttons.isEmpty { entries.append(("buttons", .array(element: Self.vardictType, buttons))) }
+        var payload = GNotificationPayload(content, identity: identity)
+        payload.defaultAction = PortalInterface.defaultAction
+        payload.buttons = buttons
+        var entries = payload.entries
         guard features.hasVersion2Keys else { return entries }
         let markup = NotificationBridge(identity: identity, capabilities: [.bodyMarkup])
         entries.append(("markup-body", .string(markup.body(subtitle: content.subtitle, body: content.body))))
@@ -39,28 +36,6 @@ struct PortalPayload {
             entries.append(("category", .string(portalCategory)))
         }
         return entries
-    }
-
-    private static let vardictType = DBusType.dictionary(key: .string, value: .variant)
-
-    private func plainBody(subtitle: String, body: String) -> String {
-        subtitle.isEmpty ? body : body.isEmpty ? subtitle : subtitle + "\n" + body
-    }
-
-    /// A serialized `GThemedIcon` for an icon name; `nil` for none or for a file, which the
-    /// portal takes only as a file descriptor.
-    static func themedIcon(_ icon: String) -> DBusValue? {
-        guard !icon.isEmpty, !icon.hasPrefix("/"), !icon.contains("://") else { return nil }
-        return .structure([.string("themed"), .variant(.stringArray([icon]))])
-    }
-
-    static func priority(for level: UNNotificationInterruptionLevel) -> String {
-        switch level {
-        case .passive: "low"
-        case .timeSensitive: "high"
-        case .critical: "urgent"
-        default: "normal"
-        }
     }
 
     /// `transient` for a banner that stays out of the list, `tray` for the list alone, and
@@ -75,19 +50,17 @@ struct PortalPayload {
 
     /// One button per action; the first text-input action gets the reply purpose where the
     /// server advertises it (version 2). Returns whether a reply button was offered.
-    private func buttons(for category: UNNotificationCategory?) -> ([DBusValue], Bool) {
+    private func buttons(for category: UNNotificationCategory?) -> ([GNotificationPayload.Button], Bool) {
         let replyAvailable = features.hasVersion2Keys && features.buttonPurposes.contains(PortalInterface.replyPurpose)
         var replyOffered = false
-        var buttons: [DBusValue] = []
+        var buttons: [GNotificationPayload.Button] = []
         for (index, action) in (category?.actions ?? []).enumerated() {
-            var button: [(String, DBusValue)] = [
-                ("label", .string(action.title)), ("action", .string(PortalInterface.actionName(at: index))),
-            ]
+            var button = GNotificationPayload.Button(label: action.title, action: PortalInterface.actionName(at: index))
             if action is UNTextInputNotificationAction, replyAvailable, !replyOffered {
                 replyOffered = true
-                button.append(("purpose", .string(PortalInterface.replyPurpose)))
+                button.extra.append(("purpose", .string(PortalInterface.replyPurpose)))
             }
-            buttons.append(.variantDictionary(button))
+            buttons.append(button)
         }
         return (buttons, replyOffered)
     }

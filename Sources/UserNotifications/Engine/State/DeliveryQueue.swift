@@ -10,6 +10,9 @@ struct Delivery {
     let folders: [URL]
     /// Who waits for the outcome (`add`); `nil` for a trigger that fired.
     let waiter: EngineAnswer<Result<Void, any Error>>?
+    /// The presentation options given with the request (its app answered before sending it to
+    /// the agent); `nil`: the host is asked.
+    var presentation: UNNotificationPresentationOptions? = nil
     var options: UNNotificationPresentationOptions = []
     /// A content extension shows it: posted resident, and told when shown.
     var intercepted = false

@@ -38,4 +38,13 @@ extension EngineState {
         }
         return merged.sorted { $0.key < $1.key }.map(\.value)
     }
+
+    /// Whether `other` holds the same entries and settings, in any order.
+    func hasSameEntries(as other: EngineState) -> Bool {
+        pending.count == other.pending.count && delivered.count == other.delivered.count
+            && Set(pending) == Set(other.pending) && Set(delivered) == Set(other.delivered)
+            && Set(categories) == Set(other.categories)
+            && (authorizationStatus ?? 0) == (other.authorizationStatus ?? 0)
+            && (authorizationOptions ?? 0) == (other.authorizationOptions ?? 0)
+    }
 }

@@ -117,6 +117,23 @@ package final class StateFile<Value: Codable & Sendable>: Sendable {
         }
     }
 
+    /// ``update(_:)`` for a writer that knows the stamp of its own last save: when the file
+    /// still has that stamp (no other writer saved since), it is not read again and `change`
+    /// gets `nil`, meaning "what you wrote last"; otherwise `change` gets what was read, as in
+    /// ``update(_:)``. Returns the stamp of the file just written (`nil` when it cannot be
+    /// read, and the next update reads the file).
+    ///
+    /// - Throws: ``StateStoreError`` when the file cannot be read or written; then nothing is
+    ///   written.
+    package func update(unchangedSince stamp: StateFileStamp?, _ change: (LoadResult?) -> Value) throws -> StateFileStamp? {
+        try withWriterLock {
+            let unchanged = stamp != nil && StateFileStamp.of(url.path) == stamp
+            let current = unchanged ? nil : try readHoldingLock()
+            try makeWrite(of: try encode(change(current))).perform()
+            return StateFileStamp.of(url.path)
+        }
+    }
+
     /// What ``load()`` reads; the caller holds the writer lock.
     private func readHoldingLock() throws -> LoadResult {
         try removeLeftoverTemporaries()

@@ -17,7 +17,7 @@ package enum NotificationTriggerSnapshot: Codable, Hashable, Sendable {
         case let calendar as UNCalendarNotificationTrigger:
             self = .calendar(calendar.dateComponents, repeats: calendar.repeats)
         case let location as UNLocationNotificationTrigger:
-            self = .location(location.region, repeats: location.repeats)
+            self = .location(location.regionRecord, repeats: location.repeats)
         default:
             self = .push
         }

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import Testing
 @testable import UserNotifications
@@ -29,6 +30,33 @@ struct StateFileTests {
     }
 
     // MARK: - Round trip
+
+    @Test("an update that knows the stamp of its own last save is not handed the file again; another writer's save is read")
+    func updateSkipsTheReadWhileTheFileIsItsOwn() throws {
+        let file = stateFile()
+        let seen = Locked<[SampleState?]>([])
+        func update(_ stamp: StateFileStamp?, to value: SampleState) throws -> StateFileStamp? {
+            try file.update(unchangedSince: stamp) { current in
+                if case .loaded(let stored)? = current { seen.withLock { $0.append(stored) } } else { seen.withLock { $0.append(nil) } }
+                return value
+            }
+        }
+        // The first update reads (there is no file: nothing loaded).
+        let first = try #require(try update(nil, to: .first))
+        // Its own stamp: not read again.
+        let second = try #require(try update(first, to: .second))
+        #expect(second != first)
+        #expect(seen.withLock { $0 } == [nil, nil])
+        // Another writer (another StateFile object, standing for another process) saves.
+        try stateFile().save(.first)
+        let third = try update(second, to: .second)
+        #expect(seen.withLock { $0 } == [nil, nil, .first])
+        #expect(third != nil && third != second)
+        #expect(try stateFile().load() == .loaded(.second))
+        // A stale stamp never skips the read.
+        _ = try update(first, to: .first)
+        #expect(seen.withLock { $0 }.last == .second)
+    }
 
     @Test func aSavedValueLoadsBackExactly() throws {
         try stateFile().save(.first)

@@ -1,0 +1,133 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+
+/// The engine of an app with a desktop entry on GNOME: notifications go to GNOME Shell's own
+/// interface, `org.gtk.Notifications`, as GLib's `GNotification` sends them, so that they stay
+/// in the message tray after the app exits and a click relaunches the app.
+///
+/// A request's identifier is its GNOME notification id: adding it again replaces the
+/// notification in place, and withdrawing it is `RemoveNotification` (by identifier, also one
+/// an earlier launch posted). The click and every
+/// button are the action `app.notification-response`, whose target is the response itself
+/// (``GnomeActionTarget``): GNOME Shell calls `org.freedesktop.Application.ActivateAction`
+/// with it on the app id's bus name, D-Bus starts the app when it has exited, and the app
+/// side (``UNUserNotificationCenter/serveApplicationInterface()``) hands the response to the
+/// engine (``takeResponse(target:activationToken:sender:)``, from GNOME Shell only), which
+/// gives it to the delegate. The app must therefore serve that interface, and GNOME needs its desktop entry
+/// (else `AddNotification` fails with ``GtkNotificationsError/applicationNotFound(appID:)``).
+///
+/// What GNOME does not do, the engine does itself (``SelfKeptEngine``), as the portal engine
+/// does: pending
+/// requests fire only while the app runs (``PendingScheduler``), the delivered list is the
+/// engine's own record of this launch (GNOME cannot list what it shows, nor says when one is
+/// closed), and nothing is saved across launches. A notification leaves the list when it is
+/// withdrawn or answered.
+final class GnomeEngine: SelfKeptEngine {
+    /// How long a call to GNOME Shell may take.
+    static let callDeadline: Duration = .seconds(10)
+
+    let identity: ApplicationIdentity
+    let connection: DBusConnection
+    let clock: any NotificationClock
+    private let hostReference: EngineHostReference
+    let state = Locked(GnomeEngineState())
+    private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
+
+    var host: (any EngineHost)? { hostReference.host }
+    var scheduler: PendingScheduler<String>? { schedulerSlot.withLock { $0 } }
+
+    /// Makes the engine on `connection`, which it closes with ``close()``.
+    init(identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference) {
+        self.identity = identity
+        self.connection = connection
+        self.clock = clock
+        self.hostReference = host
+        let scheduler = PendingScheduler<String>(clock: clock) { [weak self] identifier, due in
+            self?.fire(identifier, due: due)
+        }
+        schedulerSlot.withLock { $0 = scheduler }
+    }
+
+    // MARK: - NotificationEngine
+
+    // The lists, the categories, authorization requests and the badge are
+    // ``SelfKeptEngine``'s.
+
+    /// Withdraws the notifications named, whether this launch posted them or an earlier one
+    /// did (GNOME keeps them across the app's exit and ignores an id it does not show); `nil`
+    /// withdraws those of this launch, the only ones the engine knows.
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            guard let identifiers else { return Array(state.delivered.keys) }
+            for identifier in identifiers { state.delivered.removeValue(forKey: identifier) }
+            return Array(Set(identifiers))
+        }
+        for identifier in removed { withdraw(identifier) }
+    }
+
+    /// GNOME Shell 43 shows a plain body, a themed icon and buttons through this interface,
+    /// and keeps the notifications across the app's exit (`persistence`).
+    func authorization() async -> EngineAuthorization {
+        await authorization { [.body, .actions, .iconStatic, .persistence] }
+    }
+
+    /// The GNOME engine keeps no state file (GNOME keeps the notifications): nothing waits.
+    func writeStateNow() async throws {}
+
+    /// GNOME keeps no responses for the engine to take: a click comes as
+    /// ``takeResponse(target:activationToken:sender:)``, with its sender.
+    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+        false
+    }
+
+    /// Takes the response a click in GNOME Shell stands for: `target` is the target of the
+    /// `app.notification-response` action (``GnomeActionTarget``), which the app side received
+    /// with `ActivateAction` from the unique name `sender`. Only the owner of
+    /// `org.gtk.Notifications` (GNOME Shell, which calls from the connection that owns it) is
+    /// believed: any session peer may call `ActivateAction`. The engine's own record of the
+    /// notification is used when this launch posted it (the whole content), else the archive
+    /// in the target (an app GNOME relaunched); either way the notification leaves the
+    /// delivered list and the delegate gets the response. `false` for another sender or a
+    /// target that does not read as a response (logged).
+    func takeResponse(target: String, activationToken: String?, sender: String) async -> Bool {
+        let owner = try? await connection.nameOwner(of: GnomeInterface.busName)
+        guard let owner, owner == sender else {
+            CenterLog.logger.warning(
+                "a notification response not sent by the owner of org.gtk.Notifications was refused",
+                metadata: ["sender": "\(sender)", "owner": "\(owner ?? "none")"])
+            return false
+        }
+        let decoded: UNNotificationResponse
+        do {
+            decoded = try GnomeActionTarget.decode(target, activationToken: activationToken)
+        } catch {
+            CenterLog.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
+            return false
+        }
+        let identifier = decoded.notification.request.identifier
+        let known = state.withLock { $0.delivered.removeValue(forKey: identifier)?.notification }
+        guard let known else {
+            host?.receive(decoded)
+            return true
+        }
+        if let text = decoded as? UNTextInputNotificationResponse {
+            host?.receive(UNTextInputNotificationResponse(
+                notification: known, actionIdentifier: text.actionIdentifier, userText: text.userText, activationToken: text.activationToken))
+        } else {
+            host?.receive(UNNotificationResponse(notification: known, actionIdentifier: decoded.actionIdentifier, activationToken: decoded.activationToken))
+        }
+        return true
+    }
+
+    func close() {
+        closeLists()
+    }
+
+    /// Whether `org.gtk.Notifications` has an owner (GNOME Shell owns it; it is never
+    /// D-Bus activated).
+    func reachable() async -> Bool {
+        (try? await connection.nameOwner(of: GnomeInterface.busName)) != nil
+    }
+}

@@ -1,0 +1,162 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+
+/// An engine in front of a notification service that schedules nothing and lists nothing (the
+/// portal, GNOME's `org.gtk.Notifications`): it keeps the pending requests and fires them
+/// with a ``PendingScheduler`` while the app runs, keeps its own delivered list, and shows and
+/// withdraws through the service by identifier. The list handling is shared here; each
+/// engine delivers, withdraws and reaches its service its own way.
+///
+/// Every call takes effect on the caller's thread under the engine's one lock, so the calls
+/// that return nothing are in order with every later call.
+protocol SelfKeptEngine: NotificationEngine {
+    associatedtype State: SelfKeptState
+    var identity: ApplicationIdentity { get }
+    var connection: DBusConnection { get }
+    var clock: any NotificationClock { get }
+    var state: Locked<State> { get }
+    var host: (any EngineHost)? { get }
+    var scheduler: PendingScheduler<String>? { get }
+    /// Shows `request` now, as the host's options say, and records it as delivered.
+    func deliver(_ request: UNNotificationRequest, date: Date) async throws
+    /// Asks the service to withdraw `identifier` (the entry has left the list already).
+    func withdraw(_ identifier: String)
+    /// Whether the service can be reached.
+    func reachable() async -> Bool
+    /// Called after each change of the pending list, the delivered list (a withdrawal), the
+    /// categories or the authorization made here, for an engine that keeps them across
+    /// launches; nothing by default.
+    func stateChanged()
+}
+
+extension SelfKeptEngine {
+    func stateChanged() {}
+
+    func add(_ request: UNNotificationRequest) async throws {
+        try InProcessEngine.validate(request)
+        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
+            state.withLock { _ = $0.pending.insert(entry) }
+            scheduler?.schedule(request.identifier, at: entry.nextFire)
+            stateChanged()
+            return
+        }
+        removePendingRequests(withIdentifiers: [request.identifier])
+        try await deliver(request, date: clock.now)
+    }
+
+    func pendingRequests() async -> [UNNotificationRequest] {
+        state.withLock { $0.pending.requests }
+    }
+
+    func removePendingRequests(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
+        }
+        for identifier in removed { scheduler?.cancel(identifier) }
+        if !removed.isEmpty { stateChanged() }
+    }
+
+    func deliveredNotifications() async -> [UNNotification] {
+        state.withLock { $0.delivered.values.map(\.notification).sorted { $0.date < $1.date } }
+    }
+
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+        let removed = state.withLock { state in
+            let chosen = identifiers ?? Array(state.delivered.keys)
+            return chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
+        }
+        for identifier in removed { withdraw(identifier) }
+        if !removed.isEmpty { stateChanged() }
+    }
+
+    func setCategories(_ categories: Set<UNNotificationCategory>) {
+        state.withLock { $0.categories = Dictionary(categories.map { ($0.identifier, $0) }) { first, _ in first } }
+        stateChanged()
+    }
+
+    func categories() async -> Set<UNNotificationCategory> {
+        state.withLock { Set($0.categories.values) }
+    }
+
+    /// Granted when the service can be reached.
+    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
+        let granted = await reachable()
+        state.withLock { state in
+            state.authorizationStatus = granted ? .authorized : .denied
+            state.authorizationOptions = options
+        }
+        stateChanged()
+        return granted
+    }
+
+    /// The authorization recorded, with `capabilities` when the service can be reached.
+    func authorization(capabilities: @Sendable () async -> Set<NotificationCapability>) async -> EngineAuthorization {
+        let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
+        guard await reachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
+        return EngineAuthorization(status: status, options: options, capabilities: await capabilities())
+    }
+
+    /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the in-process
+    /// engine does; a sandbox lets an app emit it on the session bus.
+    func setBadgeCount(_ count: Int) async throws {
+        let signal: DBusMessage
+        do {
+            signal = try LauncherEntry.update(appID: identity.id, count: count)
+        } catch {
+            throw NotificationDeliveryError(error)
+        }
+        do {
+            try connection.send(signal)
+        } catch {
+            throw NotificationDeliveryError.noNotificationServer(String(describing: error))
+        }
+    }
+
+    /// The options the host gives `notification`, after setting the badge they ask for (a
+    /// failure there is logged).
+    func presentation(of notification: UNNotification) async -> UNNotificationPresentationOptions {
+        let options = await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
+        if options.contains(.badge), let badge = notification.request.content.badge {
+            do {
+                try await setBadgeCount(badge.intValue)
+            } catch {
+                CenterLog.logger.warning(
+                    "the badge of a notification was not set",
+                    metadata: ["identifier": "\(notification.request.identifier)", "error": CenterLog.describe(error)])
+            }
+        }
+        return options
+    }
+
+    /// A pending request fell due: a repeating one is scheduled again, the others leave the
+    /// list; then it is delivered, and a failure is logged (nobody waits for it).
+    func fire(_ identifier: String, due: Date) {
+        let now = clock.now
+        let fired = state.withLock { state in
+            state.closed ? nil : state.pending.takeFired(identifier, due: due, now: now)
+        }
+        guard let fired else { return }
+        if let next = fired.next { scheduler?.schedule(identifier, at: next) }
+        stateChanged()
+        Task {
+            do {
+                try await self.deliver(fired.entry.request, date: due)
+            } catch {
+                CenterLog.logger.error(
+                    "a notification whose trigger fired was not delivered",
+                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+            }
+        }
+    }
+
+    /// Marks the engine closed and stops its scheduler; the caller closes the rest.
+    func closeLists() {
+        state.withLock { $0.closed = true }
+        scheduler?.cancelAll()
+        let connection = self.connection
+        Task { await connection.close() }
+    }
+}

@@ -1,0 +1,18 @@
+/// What an engine in front of a service that keeps no lists (the portal, GNOME's interface)
+/// keeps itself, under its one lock: the pending list, its own delivered list, the categories
+/// and the authorization. ``SelfKeptEngine`` works on it.
+protocol SelfKeptState: Sendable {
+    associatedtype Delivered: SelfKeptDelivered
+    var pending: PendingTable { get set }
+    var delivered: [String: Delivered] { get set }
+    var categories: [String: UNNotificationCategory] { get set }
+    var authorizationStatus: UNAuthorizationStatus { get set }
+    var authorizationOptions: UNAuthorizationOptions { get set }
+    /// Set by ``NotificationEngine/close()``: a trigger that falls due after it delivers nothing.
+    var closed: Bool { get set }
+}
+
+/// An entry of a ``SelfKeptState``'s delivered list.
+protocol SelfKeptDelivered: Sendable {
+    var notification: UNNotification { get }
+}

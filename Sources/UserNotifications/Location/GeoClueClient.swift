@@ -1,0 +1,289 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+import Logging
+
+/// One GeoClue2 client on the system bus: made with `Manager.GetClient`, given the app's
+/// desktop id, a distance threshold and an accuracy level, started, and followed through its
+/// `LocationUpdated` signals; stopped and deleted by ``stop()``.
+///
+/// Outside input is checked: signals count only from the current owner of
+/// `org.freedesktop.GeoClue2` and for this client's own object; each new Location object is
+/// read with `Properties.GetAll` and a position that is not finite or out of range is dropped
+/// with a log line (``GeoClueLocationReading``). Signals are taken one at a time, in order,
+/// by one task, so a flood makes one call at a time.
+///
+/// When GeoClue goes away the handler hears ``Event/serviceLost``; when it comes back (a new
+/// owner of the name) the client is made again with the same settings. When GeoClue refuses
+/// the app (`Start` fails with `AccessDenied`, or the client's `Active` turns false) the
+/// handler hears ``Event/failed(_:)``.
+package final class GeoClueClient: Sendable {
+    /// What the client reports, in order.
+    package enum Event: Sendable, Hashable {
+        /// A new position.
+        case fix(LocationFix)
+        /// GeoClue refused the app, or could not be used again after coming back.
+        case failed(LocationServiceError)
+        /// GeoClue left the bus; positions stop until it comes back.
+        case serviceLost
+    }
+
+    package static let busName = "org.freedesktop.GeoClue2"
+    static let managerPath = try! DBusObjectPath("/org/freedesktop/GeoClue2/Manager")
+    static let managerInterface = "org.freedesktop.GeoClue2.Manager"
+    static let clientInterface = "org.freedesktop.GeoClue2.Client"
+    static let locationInterface = "org.freedesktop.GeoClue2.Location"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+    private struct Settings: Sendable, Hashable {
+        var accuracy: GeoClueAccuracyLevel
+        var distanceThreshold: UInt32
+    }
+
+    private struct State: Sendable {
+        var clientPath: DBusObjectPath?
+        /// The unique name of the GeoClue instance that made the client.
+        var clientOwner: String?
+        var settings: Settings
+        var stopped = false
+        var consumer: Task<Void, Never>?
+    }
+
+    private let connection: DBusConnection
+    private let desktopID: String
+    private let handler: @Sendable (Event) async -> Void
+    private let state: Locked<State>
+
+    private init(
+        connection: DBusConnection, desktopID: String, settings: Settings, handler: @escaping @Sendable (Event) async -> Void
+    ) {
+        self.connection = connection
+        self.desktopID = desktopID
+        self.handler = handler
+        self.state = Locked(State(settings: settings))
+    }
+
+    /// Connects to `bus`, makes and starts a GeoClue client for `desktopID`, and follows it.
+    /// The position GeoClue already has, if any, reaches `handler` as the first event.
+    ///
+    /// - Throws: ``LocationServiceError/serviceUnavailable(_:)`` when the bus cannot be reached
+    ///   or `org.freedesktop.GeoClue2` has no owner and cannot be activated;
+    ///   ``LocationServiceError/accessDenied(_:)`` when GeoClue refuses the app;
+    ///   ``LocationServiceError/serviceFailed(_:)`` for any other failure of its calls.
+    package static func start(
+        bus: DBusBus = .system, desktopID: String, accuracy: GeoClueAccuracyLevel, distanceThreshold: UInt32,
+        timeout: Duration = .seconds(5), handler: @escaping @Sendable (Event) async -> Void
+    ) async throws(LocationServiceError) -> GeoClueClient {
+        let connection: DBusConnection
+        do {
+            connection = try await DBusConnection.connect(to: bus, timeout: timeout)
+        } catch {
+            throw .serviceUnavailable("the system bus cannot be reached (\(error))")
+        }
+        let client = GeoClueClient(
+            connection: connection, desktopID: desktopID,
+            settings: Settings(accuracy: accuracy, distanceThreshold: distanceThreshold), handler: handler)
+        do {
+            try await client.begin()
+            return client
+        } catch {
+            await connection.close()
+            throw error
+        }
+    }
+
+    private func begin() async throws(LocationServiceError) {
+        let subscription: DBusSignalSubscription
+        do {
+            subscription = try await connection.subscribe(to: [
+                DBusMatchRule(interface: Self.clientInterface, member: "LocationUpdated", signature: "oo"),
+                DBusMatchRule(
+                    interface: Self.propertiesInterface, member: "PropertiesChanged",
+                    arguments: [0: Self.clientInterface], signature: "sa{sv}as"),
+            ], senderMustOwn: Self.busName)
+        } catch {
+            throw .serviceUnavailable("cannot follow \(Self.busName) (\(error))")
+        }
+        if subscription.initialOwner == nil {
+            let activatable = (try? await connection.listActivatableNames()) ?? []
+            guard activatable.contains(Self.busName) else {
+                throw .serviceUnavailable("\(Self.busName) has no owner and cannot be activated")
+            }
+        }
+        let first = try await makeClient()
+        let consumer = Task { [self] in
+            if let first { await handler(.fix(first)) }
+            for await event in subscription.events {
+                if Task.isCancelled { break }
+                await take(event)
+            }
+        }
+        state.withLock { $0.consumer = consumer }
+    }
+
+    /// Changes the accuracy level and distance threshold of the running client.
+    package func update(accuracy: GeoClueAccuracyLevel, distanceThreshold: UInt32) async {
+        let (path, changed) = state.withLock { state -> (DBusObjectPath?, Bool) in
+            let settings = Settings(accuracy: accuracy, distanceThreshold: distanceThreshold)
+            defer { state.settings = settings }
+            return (state.clientPath, state.settings != settings)
+        }
+        guard changed, let path else { return }
+        do {
+            // GeoClue reads the accuracy level at Start: restart the client around the change.
+            try await call(path: path, interface: Self.clientInterface, member: "Stop")
+            try await setProperties(path: path)
+            try await call(path: path, interface: Self.clientInterface, member: "Start")
+        } catch {
+            CenterLog.logger.warning("the location client's settings could not be changed", metadata: ["error": CenterLog.describe(error)])
+        }
+    }
+
+    /// Stops and deletes the GeoClue client and closes the connection; no event follows.
+    package func stop() async {
+        let (path, consumer) = state.withLock { state -> (DBusObjectPath?, Task<Void, Never>?) in
+            state.stopped = true
+            defer { state.clientPath = nil; state.consumer = nil }
+            return (state.clientPath, state.consumer)
+        }
+        consumer?.cancel()
+        if let path {
+            do {
+                try await call(path: path, interface: Self.clientInterface, member: "Stop")
+                try await call(path: Self.managerPath, interface: Self.managerInterface, member: "DeleteClient", body: [.objectPath(path)])
+            } catch {
+                CenterLog.logger.info("the location client could not be stopped", metadata: ["error": CenterLog.describe(error)])
+            }
+        }
+        await connection.close()
+    }
+
+    // MARK: - The client object
+
+    /// Gets a client, sets it up and starts it; returns GeoClue's current position, if any.
+    private func makeClient() async throws(LocationServiceError) -> LocationFix? {
+        let reply = try await call(path: Self.managerPath, interface: Self.managerInterface, member: "GetClient")
+        guard let body = try? reply.arguments("o"), case .objectPath(let path) = body[0] else {
+            throw .serviceFailed("GetClient answered \(reply.bodySignature), not an object path")
+        }
+        try await setProperties(path: path)
+        try await call(path: path, interface: Self.clientInterface, member: "Start")
+        let stopped = state.withLock { state in
+            if !state.stopped {
+                state.clientPath = path
+                state.clientOwner = reply.sender
+            }
+            return state.stopped
+        }
+        guard !stopped else { return nil }
+        let location = try await call(
+            path: path, interface: Self.propertiesInterface, member: "Get",
+            body: [.string(Self.clientInterface), .string("Location")])
+        guard let value = (try? location.arguments("v"))?.first?.variantValue, case .objectPath(let current) = value else {
+            throw .serviceFailed("the client's Location is not an object path")
+        }
+        return current == .root ? nil : await readFix(at: current)
+    }
+
+    private func setProperties(path: DBusObjectPath) async throws(LocationServiceError) {
+        let settings = state.withLock(\.settings)
+        let values: [(String, DBusValue)] = [
+            ("DesktopId", .string(desktopID)),
+            ("DistanceThreshold", .uint32(settings.distanceThreshold)),
+            ("RequestedAccuracyLevel", .uint32(settings.accuracy.rawValue)),
+        ]
+        for (name, value) in values {
+            try await call(
+                path: path, interface: Self.propertiesInterface, member: "Set",
+                body: [.string(Self.clientInterface), .string(name), .variant(value)])
+        }
+    }
+
+    /// Reads a Location object; a refused one is logged and gives `nil`.
+    private func readFix(at path: DBusObjectPath) async -> LocationFix? {
+        do {
+            let reply = try await call(path: path, interface: Self.propertiesInterface, member: "GetAll", body: [.string(Self.locationInterface)])
+            switch GeoClueLocationReading.fix(fromReplyBody: reply.body) {
+            case .success(let fix): return fix
+            case .failure(let problem):
+                CenterLog.logger.warning("a position from the location service was dropped", metadata: ["reason": "\(problem)"])
+                return nil
+            }
+        } catch {
+            CenterLog.logger.warning("a position could not be read from the location service", metadata: ["error": CenterLog.describe(error)])
+            return nil
+        }
+    }
+
+    @discardableResult
+    private func call(
+        path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
+    ) async throws(LocationServiceError) -> DBusMessage {
+        do {
+            let message = try DBusMessage.methodCall(destination: Self.busName, path: path, interface: interface, member: member, body: body)
+            return try await connection.call(message)
+        } catch let error as DBusError {
+            throw Self.classify(error, member: member)
+        } catch {
+            throw .serviceFailed("\(member): \(error)")
+        }
+    }
+
+    /// The location error a failed call amounts to.
+    static func classify(_ error: DBusError, member: String) -> LocationServiceError {
+        guard case .remote(let name, let text) = error else {
+            if case .disconnected = error { return .serviceUnavailable("the system bus connection closed") }
+            return .serviceFailed("\(member): \(error)")
+        }
+        switch name {
+        case "org.freedesktop.DBus.Error.AccessDenied", "org.freedesktop.DBus.Error.AuthFailed":
+            return .accessDenied("\(member): \(TerminalText.singleLine(text))")
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+             "org.freedesktop.DBus.Error.Spawn.ServiceNotFound", "org.freedesktop.DBus.Error.Spawn.ExecFailed",
+             "org.freedesktop.DBus.Error.Spawn.ChildExited", "org.freedesktop.DBus.Error.NoReply":
+            return .serviceUnavailable("\(member): \(name)")
+        default:
+            return .serviceFailed("\(member): \(name): \(TerminalText.singleLine(text))")
+        }
+    }
+
+    // MARK: - Events
+
+    private func take(_ event: DBusSignalEvent) async {
+        switch event {
+        case .signal(let message):
+            let path = state.withLock(\.clientPath)
+            guard let path, message.path == path else { return }
+            if message.member == "LocationUpdated" {
+                guard let arguments = try? message.arguments("oo"), case .objectPath(let new) = arguments[1], new != .root else { return }
+                if let fix = await readFix(at: new) { await handler(.fix(fix)) }
+            } else if message.member == "PropertiesChanged" {
+                guard let arguments = try? message.arguments("sa{sv}as"),
+                      let changed = arguments[1].variantDictionaryValue, changed["Active"] == .boolean(false) else { return }
+                await handler(.failed(.accessDenied("GeoClue turned the app's location client off")))
+            }
+        case .ownerChanged(_, _, let newOwner):
+            let (stopped, current) = state.withLock { state -> (Bool, Bool) in
+                // GeoClue started by activation for our GetClient: the client is its own.
+                if newOwner != nil, newOwner == state.clientOwner { return (state.stopped, true) }
+                state.clientPath = nil
+                state.clientOwner = nil
+                return (state.stopped, false)
+            }
+            guard !stopped, !current else { return }
+            guard newOwner != nil else {
+                CenterLog.logger.notice("the location service left the bus")
+                return await handler(.serviceLost)
+            }
+            CenterLog.logger.notice("the location service came back; making its client again")
+            do {
+                if let fix = try await makeClient() { await handler(.fix(fix)) }
+            } catch {
+                await handler(.failed(error))
+            }
+        case .disconnected:
+            if !state.withLock(\.stopped) { await handler(.serviceLost) }
+        }
+    }
+}

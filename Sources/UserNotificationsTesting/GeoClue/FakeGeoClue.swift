@@ -1,0 +1,413 @@
+public import DBus
+import DesktopNotificationsSupport
+import Foundation
+
+/// A GeoClue2 service for tests: owns `org.freedesktop.GeoClue2` on a private bus (the
+/// tests' "system" bus: point `DBUS_SYSTEM_BUS_ADDRESS` at it) and serves the Manager, Client
+/// and Location objects of GeoClue's interface, scripted by the test.
+///
+/// - ``move(latitude:longitude:accuracy:timeout:)`` puts the device somewhere (``follow(_:timeout:)``
+///   along a path, ``changeAccuracy(to:timeout:)`` in place): every started client
+///   gets a new Location object and a `LocationUpdated(old, new)` signal, and the call waits
+///   until each client's owner has read the new object (so a test knows the position arrived).
+///   Values are sent as given, NaN and out-of-range ones included, to play a hostile service.
+/// - ``deny(desktopID:)`` refuses an app: its next `Start` fails with `AccessDenied`, and its
+///   running clients turn `Active` false (with `PropertiesChanged`), as GeoClue does when the
+///   user turns location off for the app.
+/// - ``restart()`` drops the name and everything it served and comes back under a new unique
+///   name, as a restarted GeoClue does; clients made before are gone.
+/// - ``stop()`` leaves the bus.
+///
+/// It does not apply `DistanceThreshold` or `TimeThreshold` (every move is sent), and records
+/// what each client was told (``clients``) and every call (``calls``).
+public final class FakeGeoClue: Sendable {
+    /// A client as the fake sees it.
+    public struct Client: Sendable, Hashable {
+        /// The client's object path.
+        public let path: String
+        /// The unique name of the connection that asked for it.
+        public let owner: String
+        /// Its `DesktopId` property.
+        public var desktopID: String = ""
+        /// Its `DistanceThreshold` property, in metres.
+        public var distanceThreshold: UInt32 = 0
+        /// Its `RequestedAccuracyLevel` property (GClueAccuracyLevel).
+        public var requestedAccuracyLevel: UInt32 = 0
+        /// Whether it is started and allowed (its `Active` property).
+        public var active = false
+        /// Whether `DeleteClient` removed it.
+        public var deleted = false
+        /// The Location object last announced to it.
+        public var location: String = "/"
+    }
+
+    private struct Position: Sendable {
+        var latitude: Double
+        var longitude: Double
+        var accuracy: Double
+    }
+
+    private struct State: Sendable {
+        var connection: DBusConnection?
+        var clients: [String: Client] = [:]
+        var clientOrder: [String] = []
+        var locations: [String: Position] = [:]
+        var nextClient = 1
+        var nextLocation = 1
+        var position: Position?
+        var denied: Set<String> = []
+        var calls: [String] = []
+        /// Location objects announced and not read yet, by path.
+        var unread: Set<String> = []
+    }
+
+    private let bus: DBusBus
+    private let state = Locked(State())
+
+    /// The name the fake owns.
+    public static let busName = "org.freedesktop.GeoClue2"
+    static let managerPath = "/org/freedesktop/GeoClue2/Manager"
+
+    /// Starts the service on `bus`.
+    public static func start(on bus: DBusBus) async throws -> FakeGeoClue {
+        let fake = FakeGeoClue(bus: bus)
+        try await fake.comeUp()
+        return fake
+    }
+
+    private init(bus: DBusBus) {
+        self.bus = bus
+    }
+
+    /// The clients made so far (deleted ones marked), in the order they were made.
+    public var clients: [Client] {
+        state.withLock { state in state.clientOrder.compactMap { state.clients[$0] } }
+    }
+
+    /// The calls so far, as `Interface.Member` (`Properties.Set` as `Set DesktopId`).
+    public var calls: [String] { state.withLock(\.calls) }
+
+    /// The unique name the service has now.
+    public var uniqueName: String? { state.withLock(\.connection)?.uniqueName }
+
+    /// Puts the device at a position; waits (up to `timeout`) until every started client's
+    /// owner has read it. Returns how many clients were told.
+    @discardableResult
+    public func move(latitude: Double, longitude: Double, accuracy: Double, timeout: Duration = .seconds(5)) async throws -> Int {
+        let (connection, announcements) = state.withLock { state -> (DBusConnection?, [(Client, String, String)]) in
+            let position = Position(latitude: latitude, longitude: longitude, accuracy: accuracy)
+            state.position = position
+            var announcements: [(Client, String, String)] = []
+            for path in state.clientOrder {
+                guard let client = state.clients[path], client.active, !client.deleted else { continue }
+                let location = "/org/freedesktop/GeoClue2/Location/\(state.nextLocation)"
+                state.nextLocation += 1
+                state.locations[location] = position
+                state.unread.insert(location)
+                state.clients[path]?.location = location
+                announcements.append((client, client.location, location))
+            }
+            return (state.connection, announcements)
+        }
+        guard let connection else { return 0 }
+        exportLocations(on: connection)
+        for (client, old, new) in announcements {
+            try connection.send(try DBusMessage.signal(
+                path: try DBusObjectPath(client.path), interface: "org.freedesktop.GeoClue2.Client", member: "LocationUpdated",
+                body: [.objectPath(try DBusObjectPath(old)), .objectPath(try DBusObjectPath(new))], destination: client.owner))
+        }
+        let paths = Set(announcements.map(\.2))
+        let deadline = ContinuousClock.now + timeout
+        while state.withLock({ !$0.unread.isDisjoint(with: paths) }) {
+            guard ContinuousClock.now < deadline else { throw FakeGeoClueError.notRead(Array(paths)) }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return announcements.count
+    }
+
+    /// One point of a path: where the device is and how sure GeoClue is of it, in metres.
+    public struct Fix: Sendable, Hashable {
+        /// Degrees north.
+        public var latitude: Double
+        /// Degrees east.
+        public var longitude: Double
+        /// The radius of uncertainty, in metres.
+        public var accuracy: Double
+
+        /// A point of a path.
+        public init(latitude: Double, longitude: Double, accuracy: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.accuracy = accuracy
+        }
+    }
+
+    /// Moves the device along `path`, one ``move(latitude:longitude:accuracy:timeout:)`` per
+    /// point, each read by the clients before the next is sent.
+    public func follow(_ path: [Fix], timeout: Duration = .seconds(5)) async throws {
+        for fix in path {
+            try await move(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy, timeout: timeout)
+        }
+    }
+
+    /// Announces the current position again with another accuracy (a GPS fix lost to Wi-Fi,
+    /// say); returns how many clients were told (none when there is no position yet).
+    @discardableResult
+    public func changeAccuracy(to accuracy: Double, timeout: Duration = .seconds(5)) async throws -> Int {
+        guard let position = state.withLock(\.position) else { return 0 }
+        return try await move(latitude: position.latitude, longitude: position.longitude, accuracy: accuracy, timeout: timeout)
+    }
+
+    /// Refuses `desktopID` from now on: `Start` fails with `AccessDenied` and its running
+    /// clients turn inactive.
+    public func deny(desktopID: String) throws {
+        let (connection, turnedOff) = state.withLock { state -> (DBusConnection?, [Client]) in
+            state.denied.insert(desktopID)
+            var turnedOff: [Client] = []
+            for (path, client) in state.clients where client.desktopID == desktopID && client.active {
+                state.clients[path]?.active = false
+                turnedOff.append(client)
+            }
+            return (state.connection, turnedOff)
+        }
+        guard let connection else { return }
+        for client in turnedOff {
+            try connection.send(try DBusMessage.signal(
+                path: try DBusObjectPath(client.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+                body: [.string("org.freedesktop.GeoClue2.Client"), .variantDictionary([("Active", .boolean(false))]), .stringArray([])],
+                destination: client.owner))
+        }
+    }
+
+    /// Accepts `desktopID` again.
+    public func allow(desktopID: String) {
+        state.withLock { _ = $0.denied.remove(desktopID) }
+    }
+
+    /// Leaves the bus and comes back under a new unique name, forgetting every client and
+    /// Location object (the position and the refusals stay).
+    public func restart() async throws {
+        await goDown()
+        try await comeUp()
+    }
+
+    /// Leaves the bus.
+    public func stop() async {
+        await goDown()
+    }
+
+    // MARK: - Serving
+
+    private func goDown() async {
+        let connection = state.withLock { state -> DBusConnection? in
+            defer {
+                state.connection = nil
+                state.clients = [:]
+                state.clientOrder = []
+                state.locations = [:]
+                state.unread = []
+            }
+            return state.connection
+        }
+        await connection?.close()
+    }
+
+    private func comeUp() async throws {
+        let connection = try await DBusConnection.connect(to: bus)
+        let manager = DBusExportedObject(path: try DBusObjectPath(Self.managerPath), interfaces: [
+            try DBusExportedInterface(name: "org.freedesktop.GeoClue2.Manager", introspectionXML: "") { [self] in manage($0, on: connection) },
+            try DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "") { invocation in
+                switch (invocation.message.member, (try? invocation.message.arguments("ss"))?[1].stringValue) {
+                case ("Get", "InUse"): invocation.reply([.variant(.boolean(true))])
+                case ("Get", "AvailableAccuracyLevel"): invocation.reply([.variant(.uint32(8))])
+                default: invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no such property")
+                }
+            },
+        ])
+        connection.export(manager)
+        state.withLock { $0.connection = connection }
+        guard try await connection.requestName(Self.busName) == .primaryOwner else {
+            throw FakeGeoClueError.nameTaken
+        }
+    }
+
+    private func record(_ call: String) {
+        state.withLock { $0.calls.append(call) }
+    }
+
+    private func manage(_ invocation: DBusMethodInvocation, on connection: DBusConnection) {
+        let member = invocation.message.member ?? ""
+        record("Manager.\(member)")
+        switch member {
+        case "GetClient", "CreateClient":
+            let owner = invocation.message.sender ?? ""
+            let path = state.withLock { state -> String in
+                if member == "GetClient", let existing = state.clientOrder.first(where: {
+                    state.clients[$0]?.owner == owner && state.clients[$0]?.deleted == false
+                }) {
+                    return existing
+                }
+                let path = "/org/freedesktop/GeoClue2/Client/\(state.nextClient)"
+                state.nextClient += 1
+                state.clients[path] = Client(path: path, owner: owner)
+                state.clientOrder.append(path)
+                return path
+            }
+            do {
+                let objectPath = try DBusObjectPath(path)
+                connection.export(DBusExportedObject(path: objectPath, interfaces: [
+                    try DBusExportedInterface(name: "org.freedesktop.GeoClue2.Client", introspectionXML: "") { [self] in
+                        serveClient($0, path: path, on: connection)
+                    },
+                    try DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "") { [self] in
+                        clientProperties($0, path: path)
+                    },
+                ]))
+                invocation.reply([.objectPath(objectPath)])
+            } catch {
+                invocation.fail(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)")
+            }
+        case "DeleteClient":
+            guard let arguments = try? invocation.message.arguments("o"), case .objectPath(let path) = arguments[0] else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (o)")
+            }
+            state.withLock { state in
+                state.clients[path.rawValue]?.deleted = true
+                state.clients[path.rawValue]?.active = false
+            }
+            invocation.reply()
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+    }
+
+    private func serveClient(_ invocation: DBusMethodInvocation, path: String, on connection: DBusConnection) {
+        let member = invocation.message.member ?? ""
+        record("Client.\(member)")
+        switch member {
+        case "Start":
+            let (refused, position) = state.withLock { state -> (Bool, Position?) in
+                guard let client = state.clients[path], !client.deleted else { return (true, nil) }
+                if state.denied.contains(client.desktopID) { return (true, nil) }
+                state.clients[path]?.active = true
+                return (false, state.position)
+            }
+            guard !refused else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.AccessDenied", message: "'\(path)' disallowed, no agent for UID")
+            }
+            if let position {
+                state.withLock { state in
+                    let location = "/org/freedesktop/GeoClue2/Location/\(state.nextLocation)"
+                    state.nextLocation += 1
+                    state.locations[location] = position
+                    state.clients[path]?.location = location
+                }
+            }
+            invocation.reply()
+        case "Stop":
+            state.withLock { $0.clients[path]?.active = false }
+            invocation.reply()
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+        exportLocations(on: connection)
+    }
+
+    /// Serves every Location object not served yet.
+    private func exportLocations(on connection: DBusConnection) {
+        let paths = state.withLock { Array($0.locations.keys) }
+        for path in paths {
+            guard let objectPath = try? DBusObjectPath(path),
+                  let interface = try? DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "", handler: { [self] in
+                      locationProperties($0, path: path)
+                  }) else { continue }
+            connection.export(DBusExportedObject(path: objectPath, interfaces: [interface]))
+        }
+    }
+
+    private func clientProperties(_ invocation: DBusMethodInvocation, path: String) {
+        let message = invocation.message
+        switch message.member {
+        case "Get":
+            guard let arguments = try? message.arguments("ss"), let name = arguments[1].stringValue else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
+            }
+            record("Get \(name)")
+            guard let client = state.withLock({ $0.clients[path] }) else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no client")
+            }
+            let value: DBusValue? = switch name {
+            case "Location": .objectPath((try? DBusObjectPath(client.location)) ?? .root)
+            case "DesktopId": .string(client.desktopID)
+            case "DistanceThreshold": .uint32(client.distanceThreshold)
+            case "RequestedAccuracyLevel": .uint32(client.requestedAccuracyLevel)
+            case "Active": .boolean(client.active)
+            case "TimeThreshold": .uint32(0)
+            default: nil
+            }
+            guard let value else { return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no property \(name)") }
+            if name == "Location" { markRead(client.location) }
+            invocation.reply([.variant(value)])
+        case "Set":
+            guard let arguments = try? message.arguments("ssv"), let name = arguments[1].stringValue,
+                  let value = arguments[2].variantValue else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssv)")
+            }
+            record("Set \(name)")
+            let accepted = state.withLock { state -> Bool in
+                switch (name, value) {
+                case ("DesktopId", .string(let id)): state.clients[path]?.desktopID = id
+                case ("DistanceThreshold", .uint32(let metres)): state.clients[path]?.distanceThreshold = metres
+                case ("RequestedAccuracyLevel", .uint32(let level)): state.clients[path]?.requestedAccuracyLevel = level
+                case ("TimeThreshold", .uint32): break
+                default: return false
+                }
+                return true
+            }
+            if accepted { invocation.reply() } else {
+                invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "cannot set \(name) to \(value.type.signature)")
+            }
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get and Set")
+        }
+    }
+
+    private func locationProperties(_ invocation: DBusMethodInvocation, path: String) {
+        guard let position = state.withLock({ $0.locations[path] }) else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no location")
+        }
+        let properties: [(String, DBusValue)] = [
+            ("Latitude", .double(position.latitude)), ("Longitude", .double(position.longitude)),
+            ("Accuracy", .double(position.accuracy)), ("Altitude", .double(-Double.greatestFiniteMagnitude)),
+            ("Speed", .double(-1)), ("Heading", .double(-1)), ("Description", .string("fake")),
+            ("Timestamp", .structure([.uint64(UInt64(Date().timeIntervalSince1970)), .uint64(0)])),
+        ]
+        switch invocation.message.member {
+        case "GetAll":
+            record("Location.GetAll")
+            markRead(path)
+            invocation.reply([.variantDictionary(properties)])
+        case "Get":
+            guard let name = (try? invocation.message.arguments("ss"))?[1].stringValue,
+                  let value = properties.first(where: { $0.0 == name })?.1 else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no such property")
+            }
+            markRead(path)
+            invocation.reply([.variant(value)])
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get and GetAll")
+        }
+    }
+
+    private func markRead(_ path: String) {
+        state.withLock { _ = $0.unread.remove(path) }
+    }
+}
+
+/// What went wrong in the fake GeoClue itself.
+public enum FakeGeoClueError: Error, Hashable, Sendable {
+    /// Another connection owns `org.freedesktop.GeoClue2`.
+    case nameTaken
+    /// No client read these Location objects in time.
+    case notRead([String])
+}

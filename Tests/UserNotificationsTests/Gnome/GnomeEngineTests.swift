@@ -1,0 +1,196 @@
+import DBus
+import Foundation
+import Testing
+@testable import UserNotifications
+import UserNotificationsTesting
+
+@Suite("GNOME engine: org.gtk.Notifications (fake GNOME Shell service)")
+struct GnomeEngineTests {
+    static let app = GnomeFixture.identity.id
+
+    @Test("the center adds by app id and identifier with GNotification's keys and app.* actions whose targets are the responses")
+    func add() async throws {
+        let fixture = try await GnomeFixture()
+        #expect(await fixture.center.engineKind == .gnome)
+        try await fixture.post("a")
+        #expect(fixture.gtk.shownIDs(of: Self.app) == ["a"])
+        let notification = try #require(fixture.gtk.notification(of: Self.app, id: "a"))
+        #expect(Set(notification.keys) == ["title", "body", "icon", "priority", "default-action", "default-action-target", "buttons"])
+        #expect(notification["title"] == .string("Ada"))
+        #expect(notification["body"] == .string("Chat\n1 < 2 & more"))
+        #expect(notification["priority"] == .string("normal"))
+        #expect(notification["icon"] == .structure([.string("themed"), .variant(.stringArray(["dialog-information"]))]))
+        #expect(notification["default-action"] == .string("app.notification-response"))
+        let click = try GnomeActionTarget.decode(try #require(notification["default-action-target"]?.stringValue))
+        #expect(click.actionIdentifier == UNNotificationDefaultActionIdentifier)
+        #expect(click.notification.request.identifier == "a")
+        #expect(click.notification.request.content.title == "Ada")
+        #expect(!(click is UNTextInputNotificationResponse))
+
+        guard case .array(_, let buttons)? = notification["buttons"] else { Issue.record("no buttons"); return }
+        let fields = buttons.compactMap(\.variantDictionaryValue)
+        #expect(fields.map { $0["label"] } == [.string("Later"), .string("Reply")])
+        #expect(fields.map { $0["action"] } == [.string("app.notification-response"), .string("app.notification-response")])
+        let later = try GnomeActionTarget.decode(try #require(fields[0]["target"]?.stringValue))
+        let reply = try GnomeActionTarget.decode(try #require(fields[1]["target"]?.stringValue))
+        #expect(later.actionIdentifier == "later" && !(later is UNTextInputNotificationResponse))
+        #expect(reply.actionIdentifier == "reply" && (reply as? UNTextInputNotificationResponse)?.userText == "")
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["a"])
+        await fixture.stop()
+    }
+
+    @Test("adding an identifier again replaces it in place; withdrawing sends RemoveNotification with the app id")
+    func updateAndWithdraw() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.post("a", title: "First")
+        try await fixture.post("b")
+        try await fixture.post("a", title: "Second")
+        #expect(fixture.gtk.shownIDs(of: Self.app) == ["a", "b"])
+        #expect(fixture.gtk.notification(of: Self.app, id: "a")?["title"] == .string("Second"))
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier).sorted() == ["a", "b"])
+        fixture.center.removeDeliveredNotifications(withIdentifiers: ["a"])
+        #expect(await eventually { fixture.gtk.calls.contains(.remove(appID: Self.app, id: "a")) })
+        #expect(fixture.gtk.shownIDs(of: Self.app) == ["b"])
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["b"])
+        fixture.center.removeAllDeliveredNotifications()
+        #expect(await eventually { fixture.gtk.shownIDs(of: Self.app).isEmpty })
+        await fixture.stop()
+    }
+
+    @Test("GNOME's InvalidApp (no desktop entry) is a typed error, and nothing is recorded as delivered")
+    func invalidApp() async throws {
+        let fixture = try await GnomeFixture(knownApps: [])
+        await #expect(throws: GtkNotificationsError.applicationNotFound(appID: Self.app)) { try await fixture.post("a") }
+        #expect(await fixture.center.deliveredNotifications().isEmpty)
+        #expect(GnomeEngine.error(name: "org.example.Other", message: "no", appID: Self.app) == .refused(name: "org.example.Other", message: "no"))
+        await fixture.stop()
+    }
+
+    @Test("a click and a button reach the delegate through org.freedesktop.Application, with the startup id as the token")
+    func clickWhileRunning() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.center.serveApplicationInterface()
+        try await fixture.post("a", userInfo: ["thread": 7])
+        try await fixture.gtk.activate(appID: Self.app, id: "a", startupID: "_TIME42")
+        let click = try #require(await fixture.delegate.responses.next())
+        #expect(click.actionIdentifier == UNNotificationDefaultActionIdentifier)
+        #expect(click.activationToken == "_TIME42")
+        #expect(click.notification.request.content.userInfo["thread"] as? Int == 7)
+        #expect(await fixture.center.deliveredNotifications().isEmpty)
+
+        try await fixture.post("b")
+        try await fixture.gtk.invokeButton(appID: Self.app, id: "b", index: 1)
+        let reply = try #require(await fixture.delegate.responses.next() as? UNTextInputNotificationResponse)
+        #expect(reply.actionIdentifier == "reply")
+        #expect(reply.userText == "")
+        #expect(reply.notification.request.identifier == "b")
+        #expect(await fixture.delegate.responses.extra().isEmpty)
+        await fixture.stop()
+    }
+
+    @Test("a center that did not post it (a relaunched app) builds the response from the target, once")
+    func clickAfterRelaunch() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.post("a", userInfo: ["k": "v"])
+        let relaunched = GnomeFixture.makeCenter(fixture.testBus, fixture.clock)
+        let delegate = await RecordingDelegate()
+        relaunched.delegate = delegate
+        try await relaunched.serveApplicationInterface()
+        try await fixture.gtk.invokeButton(appID: Self.app, id: "a", index: 0)
+        let response = try #require(await delegate.responses.next())
+        #expect(response.actionIdentifier == "later")
+        #expect(response.notification.request.identifier == "a")
+        #expect(response.notification.request.content.title == "Ada")
+        #expect(response.notification.request.content.userInfo["k"] as? String == "v")
+        #expect(response.notification.date == fixture.clock.now)
+        #expect(await delegate.responses.extra().isEmpty)
+        #expect(await fixture.delegate.responses.extra().isEmpty)
+
+        // The relaunched app withdraws by identifier what an earlier launch posted.
+        try await fixture.post("b")
+        #expect(await relaunched.deliveredNotifications().isEmpty)
+        relaunched.removeDeliveredNotifications(withIdentifiers: ["b"])
+        #expect(await eventually { fixture.gtk.shownIDs(of: Self.app).isEmpty })
+        await fixture.stop()
+    }
+
+    @Test("a notification-response from another peer than GNOME Shell, or malformed, is refused with a D-Bus error and reaches no delegate")
+    func forged() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.center.serveApplicationInterface()
+        try await fixture.post("a")
+        let genuine = try #require(fixture.gtk.notification(of: Self.app, id: "a")?["default-action-target"]?.stringValue)
+        let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
+        for target in [genuine, "not json", "{}", String(repeating: "[", count: 4000), #"{"actionIdentifier":"","notification":{}}"#] {
+            let message = try DBusMessage.methodCall(
+                destination: Self.app, path: try #require(ApplicationInterface.objectPath(for: Self.app)),
+                interface: "org.freedesktop.Application", member: "ActivateAction",
+                body: [.string("notification-response"), .array(element: .variant, [.variant(.string(target))]), .variantDictionary([])])
+            await #expect(throws: DBusError.self) { _ = try await connection.call(message, timeout: .seconds(10)) }
+        }
+        #expect(await fixture.delegate.responses.extra().isEmpty)
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["a"])
+        // The same target from GNOME's connection is taken.
+        try await fixture.gtk.activate(appID: Self.app, id: "a")
+        #expect(await fixture.delegate.responses.next()?.notification.request.identifier == "a")
+        await connection.close()
+        await fixture.stop()
+    }
+
+    @Test("a trigger fires from the engine's own scheduler while the app runs")
+    func trigger() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.post("later", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false))
+        #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["later"])
+        #expect(fixture.gtk.calls.isEmpty)
+        fixture.clock.advance(by: 61)
+        #expect(await eventually { fixture.gtk.shownIDs(of: Self.app) == ["later"] })
+        #expect(await fixture.center.pendingNotificationRequests().isEmpty)
+        await fixture.stop()
+    }
+}
+
+@Suite("GNOME engine: action targets, bounded both ways")
+struct GnomeActionTargetTests {
+    func notification(userInfo: [AnyHashable: Any], title: String = "Title", identifier: String = "id") -> UNNotificationRequest {
+        let content = UNMutableNotificationContent()
+        content.title = title
+        content.body = "Body"
+        content.categoryIdentifier = "message"
+        content.threadIdentifier = "thread"
+        content.userInfo = userInfo
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+    }
+
+    @Test("a target round-trips; too much user info is left out, then the texts, never the identifier and category")
+    func reduction() throws {
+        let whole = try #require(GnomeActionTarget.encode(notification(userInfo: ["a": 1]), date: Date(timeIntervalSince1970: 1_700_000_000), actionIdentifier: "yes", textInput: false))
+        let decoded = try GnomeActionTarget.decode(whole, activationToken: "token")
+        #expect(decoded.notification.request.content.userInfo["a"] as? Int == 1)
+        #expect(decoded.activationToken == "token")
+        #expect(decoded.notification.date == Date(timeIntervalSince1970: 1_700_000_000))
+
+        let big = String(repeating: "x", count: 5000)
+        let reduced = try #require(GnomeActionTarget.encode(notification(userInfo: ["big": big]), date: Date(timeIntervalSince1970: 1_700_000_000), actionIdentifier: "yes", textInput: true))
+        #expect(reduced.utf8.count <= GnomeActionTarget.maximumBytes)
+        let response = try GnomeActionTarget.decode(reduced)
+        #expect(response.notification.request.content.userInfo.isEmpty)
+        #expect(response.notification.request.content.title == "Title")
+        #expect((response as? UNTextInputNotificationResponse)?.userText == "")
+
+        let bare = try #require(GnomeActionTarget.encode(notification(userInfo: [:], title: big), date: Date(timeIntervalSince1970: 1_700_000_000), actionIdentifier: "yes", textInput: false))
+        let bareResponse = try GnomeActionTarget.decode(bare)
+        #expect(bareResponse.notification.request.content.title == "")
+        #expect(bareResponse.notification.request.content.categoryIdentifier == "message")
+        #expect(bareResponse.notification.request.content.threadIdentifier == "thread")
+        #expect(GnomeActionTarget.encode(notification(userInfo: [:], identifier: big), date: Date(timeIntervalSince1970: 1_700_000_000), actionIdentifier: "yes", textInput: false) == nil)
+    }
+
+    @Test("a target over the bound, or not a response, is a typed error")
+    func refusals() {
+        #expect(throws: GnomeActionTargetError.tooLong(5000)) { try GnomeActionTarget.decode(String(repeating: "{", count: 5000)) }
+        for text in ["", "null", "[]", #"{"actionIdentifier":"x"}"#, String(repeating: "[", count: 4096)] {
+            #expect(throws: GnomeActionTargetError.self) { try GnomeActionTarget.decode(text) }
+        }
+    }
+}

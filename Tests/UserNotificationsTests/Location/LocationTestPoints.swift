@@ -1,0 +1,34 @@
+import CoreLocation
+@testable import UserNotifications
+
+/// Points at known distances from a region's centre, for the location tests.
+enum LocationTestPoints {
+    /// Paris, the centre of the test regions.
+    static let center = CLLocationCoordinate2D(latitude: 48.8566, longitude: 2.3522)
+
+    /// Metres per degree of latitude on the sphere the distances are measured on.
+    static let metresPerDegree = GreatCircle.earthRadius * .pi / 180
+
+    /// The point `metres` due north of ``center``.
+    static func north(_ metres: Double) -> CLLocationCoordinate2D {
+        CLLocationCoordinate2D(latitude: center.latitude + metres / metresPerDegree, longitude: center.longitude)
+    }
+
+    /// A fix `metres` north of ``center`` with `accuracy`.
+    static func fix(_ metres: Double, accuracy: Double = 10) -> LocationFix {
+        let point = north(metres)
+        guard let fix = LocationFix(latitude: point.latitude, longitude: point.longitude, accuracy: accuracy) else {
+            preconditionFailure("a test point is always valid")
+        }
+        return fix
+    }
+
+    /// A circle of `radius` metres around ``center``.
+    static func region(
+        _ identifier: String = "paris", radius: Double = 500, onEntry: Bool = true, onExit: Bool = true
+    ) -> LocationTriggerRegion {
+        LocationTriggerRegion(
+            latitude: center.latitude, longitude: center.longitude, radius: radius, identifier: identifier,
+            notifyOnEntry: onEntry, notifyOnExit: onExit)
+    }
+}
