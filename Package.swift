@@ -202,7 +202,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting",
+                .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
