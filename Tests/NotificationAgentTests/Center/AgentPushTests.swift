@@ -151,8 +151,8 @@ struct AgentPushTests {
         try await distributor.send(before, to: token)
         #expect(await eventually { recorder.presented.map(\.title) == ["Before"] })
         // The kill comes once the first push is on the server: the agent answers the
-        // distributor's Message as it takes it, so a kill between the delegate's answer and the
-        // agent's Notify loses that push (no restart can bring it back).
+        // distributor's Message as it takes it, so a kill before its Notify can lose that push
+        // (what the restart test with a connected app tripped on), which is not what is tested.
         #expect(await eventually { server.notifications.contains { $0.request.summary == "Before" } })
         _ = await agent.kill()
         let restarted = try await spawnAgent()
