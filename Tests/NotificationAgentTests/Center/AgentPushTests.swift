@@ -2,6 +2,7 @@ import DBus
 import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
+import NotificationAgent
 import Testing
 import UserNotifications
 import UserNotificationsTesting
@@ -131,6 +132,55 @@ struct AgentPushTests {
         try await distributor.send(message, to: token)
         #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
         _ = await restarted.kill()
+    }
+
+    @Test("an agent killed and restarted while the app's center stays connected shows the next push, and the center is connected again")
+    func agentRestartWhileConnected() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
+        let recorder = PresentationRecorder()
+        center.delegate = recorder
+        let registration = try await center.registerForRemoteNotifications()
+        let token = try #require(distributor.registrations.keys.first)
+        let before = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"Before","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(before, to: token)
+        #expect(await eventually { recorder.presented.map(\.title) == ["Before"] })
+        // The kill comes once the first push is on the server: the agent answers the
+        // distributor's Message as it takes it, so a kill before its Notify can lose that push
+        // (what the restart test with a connected app tripped on), which is not what is tested.
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "Before" } })
+        _ = await agent.kill()
+        let restarted = try await spawnAgent()
+        // The push comes as soon as the restarted agent owns its name: before or after the
+        // center, still running, has connected again.
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"While connected","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(message, to: token)
+        let shown = await eventually { server.notifications.contains { $0.request.summary == "While connected" } }
+        #expect(shown)
+        #expect(server.notifications.filter { $0.request.summary == "While connected" }.count <= 1)
+        // The center sees it among its app's notifications, kept by the restarted agent.
+        #expect(await eventually { await center.deliveredNotifications().map(\.request.content.title).contains("While connected") })
+        // Once the restarted agent has the center bound, a push asks its delegate again.
+        let client = try await AgentTestClient.connect(testBus.bus)
+        #expect(await eventually {
+            let json = (try? await client.call("Status").first?.stringValue) ?? nil
+            let status = json.flatMap { try? JSONDecoder().decode(AgentStatus.self, from: Data($0.utf8)) }
+            return status?.apps.first { $0.appID == "org.example.Pushed" }?.connected == true
+        })
+        let after = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"Bound again","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(after, to: token)
+        #expect(await eventually { recorder.presented.map(\.title).last == "Bound again" })
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "Bound again" } })
+        await client.close()
+        _ = await restarted.kill()
+        if !shown { Issue.record("the restarted agent's log:\n\(restarted.standardError)") }
     }
 
     @Test("a refusal through the agent reaches the app typed")
