@@ -71,17 +71,7 @@ extension InProcessEngine {
     /// folder).
     func scheduleSave() {
         guard store != nil else { return }
-        switch saveTiming.change(at: ContinuousClock.now) {
-        case .writeNow:
-            saveNow()
-        case .writeAfter(let spacing):
-            Task {
-                try? await Task.sleep(for: spacing)
-                self.flushSave()
-            }
-        case .waiting:
-            break
-        }
+        SaveCoalescing.carryOut(saveTiming.change(at: ContinuousClock.now), write: { saveNow() }, flush: { await self.flushSave() })
     }
 
     /// Writes a save that is still waiting for its burst to end, now (before a short-lived

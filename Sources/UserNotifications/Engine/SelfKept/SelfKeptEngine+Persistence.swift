@@ -56,18 +56,11 @@ extension SelfKeptEngine {
     /// the burst (or at ``flushSave()``, which ``close()`` and ``writeStateNow()`` call).
     func stateChanged() {
         guard keeper.file != nil else { return }
-        switch keeper.timing.withLock({ $0.change(at: ContinuousClock.now) }) {
-        case .writeNow:
+        let decision = keeper.timing.withLock { $0.change(at: ContinuousClock.now) }
+        SaveCoalescing.carryOut(decision, write: {
             keeper.timing.withLock { $0.writeStarted(at: ContinuousClock.now) }
             write()
-        case .writeAfter(let spacing):
-            Task {
-                try? await Task.sleep(for: spacing)
-                self.flushSave()
-            }
-        case .waiting:
-            break
-        }
+        }, flush: { self.flushSave() })
     }
 
     /// Writes a save that is still waiting for its burst to end, now.

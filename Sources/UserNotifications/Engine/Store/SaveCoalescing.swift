@@ -65,4 +65,20 @@ struct SaveCoalescing: Sendable {
     mutating func writeEnded(after duration: Duration) {
         lastWriteDuration = duration
     }
+
+    /// Carries out `decision`: `write` now, or `flush` in a task of its own once the interval
+    /// has passed (it writes only if the write still waits then), or nothing.
+    static func carryOut(_ decision: Decision, write: () -> Void, flush: @escaping @Sendable () async -> Void) {
+        switch decision {
+        case .writeNow:
+            write()
+        case .writeAfter(let spacing):
+            Task {
+                try? await Task.sleep(for: spacing)
+                await flush()
+            }
+        case .waiting:
+            break
+        }
+    }
 }
