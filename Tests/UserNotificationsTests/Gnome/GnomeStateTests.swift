@@ -82,6 +82,28 @@ struct GnomeStateTests {
         await fixture.stop()
     }
 
+    @Test("a burst's later changes, still waiting for its end, are written when the center goes away")
+    func closeWritesTheBurst() async throws {
+        let folder = try ScratchFolder()
+        let fixture = try await GnomeFixture(stateDirectory: folder.url)
+        try await fixture.center.writeStateNow()
+        try await Self.addBurst(folder: folder.url, fixture: fixture)
+        let relaunched = fixture.relaunchedCenter(clock: TestNotificationClock(now: fixture.clock.now))
+        #expect(await relaunched.pendingNotificationRequests().map(\.identifier).sorted() == ["x", "y", "z"])
+        await fixture.stop()
+    }
+
+    /// Adds three pending requests from a center of its own, which is gone when this returns.
+    private static func addBurst(folder: URL, fixture: GnomeFixture) async throws {
+        let center = GnomeFixture.makeCenter(fixture.testBus, TestNotificationClock(now: fixture.clock.now), stateDirectory: folder)
+        for identifier in ["x", "y", "z"] {
+            let content = UNMutableNotificationContent()
+            content.title = identifier
+            try await center.add(UNNotificationRequest(
+                identifier: identifier, content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false)))
+        }
+    }
+
     @Test("without a state folder nothing is kept")
     func notPersistent() async throws {
         let fixture = try await GnomeFixture()
