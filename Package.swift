@@ -21,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        // Web Push decryption (RFC 8291): P-256 key agreement, HKDF-SHA256, AES-128-GCM.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` (make docs): DocC for the library products.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -42,7 +44,11 @@ let package = Package(
         .target(name: "CoreLocation", swiftSettings: strict),
         .target(
             name: "UserNotifications",
-            dependencies: ["CoreLocation", "FreedesktopNotifications", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CoreLocation", "FreedesktopNotifications", "DesktopNotificationsSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         // The per-user agent (`notify agent`): one engine per app id behind
@@ -142,6 +148,7 @@ let package = Package(
             dependencies: [
                 "CDBus", "DBus", "UserNotifications", "NotifyCLI", "NotificationAgent", "UserNotificationsTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Fuzz",
             swiftSettings: strict
@@ -177,7 +184,10 @@ let package = Package(
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice", "agent-test-app"],
+            dependencies: [
+                "CoreLocation", "UserNotifications", "DesktopNotificationsSupport", "UserNotificationsTesting", "PortalNotice", "agent-test-app",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
@@ -192,7 +202,8 @@ let package = Package(
         ),
         .testTarget(
             name: "NotificationAgentTests",
-            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["CoreLocation", "notify", "agent-test-app", "RemindMeLater", "NotificationAgent", "DBus", "DesktopNotificationsSupport", "UserNotifications", "UserNotificationsTesting",
+                .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

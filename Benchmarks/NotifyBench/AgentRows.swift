@@ -13,6 +13,10 @@ enum AgentRows {
     /// agent-seq: `n` sequential adds through a center whose engine is the agent, with the bench
     /// delegate (asked by the center before each Add, which carries its answer to an agent of
     /// protocol version 2; an older agent asks WillPresent back), as un-seq does in process.
+    ///
+    /// The agent answers an Add once it accepted the request and shows it after, so the timed
+    /// part is what the app waits for; `shown_us_per_op` also counts the wait, after each chunk,
+    /// until the agent lists every notification of the chunk as delivered (the server took them).
     @MainActor
     static func sequential(_ options: Options, identity: ApplicationIdentity) async throws {
         let bus = try await DBusConnection.connect(to: .session)
@@ -26,8 +30,10 @@ enum AgentRows {
         try await center.add(UNNotificationRequest(identifier: "warm-up", content: content("warm-up"), trigger: nil))
         let n = options.count
         var samples: [Sample] = []
+        var shown: [Double] = []
         for sample in 0..<options.samples {
             var total = Sample(seconds: 0, cpuSeconds: 0)
+            var untilShown = 0.0
             for start in stride(from: 0, to: n, by: chunk) {
                 let end = min(start + chunk, n)
                 let part = try await measure {
@@ -37,16 +43,24 @@ enum AgentRows {
                         }
                     }.value
                 }
+                let drain = try await measure {
+                    while await center.deliveredNotifications().count < end - start {
+                        try await Task.sleep(for: .milliseconds(1))
+                    }
+                }
                 total.seconds += part.seconds
                 total.cpuSeconds += part.cpuSeconds
+                untilShown += part.seconds + drain.seconds
                 center.removeAllDeliveredNotifications()
                 guard await center.deliveredNotifications().isEmpty else { throw BenchError("the agent kept notifications after removing all") }
                 // The agent's CloseNotification calls to the server settle outside the timed part.
                 try await Task.sleep(for: .milliseconds(100))
             }
             samples.append(total)
+            shown.append(untilShown)
         }
-        report("agent-seq", count: n, samples: samples, extra: String(format: "agent_rss_mb=%.1f", agent.residentMegabytes))
+        report("agent-seq", count: n, samples: samples, extra: String(
+            format: "shown_us_per_op=%.3f agent_rss_mb=%.1f", median(shown) / Double(n) * 1e6, agent.residentMegabytes))
     }
 
     /// agent-idle: the agent's resident memory after start and after 100 adds and removals from

@@ -4,7 +4,7 @@
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
 //   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,
-//                        region-10k,portal-seq,portal-files,portal-kept]
+//                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
@@ -27,6 +27,7 @@
 // The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
 // process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
 // portal-kept with the state written at each change.
+// push-decrypt (PushRows.swift) decrypts RFC 8291's example message N times, in process.
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -324,6 +325,9 @@ func run() async throws {
             try await LocationRows.regions(options)
         case "portal-seq", "portal-files", "portal-kept":
             try await PortalRows.run(row, options)
+
+        case "push-decrypt":
+            try PushRows.decrypt(options)
 
         default:
             throw BenchError("unknown row \(row)")

@@ -58,7 +58,7 @@ struct ParentRun {
     }
 
     private static func row(_ cells: [String]) -> String {
-        let widths = [13, 8, 9, 8, 10, 13]
+        let widths = [16, 8, 9, 8, 10, 13]
         return cells.enumerated().map { index, cell in
             index < widths.count ? cell.padding(toLength: max(widths[index], cell.count), withPad: " ", startingAt: 0) : cell
         }.joined(separator: " ")

@@ -18,6 +18,7 @@ struct AgentInterfaceTests {
     @Test("the XML in dbus/ is the text the agent and the center serve", arguments: [
         ("org.desktopnotifications.Agent1.xml", AgentInterface.introspectionXML),
         ("org.desktopnotifications.AgentClient1.xml", AgentInterface.clientIntrospectionXML),
+        ("org.desktopnotifications.AgentPush1.xml", AgentPushInterface.introspectionXML),
     ])
     func files(name: String, served: String) throws {
         let stored = try Self.stored(name)

@@ -29,6 +29,8 @@ struct AgentServiceTests {
         let app = try await AgentTestClient.connect(testBus.bus)
         try await app.connectApp(Self.appID, name: "Example App")
         try await app.add(AgentTestClient.request("now"), for: Self.appID)
+        // The agent answers Add once it accepted the request; the server's Notify follows.
+        _ = await server.waitForNotify()
         let posted = try #require(server.notifications.first)
         #expect(posted.request.appName == "Example App" && posted.request.appIcon == "dialog-information")
         #expect(posted.request.hints.desktopEntry == Self.appID)
@@ -45,8 +47,11 @@ struct AgentServiceTests {
         try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
         try await app.add(AgentTestClient.request("shown"), for: Self.appID)
         #expect(try await app.pending(of: Self.appID) == ["later"])
-        let delivered = try await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue ?? ""
-        #expect(try AgentPayload.notifications(from: delivered).map(\.request.identifier) == ["shown"])
+        // Accepted before it is shown: it is in the delivered list once the server took it.
+        #expect(await eventually {
+            let delivered = (try? await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue) ?? ""
+            return (try? AgentPayload.notifications(from: delivered).map(\.request.identifier)) == ["shown"]
+        })
         try await app.call("RemovePendingRequests", [.string(Self.appID), .stringArray(["later"]), .boolean(false)])
         #expect(try await app.pending(of: Self.appID).isEmpty)
         await agent.stop()
@@ -62,7 +67,7 @@ struct AgentServiceTests {
             identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
         try await app.call("SetCategories", [.string(Self.appID), .string(try AgentPayload.encode(Set([category])))])
         try await app.add(AgentTestClient.request("kept", category: "reply"), for: Self.appID)
-        let id = try #require(server.notifications.first?.id)
+        let id = try #require(await server.waitForNotify())
         await app.close()
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.liveIDs == [id])
@@ -77,7 +82,7 @@ struct AgentServiceTests {
         let first = try await AgentTestClient.connect(testBus.bus)
         try await first.connectApp(Self.appID)
         try await first.add(AgentTestClient.request("click-me"), for: Self.appID)
-        let id = try #require(server.notifications.first?.id)
+        let id = try #require(await server.waitForNotify())
         await first.close()
         #expect(await eventually { (try? await agent.statusJSON())?.contains("\"connected\":false") == true })
         server.invokeAction(id: id)
@@ -206,12 +211,15 @@ struct AgentServiceTests {
             ])
         }
         #expect(await addPresented(AgentTestClient.request("shown"), [.banner, .list]) == nil)
+        _ = await server.waitForNotify()
         #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
         // Options that show nothing: nothing is posted, and nothing is delivered.
         #expect(await addPresented(AgentTestClient.request("hidden"), []) == nil)
         #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
-        let delivered = try await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue ?? ""
-        #expect(try AgentPayload.notifications(from: delivered).map(\.request.identifier) == ["shown"])
+        #expect(await eventually {
+            let delivered = (try? await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue) ?? ""
+            return (try? AgentPayload.notifications(from: delivered).map(\.request.identifier)) == ["shown"]
+        })
         #expect(asked.withLock { $0 }.isEmpty)
         // A request with a trigger has no options to carry: refused, and nothing is scheduled.
         let invalid = "org.desktopnotifications.Agent1.Error.InvalidArgument"
@@ -219,6 +227,7 @@ struct AgentServiceTests {
         #expect(try await app.pending(of: Self.appID).isEmpty)
         // Add still asks the app, whose answer shows it.
         try await app.add(AgentTestClient.request("asked"), for: Self.appID)
+        _ = await server.waitForNotify(count: 2)
         #expect(asked.withLock { $0 } == ["asked"])
         #expect(server.notifications.map(\.request.summary) == ["Title of shown", "Title of asked"])
         await agent.stop()

@@ -1,5 +1,6 @@
 import DBus
 import DesktopNotificationsSupport
+import FreedesktopNotifications
 import Foundation
 import UserNotifications
 
@@ -23,7 +24,12 @@ final class AgentApp: Sendable {
         self.caps = caps
         self.host = host
         engine = HostedEngine(
-            identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub)
+            identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
+            undelivered: { identifier, error in
+                AgentLog.logger.warning(
+                    "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
+                    metadata: ["app": "\(appID)", "identifier": "\(TerminalText.singleLine(identifier))", "error": AgentLog.describe(error)])
+            })
     }
 
     /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app

@@ -35,6 +35,8 @@ public final class AgentService: Sendable {
     private let export = Locked<DBusConnection.Export?>(nil)
     let idleWatch = Locked<AgentIdleWatch?>(nil)
     let idleSignals = Locked<DBusSignalHandle?>(nil)
+    /// Remote notifications (`AgentPush1` and the UnifiedPush connector), once started.
+    let pushSide = Locked<AgentPush?>(nil)
 
     private init(
         connection: DBusConnection, bus: NotificationBus, clock: any NotificationClock, launcher: any AppLaunching,
@@ -78,7 +80,11 @@ public final class AgentService: Sendable {
             guard let service else { return invocation.fail(name: AgentErrorName.prefix + "Failed", message: "the agent is stopping") }
             service.route(invocation)
         }
-        service.export.withLock { $0 = connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface])) }
+        let pushInterface = try service.pushInterface()
+        service.export.withLock {
+            $0 = connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface, pushInterface]))
+        }
+        try service.startPush()
         switch try await connection.requestName(AgentInterface.busName) {
         case .primaryOwner, .alreadyOwner:
             return service
@@ -93,6 +99,7 @@ public final class AgentService: Sendable {
         stopIdleWatch()
         try? await connection.releaseName(AgentInterface.busName)
         export.withLock { $0?.unexport() }
+        pushSide.withLock { $0 }?.stop()
         for app in apps.withLock({ Array($0.values) }) {
             try? await app.engine.writeStateNow()
             app.engine.close()

@@ -6,6 +6,12 @@ extension UNUserNotificationCenter {
     /// Schedules `request`, or (with no trigger) shows it now. A request whose identifier is
     /// pending replaces it; one whose identifier is delivered updates it in place.
     ///
+    /// Through the agent (``NotificationEngineKind/agent``) it returns once the agent accepted
+    /// the request, as on Apple platforms, where completion reports that the request was
+    /// scheduled: an immediate one is shown after, and a delivery failure then is logged by the
+    /// agent, which tries again when a notification server appears. In process it returns when
+    /// the notification server has answered, so a missing server is an error there.
+    ///
     /// - Throws: a trigger that can never fire (``NotificationTriggerError``, where Apple traps),
     ///   ``UNError`` with `notificationInvalidNoDate`, ``NotificationDeliveryError`` for
     ///   content that cannot be sent or a missing server, ``UserInfoStorageError`` for

@@ -58,6 +58,10 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let applicationSide = Locked(ApplicationSide())
     /// The wall clock triggers and deadlines run on.
     let clock: any NotificationClock
+    /// Remote notifications: the UnifiedPush connector, the keys, the change handler.
+    let remotePush = Locked(RemotePushSide())
+    /// Where `push.json` is kept (the state folder), or `nil` when nothing is kept.
+    let remotePushFolder: URL?
 
     /// The center of the current app.
     public static func current() -> UNUserNotificationCenter {
@@ -155,6 +159,7 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             center.tellDidReceive(response, done: done)
         }
         let folder = persistent ? Self.stateFolder(stateDirectory, of: identity) : nil
+        remotePushFolder = try? folder?.get()
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
         engine = EngineChoice.engine(
@@ -169,6 +174,9 @@ public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     deinit {
+        let push = remotePush.withLock { $0 }
+        push.connector?.stop()
+        if let connection = push.ownConnection { Task { await connection.close() } }
         applicationSide.withLock { $0.server }?.close()
         engine.close()
     }

@@ -72,6 +72,9 @@ public struct RemoteNotificationPayload: @unchecked Sendable {
             }
         }
         if let score = aps["relevance-score"] as? NSNumber { content.relevanceScore = score.doubleValue }
+        // JSON's null has no property-list form, and user info is kept as property lists
+        // (the state file, the agent): nulls are left out, in dictionaries and arrays alike.
+        let dictionary = Self.withoutNulls(dictionary)
         content.userInfo = dictionary
         self.content = content.copy() as! UNNotificationContent
         self.userInfo = Self.sendable(dictionary)
@@ -141,6 +144,20 @@ public struct RemoteNotificationPayload: @unchecked Sendable {
         return text
     }
 
+    /// `dictionary` with every JSON null removed, at any depth.
+    private static func withoutNulls(_ dictionary: [String: Any]) -> [String: Any] {
+        dictionary.compactMapValues(withoutNulls(value:))
+    }
+
+    private static func withoutNulls(value: Any) -> Any? {
+        switch value {
+        case is NSNull: nil
+        case let nested as [String: Any]: withoutNulls(nested)
+        case let array as [Any]: array.compactMap(withoutNulls(value:))
+        default: value
+        }
+    }
+
     /// The JSON values as Sendable values (JSONSerialization yields only plist types).
     private static func sendable(_ dictionary: [String: Any]) -> [String: any Sendable] {
         dictionary.mapValues { value -> any Sendable in
@@ -169,7 +186,7 @@ extension UNUserNotificationCenter {
     ) async throws -> UNNotificationRequest? {
         guard !payload.isSilent else { return nil }
         let identifier = collapseIdentifier ?? UUID().uuidString
-        var request = UNNotificationRequest(identifier: identifier, content: payload.content, trigger: UNPushNotificationTrigger())
+        var request = payload.request(identifier: identifier)
         if payload.isMutable {
             let content = await serviceExtensionContent(for: request)
             request = UNNotificationRequest(identifier: identifier, content: content, trigger: UNPushNotificationTrigger())

@@ -66,7 +66,8 @@ struct ActivatableRelaunchTests {
             environment: ["XDG_STATE_HOME": folder.appendingPathComponent("app-state").path], timeout: .seconds(20))
         #expect(posted.standardOutput.contains("engine agent") && posted.standardOutput.contains("posted"))
 
-        server.invokeAction(id: try #require(server.notifications.first?.id), key: "yes", activationToken: "click-token")
+        // The app exits once the agent accepted its request; the server's Notify may follow.
+        server.invokeAction(id: try #require(await server.waitForNotify()), key: "yes", activationToken: "click-token")
         #expect(await eventually(timeout: .seconds(20)) { lines(record) == ["ask yes"] })
         #expect(lines(launches) == ["started by the bus"])
         // The agent's ActivateAction call was answered by the app's center, not refused.

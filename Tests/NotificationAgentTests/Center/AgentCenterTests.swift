@@ -36,6 +36,8 @@ struct AgentCenterTests {
         let center = center()
         #expect(await center.engineKind == .agent)
         try await center.add(AgentTestClient.request("now"))
+        // The agent answers Add once it accepted the request; the server's Notify follows.
+        _ = await server.waitForNotify()
         let posted = try #require(server.notifications.first)
         #expect(posted.request.appName == "Center App" && posted.request.hints.desktopEntry == Self.appID)
         #expect(posted.request.appIcon == "dialog-information")
@@ -53,7 +55,7 @@ struct AgentCenterTests {
         try await center.add(AgentTestClient.request("later", after: 3600))
         try await center.add(AgentTestClient.request("shown", category: "reply"))
         #expect(await center.pendingNotificationRequests().map(\.identifier) == ["later"])
-        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+        #expect(await eventually { await center.deliveredNotifications().map(\.request.identifier) == ["shown"] })
         #expect(await center.notificationCategories().map(\.identifier) == ["reply"])
         center.removePendingNotificationRequests(withIdentifiers: ["later"])
         #expect(await center.pendingNotificationRequests().isEmpty)
@@ -117,8 +119,9 @@ struct AgentCenterTests {
         #expect(await center.engineKind == .agent)
         try await center.add(AgentTestClient.request("shown"))
         try await center.add(AgentTestClient.request("hidden"))
+        _ = await server.waitForNotify()
         #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
-        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+        #expect(await eventually { await center.deliveredNotifications().map(\.request.identifier) == ["shown"] })
         #expect(await delegate.asked == ["shown", "hidden"])
 
         // The delegate holds "slow"; the removal made meanwhile reaches the agent after its Add.
@@ -127,6 +130,7 @@ struct AgentCenterTests {
         center.removeDeliveredNotifications(withIdentifiers: ["slow"])
         await delegate.release([.banner, .list])
         try await slow.value
+        _ = await server.waitForNotify(count: 2)
         #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
         #expect(server.notifications.map(\.request.summary) == ["Title of shown", "Title of slow"])
         #expect(await delegate.asked == ["shown", "hidden", "slow"])
@@ -141,7 +145,7 @@ struct AgentCenterTests {
         let recorder = ResponseRecorder()
         center.delegate = recorder
         try await center.add(AgentTestClient.request("tap"))
-        let id = try #require(server.notifications.first?.id)
+        let id = try #require(await server.waitForNotify())
         server.invokeAction(id: id)
         #expect(await eventually { recorder.received == ["tap \(UNNotificationDefaultActionIdentifier)"] })
         #expect(await eventually { (try? await agent.statusJSON())?.contains("\"queued\":0") == true })

@@ -51,7 +51,8 @@ struct AgentRelaunchTests {
         let agent = try await spawnAgent()
         let kept = try await runApp(["--engine", "agent", "--post", "kept"])
         #expect(kept.contains("engine agent") && kept.contains("posted"))
-        let keptID = try #require(server.notifications.last?.id)
+        // The app exits once the agent accepted its request; the agent's Notify may follow.
+        let keptID = try #require(await server.waitForNotify(count: 2))
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.liveIDs == [keptID])
         #expect(server.actions(of: keptID)?.map(\.key).contains("yes") == true)

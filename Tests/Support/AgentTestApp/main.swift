@@ -1,5 +1,5 @@
 // agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application]
-//                [--post IDENTIFIER] [--wait SECONDS] [--exit-after-response]
+//                [--post IDENTIFIER] [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
 //
 // An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
 // delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
@@ -12,8 +12,9 @@
 //
 // With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
 // in it, writes the state a save may still wait to write (as a command that exits at once
-// does), prints `posted`, and exits. Otherwise it stays for SECONDS (default 5), or exits
-// after its first response.
+// does), prints `posted`, and exits. With --register-push it registers for remote
+// notifications with DISTRIBUTOR, prints `registered ENDPOINT P256DH AUTH`, and exits.
+// Otherwise it stays for SECONDS (default 5), or exits after its first response.
 import Foundation
 import UserNotifications
 
@@ -102,6 +103,17 @@ if let identifier = option("--post") {
         try await post(identifier, on: center)
         try await center.writeStateNow()
         say("posted")
+        exit(0)
+    } catch {
+        say("failed \(error)")
+        exit(1)
+    }
+}
+
+if let distributor = option("--register-push") {
+    do {
+        let registration = try await center.registerForRemoteNotifications(distributor: distributor)
+        say("registered \(registration.endpoint.absoluteString) \(registration.p256dh) \(registration.auth)")
         exit(0)
     } catch {
         say("failed \(error)")

@@ -37,6 +37,17 @@ struct RemotePayloadTests {
         #expect((image.content.userInfo["aps"] as? [String: Any])?["mutable-content"] as? Int == 1)
     }
 
+    @Test("JSON nulls are left out of userInfo, at any depth, so a pushed request can be kept and sent to the agent")
+    func nullsLeftOut() throws {
+        let parsed = try payload(#"{"aps":{"alert":"x"},"gone":null,"kept":{"a":null,"b":[1,null,"c"]}}"#)
+        #expect(parsed.content.userInfo["gone"] == nil)
+        let kept = try #require(parsed.content.userInfo["kept"] as? [String: Any])
+        #expect(kept["a"] == nil)
+        #expect((kept["b"] as? [Any])?.count == 2)
+        let request = parsed.request(identifier: "n")
+        #expect(try AgentPayload.request(from: AgentPayload.encode(request)).trigger is UNPushNotificationTrigger)
+    }
+
     @Test("thread id, interruption level, critical sound, localized keys fall back to their key")
     func moreKeys() throws {
         let parsed = try payload(#"{"aps":{"alert":{"title-loc-key":"GREETING","loc-key":"MESSAGE","loc-args":["Ann"]},"thread-id":"chat-1","interruption-level":"time-sensitive","sound":{"critical":1,"name":"default","volume":0.5}}}"#)

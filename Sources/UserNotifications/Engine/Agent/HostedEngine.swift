@@ -20,28 +20,44 @@ package final class HostedEngine: Sendable {
     ///   - stateDirectory: The app's folder in the agent's state.
     ///   - locationHub: The GeoClue2 client the app's location triggers are watched through
     ///     (the agent's one, shared by every app); `nil` makes one for the app.
+    ///   - undelivered: Told of an accepted immediate request whose delivery failed (by its
+    ///     identifier); the request stays pending with no trigger and is delivered again when a
+    ///     notification server gets the name, or at the engine's next start.
     package init(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
-        stateDirectory: URL, locationHub: LocationHub? = nil
+        stateDirectory: URL, locationHub: LocationHub? = nil,
+        undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered
     ) {
         adapter = HostedEngineHostAdapter(host)
         let reference = EngineHostReference()
         reference.host = adapter
         engine = InProcessEngine.start(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
-            stateDirectory: .success(stateDirectory), locationHub: locationHub)
+            stateDirectory: .success(stateDirectory), locationHub: locationHub,
+            undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) })
+    }
+
+    /// Logs an accepted request whose delivery failed (the default of `init`'s `undelivered`).
+    package static let logUndelivered: @Sendable (String, any Error) -> Void = { identifier, error in
+        CenterLog.logger.warning(
+            "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
+            metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": CenterLog.describe(error)])
     }
 
     /// The app's identity.
     package var identity: ApplicationIdentity { engine.identity }
 
-    /// Schedules or shows `request`; see `UNUserNotificationCenter.add(_:)`.
+    /// Schedules or shows `request`; see `UNUserNotificationCenter.add(_:)`. An immediate
+    /// request is accepted before it is shown: this returns once it is validated, its
+    /// attachments taken and it is kept (pending with no trigger, saved as scheduled requests
+    /// are) until the server took it.
     package func add(_ request: UNNotificationRequest) async throws {
         try await engine.add(request)
     }
 
     /// Shows the immediate `request` with the presentation options its app's delegate gave
-    /// before the app sent it (`AddPresented`): the host is not asked `WillPresent`.
+    /// before the app sent it (`AddPresented`): the host is not asked `WillPresent`. It returns
+    /// at acceptance, as ``add(_:)`` does; a delivery tried again later asks the host.
     package func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions) async throws {
         try await engine.add(request, presentation: presentation)
     }

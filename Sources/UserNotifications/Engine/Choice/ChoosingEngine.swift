@@ -29,6 +29,12 @@ final class ChoosingEngine: NotificationEngine {
         state.withLock { $0.draining ? nil : $0.chosen?.engine }
     }
 
+    /// The engine chosen, whether or not the calls made before have reached it yet (for calls
+    /// that need no order with them, such as the agent's push registration).
+    var adoptedEngine: (any NotificationEngine)? {
+        state.withLock { $0.chosen?.engine }
+    }
+
     /// The kind chosen, once the calls made before this one have reached the chosen engine.
     func kind() async -> NotificationEngineKind {
         await perform { _ in } ?? .inProcess

@@ -16,6 +16,12 @@ extension InProcessEngine {
             } else if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
                 try schedule(request, trigger: trigger)
                 waiter.resolve(.success(()))
+            } else if undeliveredAfterAcceptance != nil {
+                cancelPending([request.identifier])
+                keep(request)
+                waiter.resolve(.success(()))
+                // Behind a delivery of its identifier under way, if any: shown in call order.
+                deliver(request, date: clock.now, waiter: nil, presentation: presentation, kept: request)
             } else {
                 cancelPending([request.identifier])
                 deliver(request, date: clock.now, waiter: waiter, presentation: presentation)
@@ -108,10 +114,63 @@ extension InProcessEngine {
         if !removed.isEmpty || identifiers == nil { scheduleSave() }
     }
 
+    // MARK: - Accepted before delivery (the agent)
+
+    /// Keeps an accepted immediate request in the pending list, with no trigger and due now,
+    /// saved as a scheduled request is, until the server took it.
+    private func keep(_ request: UNNotificationRequest) {
+        let now = clock.now
+        hold(request)
+        if let replaced = pending.insert(PendingEntry(request: request, anchor: now, nextFire: now)) { release(replaced.request) }
+        scheduleSave()
+    }
+
+    /// Delivers a kept request again, unless a delivery of its identifier is under way (it is
+    /// tried again when a server next gets the name).
+    func deliverKept(_ request: UNNotificationRequest) {
+        guard !deliveries.isUnderWay(request.identifier) else { return }
+        deliver(request, date: clock.now, waiter: nil, kept: request)
+    }
+
+    /// A kept request's delivery ended: it leaves the pending list when the server took it
+    /// (or the host chose not to show it), unless a later request of its identifier replaced
+    /// it there meanwhile; a failure is reported and the request stays (a replaced request's
+    /// failure loses nothing: the request that replaced it is delivered after it).
+    func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, NotificationDeliveryError>) {
+        guard let entry = pending[request.identifier], entry.request === request else { return }
+        switch outcome {
+        case .success:
+            pending.remove(request.identifier)
+            scheduler?.cancel(request.identifier)
+            release(request)
+            scheduleSave()
+        case .failure(let error):
+            undeliveredAfterAcceptance?(request.identifier, error)
+        }
+    }
+
+    /// A notification server got the name: the kept requests not under way are delivered
+    /// again, oldest first.
+    func retryKept() {
+        let kept = pending.entries.values.filter(\.awaitsDelivery).sorted { ($0.anchor, $0.identifier) < ($1.anchor, $1.identifier) }
+        for entry in kept { deliverKept(entry.request) }
+    }
+
+    /// Cancels the app's pending requests (`nil`: all): those with a trigger; a kept request
+    /// (accepted, not shown yet) is not among them, as it is not in the list the app is given.
+    func cancelScheduled(_ identifiers: [String]?) {
+        guard pending.entries.values.contains(where: \.awaitsDelivery) else { return cancelPending(identifiers) }
+        let chosen = identifiers ?? Array(pending.entries.keys)
+        cancelPending(chosen.filter { pending[$0].map { !$0.awaitsDelivery } ?? false })
+        if identifiers == nil { scheduleSave() }
+    }
+
     /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered.
+    /// list; then it is delivered. A kept request (no trigger: accepted before the agent
+    /// stopped) stays in the list until the server took it.
     func fire(_ identifier: String, due: Date) {
         guard let entry = pending[identifier], entry.nextFire == due else { return }
+        if entry.awaitsDelivery { return deliverKept(entry.request) }
         var leaves = true
         if let next = entry.nextFire(afterFiringAt: due, now: clock.now) {
             pending.reschedule(identifier, to: next)
@@ -123,5 +182,19 @@ extension InProcessEngine {
         scheduleSave()
         deliver(entry.request, date: due, waiter: nil)
         if leaves { release(entry.request) }
+    }
+}
+
+extension PendingEntry {
+    /// An immediate request the agent accepted and keeps until the server took it (no trigger,
+    /// or a push trigger, which the engine shows at once): not in the list the app is given.
+    var awaitsDelivery: Bool {
+        !Self.isScheduled(request)
+    }
+
+    /// Whether `request` waits for a trigger (it is listed as pending).
+    static func isScheduled(_ request: UNNotificationRequest) -> Bool {
+        guard let trigger = request.trigger else { return false }
+        return !(trigger is UNPushNotificationTrigger)
     }
 }

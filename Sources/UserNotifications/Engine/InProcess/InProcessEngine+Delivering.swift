@@ -9,12 +9,12 @@ extension InProcessEngine {
     /// already, before the request reached the agent).
     func deliver(
         _ request: UNNotificationRequest, date: Date, waiter: EngineAnswer<Result<Void, any Error>>?,
-        presentation: UNNotificationPresentationOptions? = nil
+        presentation: UNNotificationPresentationOptions? = nil, kept: UNNotificationRequest? = nil
     ) {
         let request = request.resolvingDeferredLocalizations()
         let delivery = Delivery(
             tag: nextTag(), notification: UNNotification(date: date, request: request),
-            folders: folders(of: request), waiter: waiter, presentation: presentation)
+            folders: folders(of: request), waiter: waiter, presentation: presentation, kept: kept)
         ledger.retain(delivery.folders)
         if deliveries.enqueue(delivery) { begin(delivery.tag) }
     }
@@ -173,6 +173,8 @@ extension InProcessEngine {
         release(folders: finished.folders)
         if let waiter = finished.waiter {
             waiter.resolve(outcome.mapError { $0 as any Error })
+        } else if let kept = finished.kept {
+            keptDeliveryEnded(kept, outcome)
         } else if case .failure(let error) = outcome {
             CenterLog.logger.error(
                 "a notification whose trigger fired was not delivered",

@@ -28,8 +28,9 @@ extension InProcessEngine {
             if !delivered.update(key, { $0.activationToken = token }) { holdEarly(key, event) }
         case .closed(let id, let reason, let server):
             closed(ServerKey(server: server, id: id), reason: reason, event: event)
-        case .serverChanged(let oldOwner, _):
+        case .serverChanged(let oldOwner, let newOwner):
             if let oldOwner { dropServer(oldOwner) }
+            if newOwner != nil, undeliveredAfterAcceptance != nil { retryKept() }
         case .disconnected:
             for server in delivered.servers { dropServer(server) }
         }

@@ -4,8 +4,10 @@ extension InProcessEngine {
     /// pending request or ten thousand.
     func occupancy(of identifier: String) async -> EngineOccupancy {
         await drain()
+        // A kept immediate request (accepted, not shown yet) counts as shown, not pending.
+        let kept = pending[identifier]?.awaitsDelivery
         return EngineOccupancy(
-            pending: pending.count, delivered: delivered.live.count, isPending: pending[identifier] != nil,
-            isDelivered: delivered[identifier] != nil)
+            pending: pending.count - pending.awaitingDelivery, delivered: delivered.live.count + pending.awaitingDelivery,
+            isPending: kept == false, isDelivered: delivered[identifier] != nil || kept == true)
     }
 }

@@ -24,6 +24,13 @@ actor InProcessEngine: NotificationEngine {
     nonisolated let identity: ApplicationIdentity
     nonisolated let client: NotificationsClient
     nonisolated let clock: any NotificationClock
+    /// Set in the agent (``HostedEngine``): an immediate request is accepted (its `add`
+    /// returns) once it is validated, its attachments taken and it is kept in the pending list
+    /// with no trigger, saved as scheduled requests are; it is delivered after, and leaves that
+    /// list when the server took it. A delivery that fails then is reported here and the
+    /// request stays, delivered again when a notification server gets the name (or at the
+    /// next start). `nil` in the app's own process: `add` returns when the server answered.
+    nonisolated let undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?
     private let hostReference: EngineHostReference
     /// The app served; `nil` once it has gone.
     var host: (any EngineHost)? { hostReference.host }
@@ -83,20 +90,23 @@ actor InProcessEngine: NotificationEngine {
     ///   none and is reported (``writeStateNow()``).
     static func start(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil
     ) -> InProcessEngine {
         let engine = InProcessEngine(
             identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
-            locationHub: locationHub ?? LocationHub(desktopID: identity.id))
+            locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance)
         Task { await engine.drain() }
         return engine
     }
 
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub,
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?
     ) {
         self.identity = identity
+        self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.locationHub = locationHub
         self.client = client
         self.clock = clock
@@ -220,8 +230,8 @@ actor InProcessEngine: NotificationEngine {
         guard !closed else { return }
         switch input {
         case .add(let request, let presentation, let answer): accept(request, presentation: presentation, waiter: answer)
-        case .pendingRequests(let answer): answer.resolve(pending.requests)
-        case .removePending(let identifiers): cancelPending(identifiers)
+        case .pendingRequests(let answer): answer.resolve(pending.requests.filter { PendingEntry.isScheduled($0) })
+        case .removePending(let identifiers): cancelScheduled(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
         case .removeDelivered(let identifiers): removeDelivered(identifiers ?? Array(delivered.live.keys))
         case .setCategories(let categories): replaceCategories(categories)

@@ -20,6 +20,9 @@ struct Delivery {
     var withdrawOnArrival = false
     /// Its `Notify` is on the wire.
     var isPosted = false
+    /// The request as it waits in the pending list until the server took it (an immediate
+    /// request the agent accepted before delivering it); `nil` otherwise.
+    var kept: UNNotificationRequest? = nil
 
     var identifier: String { notification.request.identifier }
 }
@@ -50,6 +53,11 @@ struct DeliveryQueue {
         identifiers[delivery.tag] = delivery.identifier
         queues[delivery.identifier, default: []].append(delivery)
         return queues[delivery.identifier]?.count == 1
+    }
+
+    /// Whether a delivery of `identifier` is under way or waits for one.
+    func isUnderWay(_ identifier: String) -> Bool {
+        queues[identifier] != nil
     }
 
     /// The delivery under way with `tag`.

@@ -14,6 +14,8 @@ struct PendingEntry {
 /// alarm in step with it.
 struct PendingTable {
     private(set) var entries: [String: PendingEntry] = [:]
+    /// How many entries are kept immediate requests (``PendingEntry/awaitsDelivery``).
+    private(set) var awaitingDelivery = 0
 
     var count: Int { entries.count }
     var isEmpty: Bool { entries.isEmpty }
@@ -28,16 +30,20 @@ struct PendingTable {
     /// Adds `entry`; returns the entry of the same identifier it replaces.
     @discardableResult
     mutating func insert(_ entry: PendingEntry) -> PendingEntry? {
-        entries.updateValue(entry, forKey: entry.identifier)
+        let replaced = entries.updateValue(entry, forKey: entry.identifier)
+        awaitingDelivery += (entry.awaitsDelivery ? 1 : 0) - (replaced?.awaitsDelivery == true ? 1 : 0)
+        return replaced
     }
 
     @discardableResult
     mutating func remove(_ identifier: String) -> PendingEntry? {
-        entries.removeValue(forKey: identifier)
+        let removed = entries.removeValue(forKey: identifier)
+        if removed?.awaitsDelivery == true { awaitingDelivery -= 1 }
+        return removed
     }
 
     mutating func removeAll() -> [PendingEntry] {
-        defer { entries = [:] }
+        defer { entries = [:]; awaitingDelivery = 0 }
         return Array(entries.values)
     }
 

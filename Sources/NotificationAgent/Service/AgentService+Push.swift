@@ -1,0 +1,86 @@
+import DBus
+import Foundation
+import UserNotifications
+
+extension AgentService {
+    /// `org.desktopnotifications.AgentPush1`, exported beside `Agent1` at the agent's object.
+    func pushInterface() throws -> DBusExportedInterface {
+        try DBusExportedInterface(name: AgentPushInterface.name, introspectionXML: AgentPushInterface.introspectionXML) {
+            [weak self] invocation in
+            guard let self else { return invocation.fail(name: AgentErrorName.prefix + "Failed", message: "the agent is stopping") }
+            routePush(invocation)
+        }
+    }
+
+    /// Serves `org.unifiedpush.Connector2` for every app and takes messages again for the apps
+    /// registered before; a pushed request is added to its app in the app's call order.
+    func startPush() throws {
+        let push = try AgentPush(connection: connection, serviceName: AgentInterface.busName, stateRoot: stateRoot) {
+            [weak self] appID, request in
+            guard let app = self?.apps.withLock({ $0[appID] }) else {
+                return AgentLog.logger.warning("a push for an app the agent does not hold was dropped", metadata: ["app": "\(appID)"])
+            }
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                app.work.enqueue {
+                    do {
+                        try await app.add(request)
+                        AgentLog.logger.info("a push was added", metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
+                    } catch {
+                        AgentLog.logger.warning("a pushed request was not added", metadata: ["app": "\(appID)", "error": "\(error)"])
+                    }
+                    done.resume()
+                }
+            }
+        }
+        push.restore(apps.withLock { Array($0.keys) })
+        pushSide.withLock { $0 = push }
+    }
+
+    /// Takes an `AgentPush1` call: checks its shape, its app id and that the sender is the
+    /// app's bound connection, then runs it on the app's queue.
+    func routePush(_ invocation: DBusMethodInvocation) {
+        touched()
+        let message = invocation.message
+        let sender = message.sender ?? ""
+        let member = message.member ?? ""
+        guard let signature = AgentPushInterface.signatures[member] else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentPushInterface.name) has no method \(member)")
+        }
+        guard message.bodySignature == signature, case .string(let appID) = message.body[0] else {
+            return Self.fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(signature)), not (\(message.bodySignature))"))
+        }
+        guard let app = apps.withLock({ $0[appID] }), let push = pushSide.withLock({ $0 }) else {
+            return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
+        }
+        let options = message.body.count > 1 ? message.body[1].variantDictionaryValue ?? [:] : [:]
+        app.work.enqueue {
+            await Self.runPush(invocation) {
+                try app.requireBound(sender)
+                switch member {
+                case "Register":
+                    let registration = try await push.register(
+                        appID: appID, distributor: options["distributor"]?.stringValue, description: options["description"]?.stringValue)
+                    return [.variantDictionary([
+                        ("endpoint", .string(registration.endpoint.absoluteString)), ("p256dh", .string(registration.p256dh)),
+                        ("auth", .string(registration.auth)), ("distributor", .string(registration.distributor)),
+                    ])]
+                default:
+                    try push.unregister(appID: appID)
+                    return []
+                }
+            }
+        }
+    }
+
+    /// Runs `work` and answers `invocation`: a refused registration as
+    /// ``UserNotifications/AgentPushInterface/registrationErrorName``, so the app gets it typed.
+    static func runPush(_ invocation: DBusMethodInvocation, _ work: @Sendable () async throws -> [DBusValue]) async {
+        do {
+            invocation.reply(try await work())
+        } catch let error as RemoteNotificationRegistrationError {
+            invocation.fail(name: AgentPushInterface.registrationErrorName, message: AgentPushInterface.encode(error))
+        } catch {
+            fail(invocation, error)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import DBus
+import Foundation
+
+/// The agent's remote notification interface, version 1: `org.desktopnotifications.AgentPush1`
+/// at the agent's object (``AgentInterface/path``). `dbus/org.desktopnotifications.AgentPush1.xml`
+/// holds the same text, and a test keeps them equal.
+///
+/// An app connected to the agent (`Connect`) registers through it: the agent keeps the app's
+/// Web Push keys and connection token in the app's agent folder (`push.json`), registers with
+/// the distributor under the agent's own bus name, serves `org.unifiedpush.Connector2` for
+/// every app (each app's token tells them apart), and adds each decrypted message to the app's
+/// notifications, so that it arrives while the app is not running.
+///
+/// `Register` takes the app id and a dictionary (`distributor`, `description`, both optional
+/// strings) and answers a dictionary (`endpoint`, `p256dh`, `auth`, `distributor`).
+/// `Unregister` takes the app id.
+package enum AgentPushInterface {
+    /// The interface's name.
+    package static let name = "org.desktopnotifications.AgentPush1"
+    /// The D-Bus error a refused registration is answered with; its message is the
+    /// ``RemoteNotificationRegistrationError`` as JSON.
+    package static let registrationErrorName = "org.desktopnotifications.AgentPush1.Error.Registration"
+
+    /// The input signature of each method.
+    package static let signatures: [String: String] = ["Register": "sa{sv}", "Unregister": "s"]
+
+    /// The `<interface>` element of `org.desktopnotifications.AgentPush1`.
+    package static let introspectionXML = """
+          <interface name="org.desktopnotifications.AgentPush1">
+            <method name="Register">
+              <arg name="app_id" type="s" direction="in"/>
+              <arg name="options" type="a{sv}" direction="in"/>
+              <arg name="registration" type="a{sv}" direction="out"/>
+            </method>
+            <method name="Unregister">
+              <arg name="app_id" type="s" direction="in"/>
+            </method>
+          </interface>
+
+        """
+
+    /// `error` as the message of ``registrationErrorName``.
+    package static func encode(_ error: RemoteNotificationRegistrationError) -> String {
+        (try? JSONEncoder().encode(error)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The error an agent's answer carries: the registration error it encoded, else a bus error.
+    package static func decode(_ error: any Error) -> RemoteNotificationRegistrationError {
+        if case DBusError.remote(let name, let message) = error, name == registrationErrorName,
+           let decoded = try? JSONDecoder().decode(RemoteNotificationRegistrationError.self, from: Data(message.utf8)) {
+            return decoded
+        }
+        return .bus("\(AgentErrorName.decode(error))")
+    }
+}

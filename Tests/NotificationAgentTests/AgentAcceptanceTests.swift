@@ -1,0 +1,113 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import Logging
+import NotificationAgent
+import Testing
+import UserNotifications
+import UserNotificationsTesting
+
+/// The agent answers `Add` once it accepted an immediate request (validated, attachments
+/// taken, kept as its scheduled requests are), and delivers it after.
+@Suite("The agent accepting a request before it is shown")
+struct AgentAcceptanceTests {
+    static let appID = "org.example.AcceptingApp"
+    let testBus: TestBus
+    let stateRoot: URL
+
+    init() async throws {
+        testBus = try await TestBus()
+        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-accept-\(UUID().uuidString)")
+    }
+
+    /// The notifications the app's engine lists as delivered.
+    static func delivered(_ app: AgentTestClient) async -> [UNNotification] {
+        let json = (try? await app.call("DeliveredNotifications", [.string(appID)]).first?.stringValue) ?? ""
+        return (try? AgentPayload.notifications(from: json)) ?? []
+    }
+
+    @Test("Add is answered while the server holds its Notify reply; the notification is delivered once the reply comes")
+    func answeredBeforeTheServer() async throws {
+        var script = FakeNotificationServer.Script()
+        script.replyDelay = .seconds(3)
+        let server = try await FakeNotificationServer.start(on: testBus.bus, script: script)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("held"), for: Self.appID)
+        // The server holds its reply for seconds: nothing is delivered yet, nor listed pending.
+        #expect(await Self.delivered(app).isEmpty)
+        #expect(try await app.pending(of: Self.appID).isEmpty)
+        #expect(await eventually { await Self.delivered(app).map(\.request.identifier) == ["held"] })
+        #expect(server.notifications.map(\.request.summary) == ["Title of held"])
+        await agent.stop()
+    }
+
+    @Test("a delivery that fails after acceptance is logged, kept across a restart, and delivered once a server appears")
+    func failureKeptAndRetried() async throws {
+        let log = CapturedLog()
+        AgentLog.use(Logger(label: "test") { _ in log })
+        defer { AgentLog.use(Logger(label: "org.desktopnotifications.agent")) }
+        var agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        // No notification server: the Add is still accepted.
+        try await app.add(AgentTestClient.request("waiting"), for: Self.appID)
+        #expect(await eventually { log.messages(about: "waiting").contains { $0.contains("not delivered") } })
+        #expect(await Self.delivered(app).isEmpty)
+        // Kept across a restart of the agent (its state was saved at acceptance).
+        await agent.stop()
+        agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        try await app.connectApp(Self.appID)
+        #expect(await Self.delivered(app).isEmpty)
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        #expect(await eventually { await Self.delivered(app).map(\.request.identifier) == ["waiting"] })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.notifications.map(\.request.summary) == ["Title of waiting"])
+        #expect(try await app.pending(of: Self.appID).isEmpty)
+        await agent.stop()
+    }
+
+    @Test("two adds of one identifier are shown in the order they came: the second replaces the first")
+    func sameIdentifierInOrder() async throws {
+        var script = FakeNotificationServer.Script()
+        script.replyDelay = .milliseconds(300)
+        let server = try await FakeNotificationServer.start(on: testBus.bus, script: script)
+        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        for version in ["first", "second"] {
+            let content = UNMutableNotificationContent()
+            content.title = version
+            try await app.add(UNNotificationRequest(identifier: "same", content: content, trigger: nil), for: Self.appID)
+        }
+        let secondID = try #require(await server.waitForNotify(count: 2))
+        let firstID = try #require(await server.waitForNotify(count: 1))
+        #expect(server.notifications.map(\.request.summary) == ["first", "second"])
+        #expect(server.notifications.last?.request.replacesID == firstID)
+        #expect(secondID == firstID)
+        #expect(await eventually { await Self.delivered(app).map(\.request.content.title) == ["second"] })
+        await agent.stop()
+    }
+}
+
+/// A log handler that keeps what it is given.
+final class CapturedLog: LogHandler, @unchecked Sendable {
+    private let entries = Locked<[(message: String, metadata: Logger.Metadata)]>([])
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        entries.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
+    }
+
+    /// The messages logged with `identifier` as their `identifier` metadata.
+    func messages(about identifier: String) -> [String] {
+        entries.withLock { $0.filter { $0.metadata["identifier"]?.description == identifier }.map(\.message) }
+    }
+}

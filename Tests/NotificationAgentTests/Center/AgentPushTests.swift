@@ -1,0 +1,150 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+import Testing
+import UserNotifications
+import UserNotificationsTesting
+
+/// A delegate that keeps what `willPresent` was asked.
+final class PresentationRecorder: NSObject, UNUserNotificationCenterDelegate, Sendable {
+    private let seen = Locked<[(identifier: String, title: String, pushed: Bool)]>([])
+
+    var presented: [(identifier: String, title: String, pushed: Bool)] { seen.withLock { $0 } }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification) async
+        -> UNNotificationPresentationOptions
+    {
+        let request = notification.request
+        seen.withLock { $0.append((request.identifier, request.content.title, request.trigger is UNPushNotificationTrigger)) }
+        return [.banner, .list]
+    }
+}
+
+@Suite("Remote notifications through the built agent")
+struct AgentPushTests {
+    static let appID = "org.example.AgentTestApp"
+    let testBus: TestBus
+    let folder: URL
+    let record: String
+
+    init() async throws {
+        testBus = try await TestBus(withServiceDirectory: true)
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("agent-push-\(UUID().uuidString)")
+        record = folder.appendingPathComponent("responses.txt").path
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data/applications"), withIntermediateDirectories: true)
+    }
+
+    var agentState: URL { folder.appendingPathComponent("agent-state") }
+
+    func spawnAgent() async throws -> ChildProcess {
+        try await testBus.startAgent(environment: [
+            "XDG_STATE_HOME": agentState.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "XDG_DATA_DIRS": "/nonexistent",
+        ])
+    }
+
+    var recorded: [String] {
+        ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Registers the built test app through the agent; returns its endpoint, p256dh and auth.
+    func registerTestApp() async throws -> (endpoint: String, p256dh: String, auth: String) {
+        let app = try BuiltProduct.url(named: "agent-test-app").path
+        let result = try await testBus.run(
+            app, ["--app-id", Self.appID, "--record", record, "--engine", "agent", "--register-push", "fake"],
+            environment: ["XDG_STATE_HOME": folder.appendingPathComponent("app-state").path], timeout: .seconds(30))
+        let line = try #require(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("registered ") }, "\(result.standardOutput)")
+        let words = line.split(separator: " ").map(String.init)
+        return (words[1], words[2], words[3])
+    }
+
+    @Test("a push for an app that is not running is shown with its name, and a click launches it: its delegate gets the response")
+    func appNotRunning() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        let app = try BuiltProduct.url(named: "agent-test-app").path
+        try """
+            [Desktop Entry]
+            Type=Application
+            Name=Agent Test App
+            Exec=\(app) --app-id \(Self.appID) --record \(record) --exit-after-response --wait 20
+
+            """.write(to: folder.appendingPathComponent("data/applications/\(Self.appID).desktop"), atomically: true, encoding: .utf8)
+        let agent = try await spawnAgent()
+        let registration = try await registerTestApp()
+        let kept = try #require(distributor.registrations.values.first)
+        #expect(kept.service == AgentInterface.busName)
+        #expect(kept.endpoint == registration.endpoint)
+        // The agent holds the app's keys, 0600, in the app's agent folder.
+        let keyFile = agentState.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/push.json").path
+        #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        // The app has exited; the push arrives.
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"Pushed","body":"while the app was away"}}}"#.utf8),
+            p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(message, to: kept.token, id: "away-1")
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "Pushed" } })
+        let shown = try #require(server.notifications.first { $0.request.summary == "Pushed" })
+        #expect(shown.request.appName == "Agent Test App")
+        server.invokeAction(id: try #require(shown.id))
+        #expect(await eventually(timeout: .seconds(20)) { recorded.count == 1 })
+        #expect(recorded.first?.hasSuffix(" \(UNNotificationDefaultActionIdentifier)") == true)
+        _ = await agent.kill()
+    }
+
+    @Test("with the app running the agent hands the push to it: its delegate's willPresent sees a push trigger; unregistering reaches the distributor")
+    func appRunning() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
+        let recorder = PresentationRecorder()
+        center.delegate = recorder
+        let registration = try await center.registerForRemoteNotifications(description: "running")
+        let kept = try #require(distributor.registrations.values.first)
+        #expect(kept.endpoint == registration.endpoint.absoluteString && kept.description == "running")
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"Live","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(message, to: kept.token)
+        #expect(await eventually { recorder.presented.map(\.title) == ["Live"] })
+        #expect(recorder.presented.first?.pushed == true)
+
+        try await center.unregisterForRemoteNotifications()
+        #expect(await eventually { distributor.registrations.isEmpty })
+        _ = await agent.kill()
+    }
+
+    @Test("an agent killed and restarted takes the pushes of an app registered before, and shows them")
+    func agentRestart() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        let agent = try await spawnAgent()
+        let registration = try await registerTestApp()
+        let token = try #require(distributor.registrations.keys.first)
+        _ = await agent.kill()
+        let restarted = try await spawnAgent()
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"After restart","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
+        try await distributor.send(message, to: token)
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
+        _ = await restarted.kill()
+    }
+
+    @Test("a refusal through the agent reaches the app typed")
+    func refusal() async throws {
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        distributor.refuseRegistrations(reason: "VAPID_REQUIRED")
+        let agent = try await spawnAgent()
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Refused", displayName: "Refused"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
+        await #expect(throws: RemoteNotificationRegistrationError.refused(reason: "VAPID_REQUIRED")) {
+            try await center.registerForRemoteNotifications()
+        }
+        _ = await agent.kill()
+    }
+}
