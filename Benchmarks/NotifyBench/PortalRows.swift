@@ -6,7 +6,8 @@ import UserNotificationsTesting
 /// org.freedesktop.portal.Desktop from this process, and a center with the portal engine adds
 /// N notifications one after the other. portal-seq adds text only and keeps no state;
 /// portal-files adds an image and an audio attachment to each, which travel as sealed memory
-/// files; portal-kept keeps state in a fresh folder, written at each change.
+/// files; portal-kept keeps state in a fresh folder, saved as the engine saves it (the first
+/// change of a burst at once, the rest at the end of the burst).
 enum PortalRows {
     @MainActor
     static func run(_ row: String, _ options: Options) async throws {

@@ -26,7 +26,7 @@
 // region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
 // The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
 // process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
-// portal-kept with the state written at each change.
+// portal-kept with the state kept, saved in bursts as the engine saves it.
 // push-decrypt (PushRows.swift) decrypts RFC 8291's example message N times, in process.
 import Foundation
 import Synchronization

@@ -11,7 +11,8 @@
 // `serving`, or `not serving` and the error.
 //
 // With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
-// in it, prints `posted`, and exits. With --register-push it registers for remote
+// in it, writes the state a save may still wait to write (as a command that exits at once
+// does), prints `posted`, and exits. With --register-push it registers for remote
 // notifications with DISTRIBUTOR, prints `registered ENDPOINT P256DH AUTH`, and exits.
 // Otherwise it stays for SECONDS (default 5), or exits after its first response.
 import Foundation
@@ -100,6 +101,7 @@ if CommandLine.arguments.contains("--serve-application") {
 if let identifier = option("--post") {
     do {
         try await post(identifier, on: center)
+        try await center.writeStateNow()
         say("posted")
         exit(0)
     } catch {

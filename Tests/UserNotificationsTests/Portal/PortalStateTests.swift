@@ -12,6 +12,9 @@ struct PortalStateTests {
         let fixture = try await PortalFixture(stateDirectory: folder.url)
         try await fixture.post("later", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false))
         #expect(fixture.portal.added.isEmpty)
+        // The categories were the burst's first change, written at once; the request is
+        // written at the end of the burst, without a flush.
+        #expect(await eventually { GnomeStateTests.savedPending(in: folder.url) == ["later"] })
 
         let clock = TestNotificationClock(now: fixture.clock.now)
         let relaunched = fixture.relaunchedCenter(clock: clock)
@@ -35,6 +38,8 @@ struct PortalStateTests {
         let app = try #require(fixture.appConnection)
         try fixture.portal.invokeAction(id: "c", action: "default", to: app)
         #expect(try #require(await fixture.delegate.responses.next()).notification.request.identifier == "c")
+        // What an app that exits now does: the end of the burst is written at once.
+        try await fixture.center.writeStateNow()
 
         let relaunched = fixture.relaunchedCenter(clock: TestNotificationClock(now: fixture.clock.now))
         let delivered = await relaunched.deliveredNotifications()

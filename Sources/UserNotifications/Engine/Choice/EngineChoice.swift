@@ -46,7 +46,7 @@ enum EngineChoice {
     /// - Parameters:
     ///   - requested: The kind asked for (``requested(_:environment:)``).
     ///   - environment: Where the app's desktop entry is looked for (``ActivatableDesktopEntry``).
-    ///   - stateDirectory: Where the portal engine keeps its state, or `nil` for none (the
+    ///   - stateDirectory: Where the portal and GNOME engines keep their state, or `nil` for none (the
     ///     in-process engine's folder, which `makeInProcess` has).
     ///   - makeInProcess: Starts the in-process engine.
     static func engine(
@@ -67,7 +67,8 @@ enum EngineChoice {
         }
         if requested == .gnome {
             return ChoosingEngine {
-                guard let gnome = await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, required: true) else {
+                guard let gnome = await gnomeEngine(
+                    identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: true) else {
                     return (makeInProcess(), .inProcess)
                 }
                 return (gnome, .gnome)
@@ -78,7 +79,8 @@ enum EngineChoice {
                 return (agent, .agent)
             }
             if requested == nil, ActivatableDesktopEntry.isActivatable(appID: identity.id, environment: environment),
-               let gnome = await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, required: false) {
+               let gnome = await gnomeEngine(
+                identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: false) {
                 return (gnome, .gnome)
             }
             return (makeInProcess(), .inProcess)
@@ -88,7 +90,8 @@ enum EngineChoice {
     /// GNOME's engine, or `nil` when the bus cannot be reached (logged) or, unless `required`,
     /// when `org.gtk.Notifications` has no owner.
     private static func gnomeEngine(
-        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference, required: Bool
+        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, required: Bool
     ) async -> GnomeEngine? {
         let connection: DBusConnection
         do {
@@ -99,7 +102,7 @@ enum EngineChoice {
                 metadata: ["error": CenterLog.describe(error)])
             return nil
         }
-        let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host)
+        let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
         let reachable = required ? true : await engine.reachable()
         guard reachable else {
             engine.close()

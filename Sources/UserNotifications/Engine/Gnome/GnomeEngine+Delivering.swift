@@ -27,6 +27,7 @@ extension GnomeEngine {
             throw NotificationDeliveryError.noNotificationServer(String(describing: error))
         }
         state.withLock { $0.delivered[request.identifier] = GnomeDelivered(notification: notification) }
+        stateChanged()
     }
 
     /// The typed error of GNOME's error reply `name`.

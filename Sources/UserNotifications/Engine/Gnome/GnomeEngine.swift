@@ -20,9 +20,13 @@ import FreedesktopNotifications
 ///
 /// What GNOME does not do, the engine does itself (``SelfKeptEngine``), as the portal engine
 /// does: pending
-/// requests fire only while the app runs (``PendingScheduler``), the delivered list is the
-/// engine's own record of this launch (GNOME cannot list what it shows, nor says when one is
-/// closed), and nothing is saved across launches. A notification leaves the list when it is
+/// requests fire only while the app runs (``PendingScheduler``), and the delivered list is the
+/// engine's own record (GNOME cannot list what it shows, nor says when one is closed). Both
+/// lists, the categories and the authorization are kept in the app's state file
+/// (``EngineState``, under `org.gtk.Notifications`, apart from the portal engine's entries),
+/// as the in-process engine keeps and saves them, when the center keeps state
+/// (``SelfKeptStore``): a relaunched app still has its pending requests, and lists and can
+/// withdraw what an earlier launch showed. A notification leaves the list when it is
 /// withdrawn or answered.
 final class GnomeEngine: SelfKeptEngine {
     /// How long a call to GNOME Shell may take.
@@ -34,13 +38,22 @@ final class GnomeEngine: SelfKeptEngine {
     private let hostReference: EngineHostReference
     let state = Locked(GnomeEngineState())
     private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
+    let keeper: SelfKeptStore
+    /// GNOME Shell's bus name.
+    static let savedServer = GnomeInterface.busName
 
     var host: (any EngineHost)? { hostReference.host }
     var scheduler: PendingScheduler<String>? { schedulerSlot.withLock { $0 } }
 
-    /// Makes the engine on `connection`, which it closes with ``close()``.
-    init(identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference) {
+    /// Makes the engine on `connection`, which it closes with ``close()``, and reads the saved
+    /// state from `stateDirectory` (none kept when `nil`; a folder that cannot be named is
+    /// logged and none is kept).
+    init(
+        identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil
+    ) {
         self.identity = identity
+        self.keeper = SelfKeptStore(stateDirectory: stateDirectory)
         self.connection = connection
         self.clock = clock
         self.hostReference = host
@@ -48,16 +61,18 @@ final class GnomeEngine: SelfKeptEngine {
             self?.fire(identifier, due: due)
         }
         schedulerSlot.withLock { $0 = scheduler }
+        restore()
     }
 
     // MARK: - NotificationEngine
 
     // The lists, the categories, authorization requests and the badge are
-    // ``SelfKeptEngine``'s.
+    // ``SelfKeptEngine``'s, and so are the saves of each change of them (``stateChanged()``).
 
     /// Withdraws the notifications named, whether this launch posted them or an earlier one
     /// did (GNOME keeps them across the app's exit and ignores an id it does not show); `nil`
-    /// withdraws those of this launch, the only ones the engine knows.
+    /// withdraws those the engine lists (this launch's, and an earlier one's when the center
+    /// keeps state).
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
         let removed = state.withLock { state in
             guard let identifiers else { return Array(state.delivered.keys) }
@@ -65,6 +80,7 @@ final class GnomeEngine: SelfKeptEngine {
             return Array(Set(identifiers))
         }
         for identifier in removed { withdraw(identifier) }
+        if !removed.isEmpty { stateChanged() }
     }
 
     /// GNOME Shell 43 shows a plain body, a themed icon and buttons through this interface,
@@ -72,9 +88,6 @@ final class GnomeEngine: SelfKeptEngine {
     func authorization() async -> EngineAuthorization {
         await authorization { [.body, .actions, .iconStatic, .persistence] }
     }
-
-    /// The GNOME engine keeps no state file (GNOME keeps the notifications): nothing waits.
-    func writeStateNow() async throws {}
 
     /// GNOME keeps no responses for the engine to take: a click comes as
     /// ``takeResponse(target:activationToken:sender:)``, with its sender.
@@ -108,6 +121,7 @@ final class GnomeEngine: SelfKeptEngine {
         }
         let identifier = decoded.notification.request.identifier
         let known = state.withLock { $0.delivered.removeValue(forKey: identifier)?.notification }
+        if known != nil { stateChanged() }
         guard let known else {
             host?.receive(decoded)
             return true

@@ -15,7 +15,7 @@ extension InProcessEngine {
         guard let store, savedBaseline == nil else { return }
         let state: EngineState
         do {
-            state = Self.state(from: try store.load())
+            state = EngineState.state(from: try store.load())
         } catch {
             recordStateProblem(error)
             return
@@ -24,21 +24,6 @@ extension InProcessEngine {
         savedBaseline = state
         adopt(state)
         attachmentStore?.prune(keeping: Set(ledger.counts.keys))
-    }
-
-    /// The state in a load's result, reporting a file that was set aside.
-    private static func state(from result: StateFile<EngineState>.LoadResult) -> EngineState {
-        switch result {
-        case .loaded(let state):
-            return state
-        case .fresh:
-            return EngineState()
-        case .setAside(let reason, let movedTo):
-            CenterLog.logger.error(
-                "the saved state could not be trusted; it was set aside",
-                metadata: ["reason": "\(reason)", "movedTo": "\(TerminalText.singleLine(movedTo.path))"])
-            return EngineState()
-        }
     }
 
     /// Takes in what `state` holds that the center does not have yet.
@@ -80,43 +65,19 @@ extension InProcessEngine {
             "the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
     }
 
-    /// How long a burst of changes is gathered into one write, at least.
-    static let saveCoalescing: Duration = .milliseconds(20)
-    /// A write waits at least this many times as long as the last write took, times the
-    /// engines of the process with a write waiting (when that is longer than
-    /// ``saveCoalescing``): a large state (thousands of requests) is read, merged and written
-    /// again whole, so in a burst of changes the saves of all the process's engines (the
-    /// agent hosts one per app) take about a fifth of its time instead of all of it, and a
-    /// save lands within a few times its own cost after the change.
-    static let saveSpacingFactor = 4
-    /// The engines of the process whose write waits for the end of its interval.
-    static let waitingSaves = Locked(0)
-
-    /// Saves the change: at once when nothing was written within ``saveCoalescing`` (or the
-    /// longer spacing of ``saveSpacingFactor``), so a process that adds one request and exits
-    /// keeps it; else once at the end of that interval for the whole burst. Every write is
-    /// crash-safe (temporary file, fsync, rename, fsync of the folder).
+    /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written
+    /// lately, so a process that adds one request and exits keeps it; else once at the end of
+    /// the burst. Every write is crash-safe (temporary file, fsync, rename, fsync of the
+    /// folder).
     func scheduleSave() {
-        guard store != nil, !saveScheduled else { return }
-        let now = ContinuousClock.now
-        let waiting = Self.waitingSaves.withLock { $0 }
-        let spacing = max(Self.saveCoalescing, lastSaveDuration * (Self.saveSpacingFactor * (waiting + 1)))
-        if lastSave.map({ now - $0 >= spacing }) ?? true {
-            saveNow()
-            return
-        }
-        saveScheduled = true
-        Self.waitingSaves.withLock { $0 += 1 }
-        Task {
-            try? await Task.sleep(for: spacing)
-            self.flushSave()
-        }
+        guard store != nil else { return }
+        SaveCoalescing.carryOut(saveTiming.change(at: ContinuousClock.now), write: { saveNow() }, flush: { await self.flushSave() })
     }
 
     /// Writes a save that is still waiting for its burst to end, now (before a short-lived
     /// process exits).
     func flushSave() {
-        if saveScheduled { saveNow() }
+        if saveTiming.writeWaiting { saveNow() }
     }
 
     /// Writes a waiting save now, then reports why the state is not saved, if it is not.
@@ -137,25 +98,15 @@ extension InProcessEngine {
     /// state alone, is not read again: nobody else wrote since, so the state replaces it as
     /// it is (the agent, its apps' only writer, never reads back what it wrote).
     func saveNow() {
-        if saveScheduled { Self.waitingSaves.withLock { $0 -= 1 } }
-        saveScheduled = false
         guard let store else { return }
         let started = ContinuousClock.now
-        lastSave = started
-        defer { lastSaveDuration = ContinuousClock.now - started }
+        saveTiming.writeStarted(at: started)
+        defer { saveTiming.writeEnded(after: ContinuousClock.now - started) }
         restore()
         guard let baseline = savedBaseline else { return }
         let ours = snapshot()
         do {
-            // Whether the file will hold `ours` alone: it held the baseline, and nothing else.
-            var holdsOursAlone = true
-            let stamp = try store.update(unchangedSince: savedStamp) { stored in
-                guard let stored else { return ours }
-                let state = Self.state(from: stored)
-                holdsOursAlone = state.hasSameEntries(as: baseline)
-                return ours.merged(over: state, since: baseline)
-            }
-            savedStamp = holdsOursAlone ? stamp : nil
+            savedStamp = try EngineState.write(ours, to: store, since: baseline, unchangedSince: savedStamp)
             savedBaseline = ours
             stateProblem = nil
         } catch {
@@ -167,12 +118,12 @@ extension InProcessEngine {
     func snapshot() -> EngineState {
         var state = EngineState()
         state.pending = pending.entries.values.compactMap { entry in
-            Self.snapshot(of: entry.identifier) {
+            EngineState.entry(of: entry.identifier) {
                 EngineState.Pending(request: try NotificationRequestSnapshot(entry.request), anchor: entry.anchor, nextFire: entry.nextFire)
             }
         }
         state.delivered = delivered.live.values.compactMap { entry in
-            Self.snapshot(of: entry.identifier) {
+            EngineState.entry(of: entry.identifier) {
                 EngineState.Delivered(notification: try NotificationSnapshot(entry.notification), server: entry.key.server, id: entry.key.id)
             }
         }
@@ -180,18 +131,5 @@ extension InProcessEngine {
         state.authorizationStatus = authorizationStatus.rawValue
         state.authorizationOptions = authorizationOptions.rawValue
         return state
-    }
-
-    /// One entry of the saved state; an entry that cannot be written (its `userInfo` was
-    /// checked when it was added, so this is not expected) is left out and logged.
-    private static func snapshot<Entry>(of identifier: String, _ make: () throws -> Entry) -> Entry? {
-        do {
-            return try make()
-        } catch {
-            CenterLog.logger.error(
-                "a notification was left out of the saved state",
-                metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
-            return nil
-        }
     }
 }

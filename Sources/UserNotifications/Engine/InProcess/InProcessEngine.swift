@@ -71,11 +71,8 @@ actor InProcessEngine: NotificationEngine {
     var capabilityCache: (server: String, capabilities: Set<NotificationCapability>)?
     private var lastTag: UInt64 = 0
 
-    var saveScheduled = false
-    /// When the state was last written (``scheduleSave()``).
-    var lastSave: ContinuousClock.Instant?
-    /// How long the last write took, which spaces the next (``scheduleSave()``).
-    var lastSaveDuration: Duration = .zero
+    /// When the next save is written (``scheduleSave()``).
+    var saveTiming = SaveCoalescing()
     /// The state as this engine last read it from its file or wrote it there, which the merge
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.

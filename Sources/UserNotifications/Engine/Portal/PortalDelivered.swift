@@ -16,4 +16,10 @@ struct PortalDelivered: SelfKeptDelivered {
         actionIdentifiers = actions.map(\.identifier)
         textInputIdentifiers = Set(actions.filter { $0 is UNTextInputNotificationAction }.map(\.identifier))
     }
+
+    /// The record of `notification` read back from the state file: its buttons are those of
+    /// its category in `categories`.
+    init(restoring notification: UNNotification, categories: [String: UNNotificationCategory]) {
+        self.init(notification: notification, actions: categories[notification.request.content.categoryIdentifier]?.actions ?? [])
+    }
 }

@@ -53,7 +53,7 @@ extension PortalEngine {
                 "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
                 metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
         }
-        save()
+        stateChanged()
     }
 
     /// Whether the app id is a bus name with an owner or a D-Bus service: then the app serves
@@ -124,7 +124,7 @@ extension PortalEngine {
             CenterLog.logger.info("an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
             return false
         }
-        save()
+        stateChanged()
         let response: UNNotificationResponse
         if entry.textInputIdentifiers.contains(identifier) {
             response = UNTextInputNotificationResponse(

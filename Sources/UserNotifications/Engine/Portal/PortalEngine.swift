@@ -14,8 +14,9 @@ import FreedesktopNotifications
 /// cannot list what its server shows, and says nothing when a notification is closed: there
 /// are no close reasons and no dismiss responses). A notification leaves the list when it is
 /// withdrawn, replaced, or answered (servers withdraw an activated notification). Both lists,
-/// the categories and the authorization are kept in the app's state file (``EngineState``),
-/// as the in-process engine keeps them, when the center keeps state.
+/// the categories and the authorization are kept in the app's state file (``EngineState``,
+/// under the portal's bus name), as the in-process engine keeps and saves them, when the
+/// center keeps state (``SelfKeptStore``).
 ///
 /// When the app id is a bus name with an owner or a D-Bus service (the app serves
 /// `org.freedesktop.Application`, ``UNUserNotificationCenter/serveApplicationInterface()``),
@@ -44,13 +45,9 @@ final class PortalEngine: SelfKeptEngine {
     private let subscription = Locked<DBusSignalHandle?>(nil)
     /// One delivery at a time per identifier.
     let line = PortalDeliveryLine()
-    /// The state file, `nil` when the center keeps no state.
-    let store: StateFile<EngineState>?
-    /// The state as last read from the file or written there, which each save merges against;
-    /// `nil` until the file was read, and nothing is written before. Its lock orders saves.
-    let saveBaseline = Locked<EngineState?>(nil)
-    /// Why the state could not be kept at the last attempt; `nil` after a success.
-    let stateProblem = Locked<(any Error)?>(nil)
+    let keeper: SelfKeptStore
+    /// The portal's bus name.
+    static let savedServer = PortalInterface.busName
 
     var host: (any EngineHost)? { hostReference.host }
     var scheduler: PendingScheduler<String>? { schedulerSlot.withLock { $0 } }
@@ -63,15 +60,8 @@ final class PortalEngine: SelfKeptEngine {
         identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil
     ) async -> PortalEngine {
-        var folder: URL?
-        switch stateDirectory {
-        case .success(let url): folder = url
-        case .failure(let error):
-            CenterLog.logger.error("the notification state is not kept", metadata: ["error": CenterLog.describe(error)])
-        case nil: break
-        }
         let engine = PortalEngine(
-            identity: identity, connection: connection, clock: clock, host: host, store: folder.map(EngineState.file(in:)))
+            identity: identity, connection: connection, clock: clock, host: host, keeper: SelfKeptStore(stateDirectory: stateDirectory))
         engine.restore()
         await engine.listen()
         _ = await engine.features()
@@ -80,10 +70,10 @@ final class PortalEngine: SelfKeptEngine {
 
     private init(
         identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
-        store: StateFile<EngineState>?
+        keeper: SelfKeptStore
     ) {
         self.identity = identity
-        self.store = store
+        self.keeper = keeper
         self.connection = connection
         self.clock = clock
         self.hostReference = host
@@ -134,12 +124,7 @@ final class PortalEngine: SelfKeptEngine {
     // MARK: - NotificationEngine
 
     // The lists, the categories, authorization requests and the badge are
-    // ``SelfKeptEngine``'s; each change of them is saved (``stateChanged()``).
-
-    /// Saves the change (``save()``).
-    func stateChanged() {
-        save()
-    }
+    // ``SelfKeptEngine``'s, and so are the saves of each change of them (``stateChanged()``).
 
     func authorization() async -> EngineAuthorization {
         await authorization {
@@ -147,14 +132,6 @@ final class PortalEngine: SelfKeptEngine {
             if await self.features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
             return capabilities
         }
-    }
-
-    /// Every change is written when it is made; this reports why the state is not saved, if
-    /// it is not.
-    ///
-    /// - Throws: ``StateStoreError`` when the state could not be read or written.
-    func writeStateNow() async throws {
-        if let problem = stateProblem.withLock({ $0 }) { throw problem }
     }
 
     /// The click an `app.notification-response` action of this engine carried: `id` is its

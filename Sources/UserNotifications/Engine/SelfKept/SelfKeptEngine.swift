@@ -6,8 +6,10 @@ import FreedesktopNotifications
 /// An engine in front of a notification service that schedules nothing and lists nothing (the
 /// portal, GNOME's `org.gtk.Notifications`): it keeps the pending requests and fires them
 /// with a ``PendingScheduler`` while the app runs, keeps its own delivered list, and shows and
-/// withdraws through the service by identifier. The list handling is shared here; each
-/// engine delivers, withdraws and reaches its service its own way.
+/// withdraws through the service by identifier. The list handling is shared here, and so is
+/// keeping the lists, the categories and the authorization across launches in the app's
+/// state file (``SelfKeptStore``, saved as the in-process engine saves); each engine
+/// delivers, withdraws and reaches its service its own way.
 ///
 /// Every call takes effect on the caller's thread under the engine's one lock, so the calls
 /// that return nothing are in order with every later call.
@@ -25,15 +27,16 @@ protocol SelfKeptEngine: NotificationEngine {
     func withdraw(_ identifier: String)
     /// Whether the service can be reached.
     func reachable() async -> Bool
-    /// Called after each change of the pending list, the delivered list (a withdrawal), the
-    /// categories or the authorization made here, for an engine that keeps them across
-    /// launches; nothing by default.
-    func stateChanged()
+    /// Where the state is kept across launches.
+    var keeper: SelfKeptStore { get }
+    /// The `server` under which the engine's delivered notifications are saved: its service's
+    /// bus name, which no notification server's unique name can equal, so the in-process
+    /// engine, reading the same file, keeps none of them as its own, and each of these engines
+    /// keeps only its own.
+    static var savedServer: String { get }
 }
 
 extension SelfKeptEngine {
-    func stateChanged() {}
-
     func add(_ request: UNNotificationRequest) async throws {
         try InProcessEngine.validate(request)
         if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
@@ -152,10 +155,12 @@ extension SelfKeptEngine {
         }
     }
 
-    /// Marks the engine closed and stops its scheduler; the caller closes the rest.
+    /// Marks the engine closed, stops its scheduler and writes a save that waits; the caller
+    /// closes the rest.
     func closeLists() {
         state.withLock { $0.closed = true }
         scheduler?.cancelAll()
+        flushSave()
         let connection = self.connection
         Task { await connection.close() }
     }

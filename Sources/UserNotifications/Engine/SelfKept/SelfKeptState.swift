@@ -15,4 +15,7 @@ protocol SelfKeptState: Sendable {
 /// An entry of a ``SelfKeptState``'s delivered list.
 protocol SelfKeptDelivered: Sendable {
     var notification: UNNotification { get }
+    /// The entry of `notification`, read back from the state file, with the engine's
+    /// `categories` as they are after the read.
+    init(restoring notification: UNNotification, categories: [String: UNNotificationCategory])
 }

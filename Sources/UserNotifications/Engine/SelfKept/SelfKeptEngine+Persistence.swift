@@ -1,0 +1,129 @@
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+
+// The services in front of which these engines work keep neither the pending requests nor a
+// list the engine can read back, so the engine keeps both in the app's state file, as the
+// in-process engine keeps its own, and saves them as it does (``SaveCoalescing``): the first
+// change of a burst is written at once, the rest once at the end of the burst and at close.
+extension SelfKeptEngine {
+    /// Reads the saved state: categories and authorization when the center has none yet,
+    /// pending requests rescheduled (an overdue one fires once, now), and the notifications this
+    /// engine delivered (those saved under ``savedServer``) and has not seen withdrawn or
+    /// answered. A file that cannot be read is logged and nothing is written over it (saves
+    /// wait until a read succeeds).
+    func restore() {
+        guard let file = keeper.file else { return }
+        let saved: EngineState
+        do {
+            saved = EngineState.state(from: try file.load())
+        } catch {
+            CenterLog.logger.error("the notification state is not read; it is not saved either", metadata: ["error": CenterLog.describe(error)])
+            keeper.problem.withLock { $0 = error }
+            return
+        }
+        let rescheduled: [(String, Date)] = state.withLock { state in
+            if state.categories.isEmpty {
+                for snapshot in saved.categories {
+                    let category = snapshot.makeCategory()
+                    state.categories[category.identifier] = category
+                }
+            }
+            if state.authorizationStatus == .notDetermined,
+               let status = saved.authorizationStatus.flatMap(UNAuthorizationStatus.init(rawValue:)) {
+                state.authorizationStatus = status
+                state.authorizationOptions = UNAuthorizationOptions(rawValue: saved.authorizationOptions ?? 0)
+            }
+            var rescheduled: [(String, Date)] = []
+            for entry in saved.pending where state.pending[entry.request.identifier] == nil {
+                state.pending.insert(PendingEntry(request: entry.request.makeRequest(), anchor: entry.anchor, nextFire: entry.nextFire))
+                rescheduled.append((entry.request.identifier, entry.nextFire))
+            }
+            for entry in saved.delivered where entry.server == Self.savedServer {
+                let notification = entry.notification.makeNotification()
+                guard state.delivered[notification.request.identifier] == nil else { continue }
+                state.delivered[notification.request.identifier] = State.Delivered(restoring: notification, categories: state.categories)
+            }
+            return rescheduled
+        }
+        keeper.baseline.withLock { $0 = saved }
+        keeper.problem.withLock { $0 = nil }
+        for (identifier, due) in rescheduled { scheduler?.schedule(identifier, at: due) }
+    }
+
+    /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written
+    /// lately, so an app that adds one request and exits keeps it; else once at the end of
+    /// the burst (or at ``flushSave()``, which ``close()`` and ``writeStateNow()`` call).
+    func stateChanged() {
+        guard keeper.file != nil else { return }
+        let decision = keeper.timing.withLock { $0.change(at: ContinuousClock.now) }
+        SaveCoalescing.carryOut(decision, write: {
+            keeper.timing.withLock { $0.writeStarted(at: ContinuousClock.now) }
+            write()
+        }, flush: { self.flushSave() })
+    }
+
+    /// Writes a save that is still waiting for its burst to end, now.
+    func flushSave() {
+        guard keeper.timing.withLock({ $0.takeWaitingWrite(at: ContinuousClock.now) }) else { return }
+        write()
+    }
+
+    /// Writes a waiting save now, then reports why the state is not saved, if it is not.
+    ///
+    /// - Throws: ``StateStoreError`` when the state could not be read or written;
+    ///   ``InvalidApplicationIdentifierError`` when the app id cannot name its folder.
+    func writeStateNow() async throws {
+        flushSave()
+        if let problem = keeper.problem.withLock({ $0 }) { throw problem }
+    }
+
+    /// Writes the state, merged under the file's lock with what other processes of the app
+    /// wrote since this engine last read or wrote it
+    /// (``EngineState/write(_:to:since:unchangedSince:)``). Writes are one at a time, each
+    /// with the state as it is when its turn comes, so the last write holds the newest state.
+    /// A failure is logged and kept for ``writeStateNow()``.
+    private func write() {
+        guard let file = keeper.file else { return }
+        let started = ContinuousClock.now
+        defer {
+            let duration = ContinuousClock.now - started
+            keeper.timing.withLock { $0.writeEnded(after: duration) }
+        }
+        keeper.baseline.withLock { baseline in
+            guard let since = baseline else { return }
+            let ours = snapshot()
+            do {
+                let stamp = try EngineState.write(ours, to: file, since: since, unchangedSince: keeper.stamp.withLock { $0 })
+                keeper.stamp.withLock { $0 = stamp }
+                baseline = ours
+                keeper.problem.withLock { $0 = nil }
+            } catch {
+                keeper.stamp.withLock { $0 = nil }
+                CenterLog.logger.error("the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
+                keeper.problem.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// What this engine keeps, as the state file holds it.
+    private func snapshot() -> EngineState {
+        state.withLock { state in
+            var saved = EngineState()
+            saved.pending = state.pending.entries.values.compactMap { entry in
+                EngineState.entry(of: entry.identifier) {
+                    EngineState.Pending(request: try NotificationRequestSnapshot(entry.request), anchor: entry.anchor, nextFire: entry.nextFire)
+                }
+            }
+            saved.delivered = state.delivered.values.compactMap { entry in
+                EngineState.entry(of: entry.notification.request.identifier) {
+                    EngineState.Delivered(notification: try NotificationSnapshot(entry.notification), server: Self.savedServer, id: 0)
+                }
+            }
+            saved.categories = state.categories.values.map(NotificationCategorySnapshot.init)
+            saved.authorizationStatus = state.authorizationStatus.rawValue
+            saved.authorizationOptions = state.authorizationOptions.rawValue
+            return saved
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import DesktopNotificationsSupport
+
+/// When an engine writes its state file after a change: at once when nothing was written
+/// within ``interval`` (or the longer spacing of ``spacingFactor``), so a process that adds one
+/// request and exits keeps it; else once at the end of that interval for the whole burst.
+/// The in-process engine and the engines that keep their own lists (``SelfKeptEngine``) save
+/// this way; each keeps one value of it under its own isolation.
+struct SaveCoalescing: Sendable {
+    /// How long a burst of changes is gathered into one write, at least.
+    static let interval: Duration = .milliseconds(20)
+    /// A write waits at least this many times as long as the last write took, times the
+    /// engines of the process with a write waiting (when that is longer than ``interval``): a
+    /// large state (thousands of requests) is read, merged and written again whole, so in a
+    /// burst of changes the saves of all the process's engines (the agent hosts one per app)
+    /// take about a fifth of its time instead of all of it, and a save lands within a few
+    /// times its own cost after the change.
+    static let spacingFactor = 4
+    /// The engines of the process whose write waits for the end of its interval.
+    static let waitingSaves = Locked(0)
+
+    /// What to do about a change.
+    enum Decision: Equatable {
+        /// Write now.
+        case writeNow
+        /// Write once this long from now (``takeWaitingWrite(at:)`` then).
+        case writeAfter(Duration)
+        /// A write is waiting already, and will take this change.
+        case waiting
+    }
+
+    /// Whether a write waits for the end of its burst.
+    private(set) var writeWaiting = false
+    /// When the state was last written.
+    private var lastWrite: ContinuousClock.Instant?
+    /// How long the last write took, which spaces the next.
+    private var lastWriteDuration: Duration = .zero
+
+    /// Decides about a change made at `now`; a ``Decision/writeAfter(_:)`` counts as waiting
+    /// until the write starts.
+    mutating func change(at now: ContinuousClock.Instant) -> Decision {
+        guard !writeWaiting else { return .waiting }
+        let waiting = Self.waitingSaves.withLock { $0 }
+        let spacing = max(Self.interval, lastWriteDuration * (Self.spacingFactor * (waiting + 1)))
+        if lastWrite.map({ now - $0 >= spacing }) ?? true { return .writeNow }
+        writeWaiting = true
+        Self.waitingSaves.withLock { $0 += 1 }
+        return .writeAfter(spacing)
+    }
+
+    /// A write starts at `now` (it takes a waiting one along).
+    mutating func writeStarted(at now: ContinuousClock.Instant) {
+        if writeWaiting { Self.waitingSaves.withLock { $0 -= 1 } }
+        writeWaiting = false
+        lastWrite = now
+    }
+
+    /// Starts the waiting write at `now`, if one waits: `true` when the caller must write.
+    mutating func takeWaitingWrite(at now: ContinuousClock.Instant) -> Bool {
+        guard writeWaiting else { return false }
+        writeStarted(at: now)
+        return true
+    }
+
+    /// The write that started last took `duration`.
+    mutating func writeEnded(after duration: Duration) {
+        lastWriteDuration = duration
+    }
+
+    /// Carries out `decision`: `write` now, or `flush` in a task of its own once the interval
+    /// has passed (it writes only if the write still waits then), or nothing.
+    static func carryOut(_ decision: Decision, write: () -> Void, flush: @escaping @Sendable () async -> Void) {
+        switch decision {
+        case .writeNow:
+            write()
+        case .writeAfter(let spacing):
+            Task {
+                try? await Task.sleep(for: spacing)
+                await flush()
+            }
+        case .waiting:
+            break
+        }
+    }
+}
