@@ -59,6 +59,26 @@ struct AgentPushTests {
         return (words[1], words[2], words[3])
     }
 
+    /// A center of the app "org.example.Pushed" on the agent, with a delegate recording what it
+    /// is asked to present.
+    func pushedCenter() -> (UNUserNotificationCenter, PresentationRecorder) {
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
+            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
+        let recorder = PresentationRecorder()
+        center.delegate = recorder
+        return (center, recorder)
+    }
+
+    /// Sends a push titled `title`, encrypted to `p256dh` and `auth`, through `distributor` to `token`.
+    func push(
+        _ title: String, p256dh: String, auth: String, to token: String, through distributor: FakeUnifiedPushDistributor
+    ) async throws {
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"\#(title)","body":"b"}}}"#.utf8), p256dh: p256dh, auth: auth)
+        try await distributor.send(message, to: token)
+    }
+
     @Test("a push for an app that is not running is shown with its name, and a click launches it: its delegate gets the response")
     func appNotRunning() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
@@ -99,17 +119,11 @@ struct AgentPushTests {
         _ = try await FakeNotificationServer.start(on: testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
         let agent = try await spawnAgent()
-        let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
-            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
-        let recorder = PresentationRecorder()
-        center.delegate = recorder
+        let (center, recorder) = pushedCenter()
         let registration = try await center.registerForRemoteNotifications(description: "running")
         let kept = try #require(distributor.registrations.values.first)
         #expect(kept.endpoint == registration.endpoint.absoluteString && kept.description == "running")
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Live","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: kept.token)
+        try await push("Live", p256dh: registration.p256dh, auth: registration.auth, to: kept.token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title) == ["Live"] })
         #expect(recorder.presented.first?.pushed == true)
 
@@ -127,9 +141,7 @@ struct AgentPushTests {
         let token = try #require(distributor.registrations.keys.first)
         _ = await agent.kill()
         let restarted = try await spawnAgent()
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"After restart","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: token)
+        try await push("After restart", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
         _ = await restarted.kill()
     }
@@ -139,16 +151,10 @@ struct AgentPushTests {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
         let agent = try await spawnAgent()
-        let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
-            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
-        let recorder = PresentationRecorder()
-        center.delegate = recorder
+        let (center, recorder) = pushedCenter()
         let registration = try await center.registerForRemoteNotifications()
         let token = try #require(distributor.registrations.keys.first)
-        let before = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Before","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(before, to: token)
+        try await push("Before", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title) == ["Before"] })
         // The kill comes once the first push is on the server: the agent answers the
         // distributor's Message as it takes it, so a kill before its Notify can lose that push
@@ -158,9 +164,7 @@ struct AgentPushTests {
         let restarted = try await spawnAgent()
         // The push comes as soon as the restarted agent owns its name: before or after the
         // center, still running, has connected again.
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"While connected","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: token)
+        try await push("While connected", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         let shown = await eventually { server.notifications.contains { $0.request.summary == "While connected" } }
         #expect(shown)
         #expect(server.notifications.filter { $0.request.summary == "While connected" }.count <= 1)
@@ -173,9 +177,7 @@ struct AgentPushTests {
             let status = json.flatMap { try? JSONDecoder().decode(AgentStatus.self, from: Data($0.utf8)) }
             return status?.apps.first { $0.appID == "org.example.Pushed" }?.connected == true
         })
-        let after = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Bound again","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(after, to: token)
+        try await push("Bound again", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title).last == "Bound again" })
         #expect(await eventually { server.notifications.contains { $0.request.summary == "Bound again" } })
         await client.close()
