@@ -12,12 +12,10 @@ import UserNotificationsTesting
 @Suite("The agent accepting a request before it is shown")
 struct AgentAcceptanceTests {
     static let appID = "org.example.AcceptingApp"
-    let testBus: TestBus
-    let stateRoot: URL
+    let fixture: AgentServiceFixture
 
     init() async throws {
-        testBus = try await TestBus()
-        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-accept-\(UUID().uuidString)")
+        fixture = try await AgentServiceFixture(prefix: "agent-accept")
     }
 
     /// The notifications the app's engine lists as delivered.
@@ -30,9 +28,9 @@ struct AgentAcceptanceTests {
     func answeredBeforeTheServer() async throws {
         var script = FakeNotificationServer.Script()
         script.replyDelay = .seconds(3)
-        let server = try await FakeNotificationServer.start(on: testBus.bus, script: script)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
-        let app = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, script: script)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         try await app.add(AgentTestClient.request("held"), for: Self.appID)
         // The server holds its reply for seconds: nothing is delivered yet, nor listed pending.
@@ -48,8 +46,8 @@ struct AgentAcceptanceTests {
         let log = CapturedLog()
         AgentLog.use(Logger(label: "test") { _ in log })
         defer { AgentLog.use(Logger(label: "org.desktopnotifications.agent")) }
-        var agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
-        let app = try await AgentTestClient.connect(testBus.bus)
+        var agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         // No notification server: the Add is still accepted.
         try await app.add(AgentTestClient.request("waiting"), for: Self.appID)
@@ -57,10 +55,10 @@ struct AgentAcceptanceTests {
         #expect(await Self.delivered(app).isEmpty)
         // Kept across a restart of the agent (its state was saved at acceptance).
         await agent.stop()
-        agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        agent = try await fixture.startAgent()
         try await app.connectApp(Self.appID)
         #expect(await Self.delivered(app).isEmpty)
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         #expect(await eventually { await Self.delivered(app).map(\.request.identifier) == ["waiting"] })
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.notifications.map(\.request.summary) == ["Title of waiting"])
@@ -72,9 +70,9 @@ struct AgentAcceptanceTests {
     func sameIdentifierInOrder() async throws {
         var script = FakeNotificationServer.Script()
         script.replyDelay = .milliseconds(300)
-        let server = try await FakeNotificationServer.start(on: testBus.bus, script: script)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
-        let app = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, script: script)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         for version in ["first", "second"] {
             let content = UNMutableNotificationContent()

@@ -10,23 +10,17 @@ import UserNotificationsTesting
 @Suite("The agent serving apps over a private bus")
 struct AgentServiceTests {
     static let appID = "org.example.AgentApp"
-    let testBus: TestBus
-    let stateRoot: URL
+    let fixture: AgentServiceFixture
 
     init() async throws {
-        testBus = try await TestBus()
-        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-\(UUID().uuidString)")
-    }
-
-    func startAgent() async throws -> AgentService {
-        try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        fixture = try await AgentServiceFixture(prefix: "agent")
     }
 
     @Test("a post through the agent reaches the server with the app's name, icon and desktop-entry")
     func postsWithAppIdentity() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let app = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID, name: "Example App")
         try await app.add(AgentTestClient.request("now"), for: Self.appID)
         // The agent answers Add once it accepted the request; the server's Notify follows.
@@ -40,9 +34,9 @@ struct AgentServiceTests {
 
     @Test("pending and delivered lists round trip, and removals take effect in call order")
     func roundTrip() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
         try await app.add(AgentTestClient.request("shown"), for: Self.appID)
@@ -59,9 +53,9 @@ struct AgentServiceTests {
 
     @Test("with gnome46 the notification and its actions stay after the app leaves: the agent is the sender")
     func outlivesTheApp() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
-        let agent = try await startAgent()
-        let app = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, personality: .gnome46)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         let category = UNNotificationCategory(
             identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
@@ -77,16 +71,16 @@ struct AgentServiceTests {
 
     @Test("a click after the app left is queued, taken once by its next center, and gone once acknowledged")
     func queuedResponse() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let first = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let first = try await AgentTestClient.connect(fixture.testBus.bus)
         try await first.connectApp(Self.appID)
         try await first.add(AgentTestClient.request("click-me"), for: Self.appID)
         let id = try #require(await server.waitForNotify())
         await first.close()
         #expect(await eventually { (try? await agent.statusJSON())?.contains("\"connected\":false") == true })
         server.invokeAction(id: id)
-        let second = try await AgentTestClient.connect(testBus.bus)
+        let second = try await AgentTestClient.connect(fixture.testBus.bus)
         try await second.connectApp(Self.appID)
         var taken: [DBusValue] = []
         #expect(await eventually {
@@ -109,12 +103,12 @@ struct AgentServiceTests {
 
     @Test("another connection cannot see or cancel an app's requests")
     func isolation() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let owner = try await AgentTestClient.connect(testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let owner = try await AgentTestClient.connect(fixture.testBus.bus)
         try await owner.connectApp(Self.appID)
         try await owner.add(AgentTestClient.request("mine", after: 3600), for: Self.appID)
-        let other = try await AgentTestClient.connect(testBus.bus)
+        let other = try await AgentTestClient.connect(fixture.testBus.bus)
         try await other.connectApp("org.example.Other")
         let notAllowed = "org.desktopnotifications.Agent1.Error.NotAllowed"
         #expect(await other.errorName(of: "PendingRequests", [.string(Self.appID)]) == notAllowed)
@@ -138,11 +132,11 @@ struct AgentServiceTests {
 
     @Test("past the per-app caps an Add is refused with LimitReached; a replacement, a removal's room and another app are not")
     func caps() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let agent = try await AgentService.start(
-            bus: .address(testBus.address), clock: SystemNotificationClock(), launcher: NoAppLauncher(),
-            identifying: DeclaredAppIdentity(), stateRoot: stateRoot, caps: AgentLimits.AddCaps(pendingRequests: 3, liveNotifications: 2))
-        let app = try await AgentTestClient.connect(testBus.bus)
+            bus: .address(fixture.testBus.address), clock: SystemNotificationClock(), launcher: NoAppLauncher(),
+            identifying: DeclaredAppIdentity(), stateRoot: fixture.stateRoot, caps: AgentLimits.AddCaps(pendingRequests: 3, liveNotifications: 2))
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         let limitReached = "org.desktopnotifications.Agent1.Error.LimitReached"
         func add(_ request: UNNotificationRequest, for appID: String = Self.appID) async -> String? {
@@ -172,9 +166,9 @@ struct AgentServiceTests {
 
     @Test("malformed calls get D-Bus errors and the agent keeps serving")
     func malformedCalls() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         let invalid = "org.desktopnotifications.Agent1.Error.InvalidArgument"
         #expect(await app.errorName(of: "Add", [.string(Self.appID), .string("{not json")]) == invalid)
@@ -192,9 +186,9 @@ struct AgentServiceTests {
 
     @Test("AddPresented shows an immediate request with the options it carries and never asks WillPresent; Add still asks")
     func addPresented() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await startAgent()
-        let app = try await AgentTestClient.connect(testBus.bus)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
         let asked = Locked<[String]>([])
         let client = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
             invocation in

@@ -115,29 +115,29 @@ final class AgentPush: Sendable {
     /// Keeps `record` in memory and on disk under one lock, so that the file always holds the
     /// last record kept (a handler's change and a registration never overtake each other).
     private func save(_ record: RemotePushRecord, of appID: String) throws(RemoteNotificationRegistrationError) {
-        let failure: RemotePushStoreError? = records.withLock { records in
-            records[appID] = record
-            do throws(RemotePushStoreError) {
-                try record.save(in: folder(of: appID))
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let failure = records.withLock { records in keep(record, of: appID, in: &records) }
         if let failure { throw .storage("\(failure)") }
+    }
+
+    /// Puts `record` in `records` and saves it to disk, called under the lock of `records`: the
+    /// failure to save, or nil.
+    private func keep(
+        _ record: RemotePushRecord, of appID: String, in records: inout [String: RemotePushRecord]
+    ) -> RemotePushStoreError? {
+        records[appID] = record
+        do throws(RemotePushStoreError) {
+            try record.save(in: folder(of: appID))
+            return nil
+        } catch {
+            return error
+        }
     }
 
     private func update(_ appID: String, _ change: (inout RemotePushRecord) -> Void) {
         let failure: RemotePushStoreError? = records.withLock { records in
             guard var record = records[appID] else { return nil }
             change(&record)
-            records[appID] = record
-            do throws(RemotePushStoreError) {
-                try record.save(in: folder(of: appID))
-                return nil
-            } catch {
-                return error
-            }
+            return keep(record, of: appID, in: &records)
         }
         if let failure {
             AgentLog.logger.error("an app's push record cannot be kept", metadata: ["app": "\(appID)", "error": "\(failure)"])

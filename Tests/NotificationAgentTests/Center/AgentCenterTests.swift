@@ -9,12 +9,10 @@ import UserNotificationsTesting
 @Suite("A center whose engine is the agent")
 struct AgentCenterTests {
     static let appID = "org.example.AgentCenter"
-    let testBus: TestBus
-    let stateRoot: URL
+    let fixture: AgentServiceFixture
 
     init() async throws {
-        testBus = try await TestBus()
-        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("agent-center-\(UUID().uuidString)")
+        fixture = try await AgentServiceFixture(prefix: "agent-center")
     }
 
     static let identity = ApplicationIdentity(id: appID, displayName: "Center App", icon: "dialog-information")
@@ -22,7 +20,7 @@ struct AgentCenterTests {
     /// A center with `engine`; with `nil` it chooses, and may keep state in the identity's own
     /// folder, which ``removeDefaultState()`` removes.
     func center(_ engine: NotificationEngineKind? = .agent) -> UNUserNotificationCenter {
-        UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: engine)
+        UNUserNotificationCenter(identity: Self.identity, bus: .address(fixture.testBus.address), engine: engine)
     }
 
     func removeDefaultState() {
@@ -31,8 +29,8 @@ struct AgentCenterTests {
 
     @Test("posts reach the server with the app's name and desktop-entry, from the agent")
     func postsThroughTheAgent() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
         let center = center()
         #expect(await center.engineKind == .agent)
         try await center.add(AgentTestClient.request("now"))
@@ -46,8 +44,8 @@ struct AgentCenterTests {
 
     @Test("pending, delivered, removals and categories round trip through the agent in call order")
     func roundTrip() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
         let center = center()
         let category = UNNotificationCategory(
             identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
@@ -68,8 +66,8 @@ struct AgentCenterTests {
 
     @Test("calls made while the engine is chosen wait for it, in call order")
     func callsWaitForTheChoice() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
         let center = center(nil)
         center.setNotificationCategories([UNNotificationCategory(identifier: "early", actions: [], intentIdentifiers: [])])
         async let added: Void = center.add(AgentTestClient.request("early", after: 3600))
@@ -83,7 +81,7 @@ struct AgentCenterTests {
 
     @Test("with no agent on the bus the center stays in process")
     func absentAgent() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let center = center(nil)
         try await center.add(AgentTestClient.request("local"))
         #expect(await center.engineKind == .inProcess)
@@ -93,8 +91,8 @@ struct AgentCenterTests {
 
     @Test("an agent that owns the name but never answers leaves the center in process within the deadline")
     func hangingAgent() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let hanging = try await DBusConnection.connect(to: testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let hanging = try await DBusConnection.connect(to: fixture.testBus.bus)
         let silent = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) { _ in }
         hanging.export(DBusExportedObject(path: AgentInterface.path, interfaces: [silent]))
         #expect(try await hanging.requestName(AgentInterface.busName) == .primaryOwner)
@@ -111,8 +109,8 @@ struct AgentCenterTests {
 
     @Test("an immediate add asks the delegate before it leaves (AddPresented), whose answer applies; calls made meanwhile keep their order")
     func presentsBeforeAdding() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
         let center = center()
         let delegate = await PresentingDelegate()
         center.delegate = delegate
@@ -139,8 +137,8 @@ struct AgentCenterTests {
 
     @Test("a response while the center runs reaches didReceive once, and is acknowledged")
     func liveResponse() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
         let center = center()
         let recorder = ResponseRecorder()
         center.delegate = recorder

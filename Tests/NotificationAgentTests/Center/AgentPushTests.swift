@@ -25,59 +25,52 @@ final class PresentationRecorder: NSObject, UNUserNotificationCenterDelegate, Se
 @Suite("Remote notifications through the built agent")
 struct AgentPushTests {
     static let appID = "org.example.AgentTestApp"
-    let testBus: TestBus
-    let folder: URL
-    let record: String
+    let fixture: BuiltAgentFixture
 
     init() async throws {
-        testBus = try await TestBus(withServiceDirectory: true)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("agent-push-\(UUID().uuidString)")
-        record = folder.appendingPathComponent("responses.txt").path
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data/applications"), withIntermediateDirectories: true)
-    }
-
-    var agentState: URL { folder.appendingPathComponent("agent-state") }
-
-    func spawnAgent() async throws -> ChildProcess {
-        try await testBus.startAgent(environment: [
-            "XDG_STATE_HOME": agentState.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "XDG_DATA_DIRS": "/nonexistent",
-        ])
-    }
-
-    var recorded: [String] {
-        ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        fixture = try await BuiltAgentFixture(appID: Self.appID, prefix: "agent-push")
     }
 
     /// Registers the built test app through the agent; returns its endpoint, p256dh and auth.
     func registerTestApp() async throws -> (endpoint: String, p256dh: String, auth: String) {
-        let app = try BuiltProduct.url(named: "agent-test-app").path
-        let result = try await testBus.run(
-            app, ["--app-id", Self.appID, "--record", record, "--engine", "agent", "--register-push", "fake"],
-            environment: ["XDG_STATE_HOME": folder.appendingPathComponent("app-state").path], timeout: .seconds(30))
-        let line = try #require(result.standardOutput.split(separator: "\n").first { $0.hasPrefix("registered ") }, "\(result.standardOutput)")
+        let output = try await fixture.runApp(["--engine", "agent", "--register-push", "fake"], timeout: .seconds(30))
+        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("registered ") }, "\(output)")
         let words = line.split(separator: " ").map(String.init)
         return (words[1], words[2], words[3])
     }
 
+    /// A center of the app "org.example.Pushed" on the agent, with a delegate recording what it
+    /// is asked to present.
+    func pushedCenter() -> (UNUserNotificationCenter, PresentationRecorder) {
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(fixture.testBus.address),
+            stateDirectory: fixture.folder.appendingPathComponent("center-state"), engine: .agent)
+        let recorder = PresentationRecorder()
+        center.delegate = recorder
+        return (center, recorder)
+    }
+
+    /// Sends a push titled `title`, encrypted to `p256dh` and `auth`, through `distributor` to `token`.
+    func push(
+        _ title: String, p256dh: String, auth: String, to token: String, through distributor: FakeUnifiedPushDistributor
+    ) async throws {
+        let message = try await WebPushTestSender.encrypt(
+            Data(#"{"aps":{"alert":{"title":"\#(title)","body":"b"}}}"#.utf8), p256dh: p256dh, auth: auth)
+        try await distributor.send(message, to: token)
+    }
+
     @Test("a push for an app that is not running is shown with its name, and a click launches it: its delegate gets the response")
     func appNotRunning() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
-        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
-        let app = try BuiltProduct.url(named: "agent-test-app").path
-        try """
-            [Desktop Entry]
-            Type=Application
-            Name=Agent Test App
-            Exec=\(app) --app-id \(Self.appID) --record \(record) --exit-after-response --wait 20
-
-            """.write(to: folder.appendingPathComponent("data/applications/\(Self.appID).desktop"), atomically: true, encoding: .utf8)
-        let agent = try await spawnAgent()
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, personality: .gnome46)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
+        try fixture.writeDesktopEntry()
+        let agent = try await fixture.spawnAgent()
         let registration = try await registerTestApp()
         let kept = try #require(distributor.registrations.values.first)
         #expect(kept.service == AgentInterface.busName)
         #expect(kept.endpoint == registration.endpoint)
         // The agent holds the app's keys, 0600, in the app's agent folder.
-        let keyFile = agentState.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/push.json").path
+        let keyFile = fixture.agentState.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/push.json").path
         #expect((try FileManager.default.attributesOfItem(atPath: keyFile)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
         // The app has exited; the push arrives.
@@ -89,27 +82,21 @@ struct AgentPushTests {
         let shown = try #require(server.notifications.first { $0.request.summary == "Pushed" })
         #expect(shown.request.appName == "Agent Test App")
         server.invokeAction(id: try #require(shown.id))
-        #expect(await eventually(timeout: .seconds(20)) { recorded.count == 1 })
-        #expect(recorded.first?.hasSuffix(" \(UNNotificationDefaultActionIdentifier)") == true)
+        #expect(await eventually(timeout: .seconds(20)) { fixture.recorded.count == 1 })
+        #expect(fixture.recorded.first?.hasSuffix(" \(UNNotificationDefaultActionIdentifier)") == true)
         _ = await agent.kill()
     }
 
     @Test("with the app running the agent hands the push to it: its delegate's willPresent sees a push trigger; unregistering reaches the distributor")
     func appRunning() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
-        let agent = try await spawnAgent()
-        let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
-            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
-        let recorder = PresentationRecorder()
-        center.delegate = recorder
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
+        let agent = try await fixture.spawnAgent()
+        let (center, recorder) = pushedCenter()
         let registration = try await center.registerForRemoteNotifications(description: "running")
         let kept = try #require(distributor.registrations.values.first)
         #expect(kept.endpoint == registration.endpoint.absoluteString && kept.description == "running")
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Live","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: kept.token)
+        try await push("Live", p256dh: registration.p256dh, auth: registration.auth, to: kept.token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title) == ["Live"] })
         #expect(recorder.presented.first?.pushed == true)
 
@@ -120,62 +107,50 @@ struct AgentPushTests {
 
     @Test("an agent killed and restarted takes the pushes of an app registered before, and shows them")
     func agentRestart() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
-        let agent = try await spawnAgent()
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
+        let agent = try await fixture.spawnAgent()
         let registration = try await registerTestApp()
         let token = try #require(distributor.registrations.keys.first)
         _ = await agent.kill()
-        let restarted = try await spawnAgent()
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"After restart","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: token)
+        let restarted = try await fixture.spawnAgent()
+        try await push("After restart", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
         _ = await restarted.kill()
     }
 
     @Test("an agent killed and restarted while the app's center stays connected shows the next push, and the center is connected again")
     func agentRestartWhileConnected() async throws {
-        let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
-        let agent = try await spawnAgent()
-        let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(testBus.address),
-            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
-        let recorder = PresentationRecorder()
-        center.delegate = recorder
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
+        let agent = try await fixture.spawnAgent()
+        let (center, recorder) = pushedCenter()
         let registration = try await center.registerForRemoteNotifications()
         let token = try #require(distributor.registrations.keys.first)
-        let before = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Before","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(before, to: token)
+        try await push("Before", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title) == ["Before"] })
         // The kill comes once the first push is on the server: the agent answers the
         // distributor's Message as it takes it, so a kill before its Notify can lose that push
         // (what the restart test with a connected app tripped on), which is not what is tested.
         #expect(await eventually { server.notifications.contains { $0.request.summary == "Before" } })
         _ = await agent.kill()
-        let restarted = try await spawnAgent()
+        let restarted = try await fixture.spawnAgent()
         // The push comes as soon as the restarted agent owns its name: before or after the
         // center, still running, has connected again.
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"While connected","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(message, to: token)
+        try await push("While connected", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         let shown = await eventually { server.notifications.contains { $0.request.summary == "While connected" } }
         #expect(shown)
         #expect(server.notifications.filter { $0.request.summary == "While connected" }.count <= 1)
         // The center sees it among its app's notifications, kept by the restarted agent.
         #expect(await eventually { await center.deliveredNotifications().map(\.request.content.title).contains("While connected") })
         // Once the restarted agent has the center bound, a push asks its delegate again.
-        let client = try await AgentTestClient.connect(testBus.bus)
+        let client = try await AgentTestClient.connect(fixture.testBus.bus)
         #expect(await eventually {
             let json = (try? await client.call("Status").first?.stringValue) ?? nil
             let status = json.flatMap { try? JSONDecoder().decode(AgentStatus.self, from: Data($0.utf8)) }
             return status?.apps.first { $0.appID == "org.example.Pushed" }?.connected == true
         })
-        let after = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"Bound again","body":"b"}}}"#.utf8), p256dh: registration.p256dh, auth: registration.auth)
-        try await distributor.send(after, to: token)
+        try await push("Bound again", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
         #expect(await eventually { recorder.presented.map(\.title).last == "Bound again" })
         #expect(await eventually { server.notifications.contains { $0.request.summary == "Bound again" } })
         await client.close()
@@ -185,13 +160,13 @@ struct AgentPushTests {
 
     @Test("a refusal through the agent reaches the app typed")
     func refusal() async throws {
-        _ = try await FakeNotificationServer.start(on: testBus.bus)
-        let distributor = try await FakeUnifiedPushDistributor.start(on: testBus.bus)
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
         distributor.refuseRegistrations(reason: "VAPID_REQUIRED")
-        let agent = try await spawnAgent()
+        let agent = try await fixture.spawnAgent()
         let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Refused", displayName: "Refused"), bus: .address(testBus.address),
-            stateDirectory: folder.appendingPathComponent("center-state"), engine: .agent)
+            identity: ApplicationIdentity(id: "org.example.Refused", displayName: "Refused"), bus: .address(fixture.testBus.address),
+            stateDirectory: fixture.folder.appendingPathComponent("center-state"), engine: .agent)
         await #expect(throws: RemoteNotificationRegistrationError.refused(reason: "VAPID_REQUIRED")) {
             try await center.registerForRemoteNotifications()
         }

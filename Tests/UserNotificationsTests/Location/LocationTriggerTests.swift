@@ -224,25 +224,28 @@ struct LocationTriggerTests {
         #expect(await absent.center.notificationSettings().locationSetting == .notSupported)
     }
 
+    /// A launch of the fixture's app: an in-process center keeping its state in `scratch` and
+    /// watching regions through the fixture's GeoClue.
+    private static func launch(_ fixture: LocationFixture, stateIn scratch: ScratchFolder) -> UNUserNotificationCenter {
+        UNUserNotificationCenter(
+            identity: LocationFixture.identity, bus: .address(fixture.testBus.address),
+            clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: true,
+            stateDirectory: scratch.url, engine: .inProcess, locationBus: fixture.testBus.bus)
+    }
+
     @Test("a pending location request is saved; the next launch watches it again and it fires")
     func acrossLaunches() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
         let scratch = try ScratchFolder()
-        func launch() -> UNUserNotificationCenter {
-            UNUserNotificationCenter(
-                identity: LocationFixture.identity, bus: .address(fixture.testBus.address),
-                clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: true,
-                stateDirectory: scratch.url, engine: .inProcess, locationBus: fixture.testBus.bus)
-        }
         do {
-            let first = launch()
+            let first = Self.launch(fixture, stateIn: scratch)
             try await first.add(LocationFixture.request("kept"))
             try await first.writeStateNow()
         }
         // The first center is gone: its client is stopped and deleted.
         #expect(await eventually { geoClue.clients.first?.deleted == true })
-        let second = launch()
+        let second = Self.launch(fixture, stateIn: scratch)
         #expect(await second.pendingNotificationRequests().map(\.identifier) == ["kept"])
         #expect(await eventually { geoClue.clients.contains { $0.active && !$0.deleted } })
         try await fixture.move(3_000)
@@ -255,14 +258,8 @@ struct LocationTriggerTests {
     func damagedRegionInAStateFile() async throws {
         let fixture = try await LocationFixture()
         let scratch = try ScratchFolder()
-        func launch() -> UNUserNotificationCenter {
-            UNUserNotificationCenter(
-                identity: LocationFixture.identity, bus: .address(fixture.testBus.address),
-                clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: true,
-                stateDirectory: scratch.url, engine: .inProcess, locationBus: fixture.testBus.bus)
-        }
         do {
-            let first = launch()
+            let first = Self.launch(fixture, stateIn: scratch)
             try await first.add(LocationFixture.request("good", radius: 500))
             try await first.add(LocationFixture.request("bad", radius: 700))
             try await first.writeStateNow()
@@ -274,7 +271,7 @@ struct LocationTriggerTests {
         #expect(!text.contains("circular"))
         #expect(text.contains("\"radius\":700"))
         try text.replacingOccurrences(of: "\"radius\":700", with: "\"radius\":-700").write(to: file, atomically: true, encoding: .utf8)
-        let second = launch()
+        let second = Self.launch(fixture, stateIn: scratch)
         #expect(await second.pendingNotificationRequests().map(\.identifier) == ["good"])
     }
 

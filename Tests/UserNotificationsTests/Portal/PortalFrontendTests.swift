@@ -6,8 +6,9 @@ import UserNotificationsTesting
 
 @Suite("Portal engine: the real xdg-desktop-portal frontend (Debian 12: 1.16, version 1) with a fake backend")
 struct PortalFrontendTests {
-    @Test("add, update by id, an action back to the delegate, remove")
-    func endToEnd() async throws {
+    /// A private bus with the fake backend on it and the real frontend started, reading a portal
+    /// file that names the backend.
+    private static func startFrontend() async throws -> (TestBus, FakePortalBackend, ChildProcess) {
         let frontend = try ToolRequirement.require("/usr/libexec/xdg-desktop-portal")
         let testBus = try await TestBus(withServiceDirectory: true)
         let backend = try await FakePortalBackend.start(on: testBus.bus)
@@ -18,6 +19,12 @@ struct PortalFrontendTests {
             frontend.path, [],
             environment: ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": FakePortalBackend.desktopName])
         try await testBus.waitForName("org.freedesktop.portal.Desktop", ownedBy: process)
+        return (testBus, backend, process)
+    }
+
+    @Test("add, update by id, an action back to the delegate, remove")
+    func endToEnd() async throws {
+        let (testBus, backend, process) = try await Self.startFrontend()
         let fixtureClock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
         let center = UNUserNotificationCenter(
             identity: CenterFixture.identity, bus: .address(testBus.address), clock: fixtureClock, persistent: false, engine: .portal)
@@ -54,16 +61,7 @@ struct PortalFrontendTests {
 
     @Test("an app serving org.freedesktop.Application: the frontend passes the app.* actions and their targets on, and relays a click on one back")
     func applicationActions() async throws {
-        let frontend = try ToolRequirement.require("/usr/libexec/xdg-desktop-portal")
-        let testBus = try await TestBus(withServiceDirectory: true)
-        let backend = try await FakePortalBackend.start(on: testBus.bus)
-        let portals = testBus.directory.appendingPathComponent("portals", isDirectory: true)
-        try FileManager.default.createDirectory(at: portals, withIntermediateDirectories: false)
-        try FakePortalBackend.writePortalFile(in: portals)
-        let process = try testBus.spawn(
-            frontend.path, [],
-            environment: ["XDG_DESKTOP_PORTAL_DIR": portals.path, "XDG_CURRENT_DESKTOP": FakePortalBackend.desktopName])
-        try await testBus.waitForName("org.freedesktop.portal.Desktop", ownedBy: process)
+        let (testBus, backend, process) = try await Self.startFrontend()
         let center = UNUserNotificationCenter(
             identity: PortalRelaunchTests.identity, bus: .address(testBus.address),
             clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)), persistent: false, engine: .portal)

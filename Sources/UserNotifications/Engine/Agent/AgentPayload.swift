@@ -75,16 +75,8 @@ package enum AgentPayload {
     /// The response in `json`: a ``UNTextInputNotificationResponse`` when it carries text, with
     /// `activationToken` when `json` has none.
     package static func response(from json: String, activationToken: String? = nil) throws(NotificationAgentError) -> UNNotificationResponse {
-        var snapshot = try value(NotificationResponseSnapshot.self, from: json)
-        if snapshot.activationToken == nil { snapshot.activationToken = activationToken }
-        let notification = snapshot.notification.makeNotification()
-        if let userText = snapshot.userText {
-            return UNTextInputNotificationResponse(
-                notification: notification, actionIdentifier: snapshot.actionIdentifier, userText: userText,
-                activationToken: snapshot.activationToken)
-        }
-        return UNNotificationResponse(
-            notification: notification, actionIdentifier: snapshot.actionIdentifier, activationToken: snapshot.activationToken)
+        let snapshot = try value(NotificationResponseSnapshot.self, from: json)
+        return snapshot.makeResponse(activationToken: activationToken)
     }
 
     // MARK: - Coding

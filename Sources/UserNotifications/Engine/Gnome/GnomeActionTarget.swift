@@ -50,7 +50,7 @@ package enum GnomeActionTarget {
     /// - Throws: ``GnomeActionTargetError``.
     package static func decode(_ target: String, activationToken: String? = nil) throws(GnomeActionTargetError) -> UNNotificationResponse {
         guard target.utf8.count <= maximumBytes else { throw .tooLong(target.utf8.count) }
-        var snapshot: NotificationResponseSnapshot
+        let snapshot: NotificationResponseSnapshot
         do {
             snapshot = try JSONDecoder().decode(NotificationResponseSnapshot.self, from: Data(target.utf8))
         } catch {
@@ -59,14 +59,6 @@ package enum GnomeActionTarget {
         guard !snapshot.actionIdentifier.isEmpty, !snapshot.notification.request.identifier.isEmpty else {
             throw .malformed("an empty action or notification identifier")
         }
-        if snapshot.activationToken == nil { snapshot.activationToken = activationToken }
-        let notification = snapshot.notification.makeNotification()
-        if let userText = snapshot.userText {
-            return UNTextInputNotificationResponse(
-                notification: notification, actionIdentifier: snapshot.actionIdentifier, userText: userText,
-                activationToken: snapshot.activationToken)
-        }
-        return UNNotificationResponse(
-            notification: notification, actionIdentifier: snapshot.actionIdentifier, activationToken: snapshot.activationToken)
+        return snapshot.makeResponse(activationToken: activationToken)
     }
 }
