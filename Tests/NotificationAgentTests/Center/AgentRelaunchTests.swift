@@ -38,7 +38,8 @@ struct AgentRelaunchTests {
         try fixture.writeDesktopEntry()
         let agent = try await fixture.spawnAgent()
         #expect(try await fixture.runApp(["--post", "ask"]).contains("engine agent"))
-        let id = try #require(server.notifications.first?.id)
+        // Through the agent, add returns once the request is accepted; the Notify follows.
+        let id = try #require(await server.waitForNotify())
         server.invokeAction(id: id, key: "yes")
         #expect(await eventually(timeout: .seconds(20)) { fixture.recorded == ["ask yes"] })
         let again = try await fixture.runApp(["--wait", "2"])
@@ -58,7 +59,7 @@ struct AgentRelaunchTests {
         center.delegate = recorder
         try await center.add(AgentTestClient.request("once"))
         try await center.add(AgentTestClient.request("later", after: 3600))
-        server.invokeAction(id: try #require(server.notifications.first?.id))
+        server.invokeAction(id: try #require(await server.waitForNotify()))
         #expect(await eventually { recorder.received.count == 1 })
         // The agent answers Add once the request is scheduled, as the in-process add returns,
         // and writes it within its save interval: the kill comes once "later" is committed.
