@@ -139,10 +139,11 @@ bench: bench-deps
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
 
 # notify-bench's agent rows start the notify beside it (.build/release/notify) as the agent, and stop it by PID.
-bench-agent:
+bench-agent: bench-deps
 	@[ -x "$(BENCH_DIR)/run-bus.sh" ] || { echo "make bench-agent: $(BENCH_DIR)/run-bus.sh not found (set BENCH_DIR)" >&2; exit 1; }
 	swift build -c release --product notify-bench
 	swift build -c release --product notify
+	$(MAKE) -s -C $(BENCH_DIR) null-server
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
