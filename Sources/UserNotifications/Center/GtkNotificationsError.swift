@@ -8,6 +8,7 @@ public enum GtkNotificationsError: Error, Sendable, Hashable, CustomStringConver
     /// Another D-Bus error reply: its name and text.
     case refused(name: String, message: String)
 
+    /// What GNOME refused, in one line.
     public var description: String {
         switch self {
         case .applicationNotFound(let appID): "GNOME found no desktop entry \(appID).desktop for the app"

@@ -17,6 +17,7 @@ public enum LocationServiceError: Error, LocalizedError, Hashable, Sendable {
     /// GeoClue2 answered, but not as its interface says; the detail says what was wrong.
     case serviceFailed(String)
 
+    /// What went wrong with the location service, in one line.
     public var errorDescription: String? {
         switch self {
         case .serviceUnavailable(let detail): "No location service (GeoClue2) is available: \(detail)"

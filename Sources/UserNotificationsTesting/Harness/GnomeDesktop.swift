@@ -2,7 +2,9 @@
 /// and headless GNOME Shell on it, for tests against a real notification server; stopped by
 /// PID in reverse order.
 public struct GnomeDesktop: Sendable {
+    /// The private session bus the shell runs on.
     public let testBus: TestBus
+    /// The headless GNOME Shell serving notifications on ``testBus``.
     public let shell: GnomeShellServer
 
     /// Starts the two, runs `body`, and stops them whether `body` throws or not;
