@@ -25,7 +25,7 @@ package struct RemotePushRecord: Codable, Sendable, Equatable {
     package static func fresh() -> RemotePushRecord {
         let keys = WebPushKeys.generate()
         return RemotePushRecord(
-            privateKey: Base64URL.encode(keys.privateKey.rawRepresentation), authSecret: keys.auth,
+            privateKey: Base64URL.encode(keys.rawPrivateKey), authSecret: keys.auth,
             token: UUID().uuidString.lowercased())
     }
 

@@ -27,6 +27,11 @@ package struct WebPushKeys: Sendable {
     /// - Throws: ``WebPushKeyError`` when the secret is not 16 bytes.
     package init(privateKey: P256.KeyAgreement.PrivateKey, authSecret: Data) throws(WebPushKeyError) {
         guard authSecret.count == Self.authSecretLength else { throw .authSecretLength(authSecret.count) }
+        self.init(checkedKey: privateKey, authSecret: authSecret)
+    }
+
+    /// Keys from a valid key and a secret already of ``authSecretLength`` bytes.
+    private init(checkedKey privateKey: P256.KeyAgreement.PrivateKey, authSecret: Data) {
         rawPrivateKey = privateKey.rawRepresentation
         publicKey = privateKey.publicKey.x963Representation
         self.authSecret = authSecret
@@ -36,8 +41,7 @@ package struct WebPushKeys: Sendable {
     package static func generate() -> WebPushKeys {
         var generator = SystemRandomNumberGenerator()
         let secret = Data((0..<authSecretLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-        // The secret has the right length by construction.
-        return try! WebPushKeys(privateKey: P256.KeyAgreement.PrivateKey(), authSecret: secret)
+        return WebPushKeys(checkedKey: P256.KeyAgreement.PrivateKey(), authSecret: secret)
     }
 
     /// Keys from the raw private scalar (32 bytes) and the secret.
