@@ -65,7 +65,7 @@ struct TestBusTests {
         // and the bus would wait service_start_timeout for it to take its name.
         try "#!/bin/sh\nprintf '%s' \"$DBUS_STARTER_BUS_TYPE\" > '\(marker.path)'\nexit 3\n"
             .write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try await BuiltProduct.makeExecutable(atPath: script.path)
         let service = try bus.writeService(name: "org.example.HarnessMarker", exec: script.path)
         #expect(FileManager.default.fileExists(atPath: service.path))
         #expect(!FileManager.default.fileExists(atPath: marker.path))

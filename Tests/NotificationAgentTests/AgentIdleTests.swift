@@ -46,7 +46,7 @@ struct AgentIdleTests {
         let notify = try BuiltProduct.url(named: "notify").path
         try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify)' agent --foreground --idle-exit 1\n"
             .write(to: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
         try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
         let app = try await AgentTestClient.connect(testBus.bus)
         _ = try await app.connection.callBus("ReloadConfig")

@@ -26,7 +26,7 @@ struct AgentProcessTests {
         let wrapper = testBus.directory.appendingPathComponent("agent.sh")
         try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify.path)' agent --foreground\n"
             .write(to: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
         try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
         let client = try await AgentTestClient.connect(testBus.bus)
         // The bus sees a new service file by inotify, later; ReloadConfig reads it now.

@@ -14,7 +14,7 @@ extension SeedSamplesTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(at: folder) }
             let installed = folder.appendingPathComponent("SaySomething")
-            try FileManager.default.copyItem(at: BuiltProduct.url(named: "SaySomething"), to: installed)
+            try await BuiltProduct.copyExecutable(BuiltProduct.url(named: "SaySomething"), to: installed)
 
             let process = Process()
             process.executableURL = installed

@@ -39,7 +39,7 @@ public final class PlasmaShellServer: Sendable {
         let home = processes.folder
         do {
             let kwinCopy = home.appendingPathComponent("kwin_wayland")
-            try FileManager.default.copyItem(at: kwin, to: kwinCopy)
+            try await BuiltProduct.copyExecutable(kwin, to: kwinCopy)
             var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
             environment["XDG_SESSION_TYPE"] = "wayland"
             environment["QT_QPA_PLATFORM"] = "wayland"

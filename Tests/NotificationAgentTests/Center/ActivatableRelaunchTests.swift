@@ -27,7 +27,7 @@ struct ActivatableRelaunchTests {
     /// whether the bus started it (`DBUS_STARTER_ADDRESS`, which an Exec launch removes). It
     /// stays after its first response (its center may have taken it at start, before the
     /// agent's `ActivateAction` is answered), until the test stops it.
-    func writeProgram() throws -> String {
+    func writeProgram() async throws -> String {
         let program = folder.appendingPathComponent("activatable-app.sh")
         let app = try BuiltProduct.url(named: "agent-test-app").path
         let state = folder.appendingPathComponent("app-state").path
@@ -37,7 +37,7 @@ struct ActivatableRelaunchTests {
             XDG_STATE_HOME='\(state)' exec '\(app)' --app-id \(Self.appID) --record '\(record)' --serve-application --wait 60
 
             """.write(to: program, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        try await BuiltProduct.makeExecutable(atPath: program.path)
         return program.path
     }
 
@@ -50,7 +50,7 @@ struct ActivatableRelaunchTests {
         let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
         let notify = try BuiltProduct.url(named: "notify").path
         let written = try await testBus.run(
-            notify, ["app-files", "--id", Self.appID, "--exec", try writeProgram(), "--name", "Activatable Test App", "--dbus-activatable"],
+            notify, ["app-files", "--id", Self.appID, "--exec", try await writeProgram(), "--name", "Activatable Test App", "--dbus-activatable"],
             environment: ["XDG_DATA_HOME": dataHome])
         #expect(written.status == .exited(0), "\(written.standardError)")
         let service = try #require(testBus.serviceDirectory).appendingPathComponent("\(Self.appID).service")

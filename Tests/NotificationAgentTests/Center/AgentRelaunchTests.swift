@@ -80,7 +80,7 @@ struct AgentRelaunchTests {
         let state = fixture.folder.appendingPathComponent("agent-state").path
         try "#!/bin/sh\nXDG_STATE_HOME='\(state)' exec '\(try BuiltProduct.url(named: "notify").path)' agent --foreground\n"
             .write(to: wrapper, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.path)
+        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
         try fixture.testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
         // The bus sees a new service file by inotify, later; ReloadConfig reads it now.
         _ = try await DBusConnection.connect(to: fixture.testBus.bus).callBus("ReloadConfig")

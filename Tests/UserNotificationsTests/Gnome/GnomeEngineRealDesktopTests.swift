@@ -67,7 +67,7 @@ struct GnomeEngineRealDesktopTests {
         // The desktop entry and service file, as the documented helper writes them (for a
         // program that exists: the script is filled in once the shell's folders are known).
         try "#!/bin/sh\nexit 1\n".write(to: program, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        try await BuiltProduct.makeExecutable(atPath: program.path)
         let notify = try BuiltProduct.url(named: "notify").path
         let filesBus = try await TestBus()
         let files = try await filesBus.run(
@@ -98,7 +98,7 @@ struct GnomeEngineRealDesktopTests {
                   exec '\(app)' --app-id \(Self.activatableApp) --record '\(record)' --serve-application --wait 40
 
                 """.write(to: program, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+            try await BuiltProduct.makeExecutable(atPath: program.path)
 
             let posted = try await desktop.testBus.run(
                 app, ["--app-id", Self.activatableApp, "--record", record, "--post", "ask"], environment: environment, timeout: .seconds(30))

@@ -29,7 +29,7 @@ struct PortalActivationTests {
             XDG_STATE_HOME='\(state)' exec '\(app)' --app-id \(Self.appID) --record '\(record)' --engine portal --serve-application --wait 60
 
             """.write(to: program, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program.path)
+        try await BuiltProduct.makeExecutable(atPath: program.path)
         _ = try testBus.writeService(name: Self.appID, exec: program.path)
         let caller = try await DBusConnection.connect(to: testBus.bus)
         _ = try await caller.callBus("ReloadConfig")
