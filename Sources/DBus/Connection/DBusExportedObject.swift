@@ -63,7 +63,8 @@ public final class DBusMethodInvocation: Sendable {
     }
 
     /// Sends `reply`; one that cannot be marshalled or sent (descriptors on a connection that
-    /// cannot pass them) is replaced by an error reply naming the problem.
+    /// cannot pass them) is replaced by an error reply naming the problem. It leaves from the
+    /// replying thread when the connection's queue is idle, with no hop to that queue first.
     private func answer(_ reply: DBusMessage?) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard !message.flags.contains(.noReplyExpected), let reply else { return }
@@ -75,7 +76,7 @@ public final class DBusMethodInvocation: Sendable {
             guard let fallback = Self.failure(error, replyingTo: call) else { return }
             outgoing = fallback
         }
-        core.perform { [core] in
+        core.performNow { [core] in
             do throws(DBusError) {
                 try core.transmit(outgoing, serial: core.allocateSerial())
             } catch {
