@@ -120,15 +120,27 @@ final class AgentEngine: NotificationEngine {
         }
         startCall(message) { [weak self] result in
             guard case .failure(let error) = result else { return }
-            self?.refused(member, AgentErrorName.decode(error))
+            self?.refused(member, AgentErrorName.decode(error), resending: message)
         }
     }
 
-    /// Logs a refusal nobody can be told of; an agent that no longer knows the app (it was
-    /// restarted or started by this very call) gets the app connected again.
-    func refused(_ member: String, _ error: any Error) {
-        CenterLog.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
-        if case NotificationAgentError.unknownApp = error { reconnect() }
+    /// Logs a refusal nobody can be told of. An agent that no longer knows the app (it was
+    /// restarted, or started by this very call) gets the app connected again and, when
+    /// `message` is given, the call once more, right after `Connect`: a withdrawal, a
+    /// cancellation or the categories sent to an agent that had just restarted still take
+    /// effect.
+    func refused(_ member: String, _ error: any Error, resending message: DBusMessage? = nil) {
+        guard case NotificationAgentError.unknownApp = error else {
+            return CenterLog.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+        }
+        CenterLog.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
+        reconnect()
+        guard let message else { return }
+        startCall(message) { result in
+            guard case .failure(let error) = result else { return }
+            CenterLog.logger.warning(
+                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": CenterLog.describe(AgentErrorName.decode(error))])
+        }
     }
 
     /// The call of `member` with the app id first.
