@@ -49,6 +49,25 @@ struct PortalStateTests {
         await fixture.stop()
     }
 
+    @Test("a state folder that cannot be read at start is read again at the next save, which then keeps everything")
+    func unreadableAtStartThenSaved() async throws {
+        let scratch = try ScratchFolder()
+        // A file where the state folder should be: opening it as a folder fails (ENOTDIR).
+        let folder = scratch.url.appendingPathComponent("state")
+        try Data("not a folder".utf8).write(to: folder)
+        let fixture = try await PortalFixture(stateDirectory: folder)
+        try await fixture.post("first", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false))
+        await #expect(throws: StateStoreError.self) { try await fixture.center.writeStateNow() }
+
+        try FileManager.default.removeItem(at: folder)
+        try await fixture.post("second", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: false))
+        try await fixture.center.writeStateNow()
+        #expect(GnomeStateTests.savedPending(in: folder).sorted() == ["first", "second"])
+        let relaunched = fixture.relaunchedCenter(clock: TestNotificationClock(now: fixture.clock.now))
+        #expect(await relaunched.pendingNotificationRequests().map(\.identifier) == ["first", "second"])
+        await fixture.stop()
+    }
+
     @Test("without a state folder nothing is kept")
     func notPersistent() async throws {
         let fixture = try await PortalFixture()

@@ -10,8 +10,8 @@ extension SelfKeptEngine {
     /// Reads the saved state: categories and authorization when the center has none yet,
     /// pending requests rescheduled (an overdue one fires once, now), and the notifications this
     /// engine delivered (those saved under ``savedServer``) and has not seen withdrawn or
-    /// answered. A file that cannot be read is logged and nothing is written over it (saves
-    /// wait until a read succeeds).
+    /// answered. A file that cannot be read is logged and nothing is written over it (each
+    /// save reads it again first, and writes once a read succeeds).
     func restore() {
         guard let file = keeper.file else { return }
         let saved: EngineState
@@ -82,9 +82,12 @@ extension SelfKeptEngine {
     /// wrote since this engine last read or wrote it
     /// (``EngineState/write(_:to:since:unchangedSince:)``). Writes are one at a time, each
     /// with the state as it is when its turn comes, so the last write holds the newest state.
-    /// A failure is logged and kept for ``writeStateNow()``.
+    /// A failure is logged and kept for ``writeStateNow()``. While the file has not been read
+    /// (the read at start failed), each write reads it first, as the in-process engine does,
+    /// and writes nothing when it still cannot be read.
     private func write() {
         guard let file = keeper.file else { return }
+        if keeper.baseline.withLock({ $0 == nil }) { restore() }
         let started = ContinuousClock.now
         defer {
             let duration = ContinuousClock.now - started
