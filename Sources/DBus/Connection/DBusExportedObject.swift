@@ -63,8 +63,7 @@ public final class DBusMethodInvocation: Sendable {
     }
 
     /// Sends `reply`; one that cannot be marshalled or sent (descriptors on a connection that
-    /// cannot pass them) is replaced by an error reply naming the problem. It leaves from the
-    /// replying thread when the connection's queue is idle, with no hop to that queue first.
+    /// cannot pass them) is replaced by an error reply naming the problem.
     private func answer(_ reply: DBusMessage?) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         guard !message.flags.contains(.noReplyExpected), let reply else { return }
@@ -76,7 +75,7 @@ public final class DBusMethodInvocation: Sendable {
             guard let fallback = Self.failure(error, replyingTo: call) else { return }
             outgoing = fallback
         }
-        core.performNow { [core] in
+        core.perform { [core] in
             do throws(DBusError) {
                 try core.transmit(outgoing, serial: core.allocateSerial())
             } catch {
