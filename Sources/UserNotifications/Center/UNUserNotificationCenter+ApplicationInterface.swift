@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 
 extension UNUserNotificationCenter {
@@ -24,10 +25,15 @@ extension UNUserNotificationCenter {
     /// target naming the notification and the action, and the center hands the delegate the
     /// response for the notification in its saved list, once.
     ///
+    /// A GNOME target (the response itself, which GNOME Shell sends for a notification posted
+    /// through ``NotificationEngineKind/gnome``) is taken whatever engine this launch chose, so
+    /// a click on what an earlier launch posted through GNOME still reaches the delegate; it is
+    /// taken from the owner of `org.gtk.Notifications` only.
+    ///
     /// `Activate` calls ``applicationActivateHandler`` and `Open` calls
     /// ``applicationOpenHandler``, when set; otherwise they do nothing. Any other action, a
-    /// malformed call, a notification response for a center whose notifications are neither in
-    /// the agent, GNOME's nor the portal's (``engineKind`` is
+    /// malformed call, a notification response other than a GNOME target for a center whose
+    /// notifications are neither in the agent, GNOME's nor the portal's (``engineKind`` is
     /// ``NotificationEngineKind/inProcess``), a GNOME target that does not read or does not come
     /// from GNOME Shell, a portal target the engine does not know, or one past 16 being taken
     /// at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
@@ -51,8 +57,8 @@ extension UNUserNotificationCenter {
                 guard let handler = self?.applicationSide.withLock({ $0.openHandler }) else { return }
                 Task { @MainActor in handler(urls, activation) }
             },
-            takeResponse: { [weak self] id, activation, sender in
-                await self?.takeResponse(id, activation: activation, sender: sender) ?? false
+            takeResponse: { [weak self] id, activation, sender, connection in
+                await self?.takeResponse(id, activation: activation, sender: sender, connection: connection) ?? false
             })
         do {
             let server = try await ApplicationInterfaceServer.start(appID: identity.id, bus: bus.dbusBus, actions: actions)
@@ -67,10 +73,20 @@ extension UNUserNotificationCenter {
     }
 
     /// Hands a notification response to the engine: the GNOME engine reads it from the target
-    /// and takes it only from GNOME Shell; any other takes what the agent keeps.
-    private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String) async -> Bool {
+    /// and takes it only from GNOME Shell; any other takes what the agent keeps. A GNOME target
+    /// that reaches a center on another engine (an earlier launch posted through GNOME's
+    /// interface, and this one chose the agent or another engine) is read the same way, from
+    /// GNOME Shell only, and handed to the delegate as it stands.
+    private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String, connection: DBusConnection) async -> Bool {
         if await engineKind == .gnome, let gnome = (engine as? ChoosingEngine)?.chosenEngine as? GnomeEngine {
             return await gnome.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
+        }
+        if GnomeActionTarget.isTarget(id) {
+            guard let response = await GnomeEngine.response(
+                target: id, activationToken: activation.activationToken, sender: sender, on: connection)
+            else { return false }
+            receive(response)
+            return true
         }
         return await engine.takeKeptResponses(activatedFor: id, activationToken: activation.activationToken)
     }

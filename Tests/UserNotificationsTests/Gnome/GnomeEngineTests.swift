@@ -114,6 +114,39 @@ struct GnomeEngineTests {
         await fixture.stop()
     }
 
+    @Test("a click on what an earlier launch posted through GNOME reaches a relaunched center on another engine, from GNOME Shell only")
+    func clickAfterRelaunchOnAnotherEngine() async throws {
+        let fixture = try await GnomeFixture()
+        try await fixture.post("a")
+        // The relaunched app chose another engine (an agent appeared meanwhile, or it was told to).
+        let relaunched = UNUserNotificationCenter(
+            identity: GnomeFixture.identity, bus: .address(fixture.testBus.address), clock: fixture.clock, persistent: false,
+            engine: .inProcess)
+        #expect(await relaunched.engineKind == .inProcess)
+        let delegate = await RecordingDelegate()
+        relaunched.delegate = delegate
+        try await relaunched.serveApplicationInterface()
+
+        // The genuine target from another peer than GNOME Shell is refused.
+        let genuine = try #require(fixture.gtk.notification(of: Self.app, id: "a")?["default-action-target"]?.stringValue)
+        let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
+        let forged = try DBusMessage.methodCall(
+            destination: Self.app, path: try #require(ApplicationInterface.objectPath(for: Self.app)),
+            interface: "org.freedesktop.Application", member: "ActivateAction",
+            body: [.string("notification-response"), .array(element: .variant, [.variant(.string(genuine))]), .variantDictionary([])])
+        await #expect(throws: DBusError.self) { _ = try await connection.call(forged, timeout: .seconds(10)) }
+        #expect(await delegate.responses.extra().isEmpty)
+
+        try await fixture.gtk.invokeButton(appID: Self.app, id: "a", index: 0)
+        let response = try #require(await delegate.responses.next())
+        #expect(response.actionIdentifier == "later")
+        #expect(response.notification.request.identifier == "a")
+        #expect(response.notification.request.content.title == "Ada")
+        #expect(await delegate.responses.extra().isEmpty)
+        await connection.close()
+        await fixture.stop()
+    }
+
     @Test("a notification-response from another peer than GNOME Shell, or malformed, is refused with a D-Bus error and reaches no delegate")
     func forged() async throws {
         let fixture = try await GnomeFixture()

@@ -21,11 +21,13 @@ final class ApplicationInterfaceServer: Sendable {
         var activate: @Sendable (ApplicationActivation) -> Void
         /// `Open`.
         var open: @Sendable ([URL], ApplicationActivation) -> Void
-        /// A notification response from the unique bus name `sender`: `false` when the center
-        /// cannot take it (its notifications are neither in the agent, GNOME's nor the portal's,
-        /// the response id is not one it knows, or the GNOME engine refused the target or its
-        /// sender).
-        var takeResponse: @Sendable (_ id: String, _ activation: ApplicationActivation, _ sender: String) async -> Bool
+        /// A notification response from the unique bus name `sender`, with the server's
+        /// connection (to ask the bus who `sender` is): `false` when the center cannot take it
+        /// (its notifications are neither in the agent, GNOME's nor the portal's, the response
+        /// id is not one it knows, or a GNOME target or its sender was refused).
+        var takeResponse: @Sendable (
+            _ id: String, _ activation: ApplicationActivation, _ sender: String, _ connection: DBusConnection
+        ) async -> Bool
     }
 
     /// The server's own connection.
@@ -52,7 +54,7 @@ final class ApplicationInterfaceServer: Sendable {
         }
         do {
             let interface = try DBusExportedInterface(name: ApplicationInterface.name, introspectionXML: ApplicationInterface.introspectionXML) {
-                serve($0, actions, inFlight)
+                serve($0, actions, inFlight, connection)
             }
             let export = connection.export(DBusExportedObject(path: path, interfaces: [interface]))
             switch try await connection.requestName(appID) {
@@ -70,7 +72,7 @@ final class ApplicationInterfaceServer: Sendable {
         }
     }
 
-    private static func serve(_ invocation: DBusMethodInvocation, _ actions: Actions, _ inFlight: Locked<Int>) {
+    private static func serve(_ invocation: DBusMethodInvocation, _ actions: Actions, _ inFlight: Locked<Int>, _ connection: DBusConnection) {
         let call: ApplicationInterfaceCall
         do {
             call = try ApplicationInterfaceCall.parse(invocation.message)
@@ -98,7 +100,7 @@ final class ApplicationInterfaceServer: Sendable {
             }
             Task {
                 defer { inFlight.withLock { $0 -= 1 } }
-                guard await actions.takeResponse(id, activation, invocation.message.sender ?? "") else {
+                guard await actions.takeResponse(id, activation, invocation.message.sender ?? "", connection) else {
                     let refusal = ApplicationCallRefusal.notSupported("this app has no such notification response to take")
                     return invocation.fail(name: refusal.name, message: refusal.message)
                 }

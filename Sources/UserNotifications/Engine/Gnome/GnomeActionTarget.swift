@@ -44,6 +44,12 @@ package enum GnomeActionTarget {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Whether `text` has the shape of a target, a JSON object: the agent's response ids
+    /// (UUIDs) and the portal's (`portal:<action>:<id>`) never start with `{`.
+    package static func isTarget(_ text: String) -> Bool {
+        text.utf8.first == UInt8(ascii: "{")
+    }
+
     /// The response `target` archives, with `activationToken` when it has none: a
     /// ``UNTextInputNotificationResponse`` when it carries text.
     ///

@@ -105,18 +105,7 @@ final class GnomeEngine: SelfKeptEngine {
     /// delivered list and the delegate gets the response. `false` for another sender or a
     /// target that does not read as a response (logged).
     func takeResponse(target: String, activationToken: String?, sender: String) async -> Bool {
-        let owner = try? await connection.nameOwner(of: GnomeInterface.busName)
-        guard let owner, owner == sender else {
-            CenterLog.logger.warning(
-                "a notification response not sent by the owner of org.gtk.Notifications was refused",
-                metadata: ["sender": "\(sender)", "owner": "\(owner ?? "none")"])
-            return false
-        }
-        let decoded: UNNotificationResponse
-        do {
-            decoded = try GnomeActionTarget.decode(target, activationToken: activationToken)
-        } catch {
-            CenterLog.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
+        guard let decoded = await Self.response(target: target, activationToken: activationToken, sender: sender, on: connection) else {
             return false
         }
         let identifier = decoded.notification.request.identifier
@@ -137,6 +126,25 @@ final class GnomeEngine: SelfKeptEngine {
 
     func close() {
         closeLists()
+    }
+
+    /// The response a GNOME target carries, when `sender` owns `org.gtk.Notifications` (any
+    /// session peer may call `ActivateAction`, and the target is the response itself) and the
+    /// target reads; `nil`, logged, otherwise.
+    static func response(target: String, activationToken: String?, sender: String, on connection: DBusConnection) async -> UNNotificationResponse? {
+        let owner = try? await connection.nameOwner(of: GnomeInterface.busName)
+        guard let owner, owner == sender else {
+            CenterLog.logger.warning(
+                "a notification response not sent by the owner of org.gtk.Notifications was refused",
+                metadata: ["sender": "\(sender)", "owner": "\(owner ?? "none")"])
+            return nil
+        }
+        do {
+            return try GnomeActionTarget.decode(target, activationToken: activationToken)
+        } catch {
+            CenterLog.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
+            return nil
+        }
     }
 
     /// Whether `org.gtk.Notifications` has an owner (GNOME Shell owns it; it is never
