@@ -37,9 +37,9 @@ extension SeedSamplesTests {
             #expect(sent.hints.desktopEntry == "org.example.Hello")
             #expect(sent.actions.map(\.key).contains("wave"))
             server.invokeAction(id: id, key: "wave")
-            let status = await program.waitForExit(timeout: .seconds(10))
-            #expect(status == .exited(0), "\(program.standardOutput)\(program.standardError)")
-            #expect(program.standardOutput.contains("You chose wave"))
+            let result = try await program.result(timeout: .seconds(10))
+            #expect(result.status == .exited(0), "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("You chose wave"))
             await server.stop()
             await bus.stop()
         }

@@ -22,9 +22,9 @@ extension SeedSamplesTests {
             let sent = try #require(server.notifications.first?.request)
             #expect(sent.actions.map(\.key) == ["default", "inline-reply", "action.goodbye", "action.cancel"])
             server.reply(id: id, text: "see you")
-            let status = await program.waitForExit(timeout: .seconds(10))
-            #expect(status == .exited(0), "\(program.standardOutput)\(program.standardError)")
-            #expect(program.standardOutput.contains("alert: You just said see you (main thread)"))
+            let result = try await program.result(timeout: .seconds(10))
+            #expect(result.status == .exited(0), "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("alert: You just said see you (main thread)"))
             await server.stop()
             await bus.stop()
         }

@@ -136,6 +136,9 @@ public final class ChildProcess: Sendable {
 
     /// Waits until the child exits, at most `timeout`.
     ///
+    /// The exit can be seen before the last bytes of the child's output are read from its pipes:
+    /// to read everything it printed, use ``result(timeout:)``.
+    ///
     /// - Returns: The exit status, or `nil` when the child was still running at the deadline.
     public func waitForExit(timeout: Duration) async -> ExitStatus? {
         _ = await monitor.wait(timeout: timeout) { $0.status != nil }

@@ -29,9 +29,10 @@ struct PortalNoticeExampleTests {
         func runExample(_ environment: [String: String?]) async throws -> String {
             let example = try BuiltProduct.url(named: "PortalNotice")
             let process = try testBus.spawn(example.path, [], environment: environment)
-            let status = await process.waitForExit(timeout: .seconds(30))
-            #expect(status == .exited(0), "PortalNotice: \(process.standardError)")
-            return process.standardOutput
+            // result, not waitForExit: the exit can be seen before the pipe's last bytes are read.
+            let result = try await process.result(timeout: .seconds(30))
+            #expect(result.status == .exited(0), "PortalNotice: \(result.standardError)")
+            return result.standardOutput
         }
 
         func stop() async {
