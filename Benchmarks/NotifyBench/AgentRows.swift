@@ -31,11 +31,14 @@ enum AgentRows {
         let n = options.count
         var samples: [Sample] = []
         var shown: [Double] = []
+        var agentCPU: [Double] = []
         for sample in 0..<options.samples {
             var total = Sample(seconds: 0, cpuSeconds: 0)
             var untilShown = 0.0
+            var agentSeconds = 0.0
             for start in stride(from: 0, to: n, by: chunk) {
                 let end = min(start + chunk, n)
+                let agentBefore = agent.cpuSeconds
                 let part = try await measure {
                     try await Task.detached {
                         for index in start..<end {
@@ -51,6 +54,7 @@ enum AgentRows {
                 total.seconds += part.seconds
                 total.cpuSeconds += part.cpuSeconds
                 untilShown += part.seconds + drain.seconds
+                agentSeconds += agent.cpuSeconds - agentBefore
                 center.removeAllDeliveredNotifications()
                 guard await center.deliveredNotifications().isEmpty else { throw BenchError("the agent kept notifications after removing all") }
                 // The agent's CloseNotification calls to the server settle outside the timed part.
@@ -58,9 +62,13 @@ enum AgentRows {
             }
             samples.append(total)
             shown.append(untilShown)
+            agentCPU.append(agentSeconds)
         }
+        // agent_cpu_us_per_op: the agent's CPU time from each chunk's first add until all of
+        // it is shown, which a loaded machine moves far less than the wall times.
         report("agent-seq", count: n, samples: samples, extra: String(
-            format: "shown_us_per_op=%.3f agent_rss_mb=%.1f", median(shown) / Double(n) * 1e6, agent.residentMegabytes))
+            format: "shown_us_per_op=%.3f agent_cpu_us_per_op=%.3f agent_rss_mb=%.1f", median(shown) / Double(n) * 1e6,
+            median(agentCPU) / Double(n) * 1e6, agent.residentMegabytes))
     }
 
     /// agent-idle: the agent's resident memory after start and after 100 adds and removals from
@@ -166,6 +174,59 @@ enum AgentRows {
         report("agent-100k", count: total, samples: samples, extra: String(
             format: "apps=%d window=%d agent_cpu_s=%.3f rss_mb=%.1f rss_settled_mb=%.1f",
             apps, window, median(agentCPU), median(rss), median(settledRSS)))
+    }
+
+    /// agent-100k-floor: the same 100,000 `Add` calls, bodies and window as agent-100k, answered
+    /// at once by a responder on a second connection of this process that owns the agent's name
+    /// (no agent running): what the bus daemon and this D-Bus layer cost alone, the floor under
+    /// any agent that takes one call per request.
+    @MainActor
+    static func hundredThousandFloor(_ options: Options) async throws {
+        let apps = 100
+        let total = apps * 1_000
+        let window = 2_048
+        var bodies: [(String, String)] = []
+        bodies.reserveCapacity(total)
+        for index in 0..<total {
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
+            let request = UNNotificationRequest(identifier: "k\(index / apps)", content: content("later"), trigger: trigger)
+            bodies.append(("org.desktopnotifications.Bench.App\(index % apps)", try AgentPayload.encode(request)))
+        }
+        let messages = bodies
+        let responder = try await DBusConnection.connect(to: .session)
+        let object = DBusExportedObject(path: AgentInterface.path, interfaces: [
+            try DBusExportedInterface(name: AgentInterface.name, introspectionXML: "") { $0.reply([]) },
+        ])
+        let export = responder.export(object)
+        guard try await responder.requestName(AgentInterface.busName) == .primaryOwner else {
+            throw BenchError("\(AgentInterface.busName) has another owner: stop the agent first")
+        }
+        let client = try await DBusConnection.connect(to: .session)
+        var samples: [Sample] = []
+        for _ in 0..<options.samples {
+            samples.append(try await measure {
+                try await Task.detached {
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        var next = 0
+                        while next < min(window, total) {
+                            let (appID, json) = messages[next]
+                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                            next += 1
+                        }
+                        while try await group.next() != nil, next < total {
+                            let (appID, json) = messages[next]
+                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                            next += 1
+                        }
+                        try await group.waitForAll()
+                    }
+                }.value
+            })
+        }
+        export.unexport()
+        await client.close()
+        await responder.close()
+        report("agent-100k-floor", count: total, samples: samples, extra: String(format: "apps=%d window=%d", apps, window))
     }
 
     /// Calls `member` of `Agent1` for `appID` and waits for the reply (at most 60 s: a slow

@@ -3,7 +3,8 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,gnome-seq,
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,
+//                        agent-100k-floor,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
@@ -21,7 +22,9 @@
 // stop it by its PID: agent-seq is un-seq through the agent; agent-idle prints the agent's RSS
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
-// through Agent1, pipelined from one connection, and prints the time and the agent's RSS.
+// through Agent1, pipelined from one connection, and prints the time and the agent's RSS;
+// agent-100k-floor sends the same calls to a responder in this process that answers each at
+// once: the bus's own cost, under any agent taking one call per request.
 //
 // region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
 // The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
@@ -320,6 +323,8 @@ func run() async throws {
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
+        case "agent-100k-floor":
+            try await AgentRows.hundredThousandFloor(options)
 
         case "region-10k":
             try await LocationRows.regions(options)
