@@ -25,9 +25,18 @@ struct PortalFixture {
     let stateDirectory: URL?
     let identity: ApplicationIdentity
 
-    init(version: UInt32 = 2, stateDirectory: URL? = nil, identity: ApplicationIdentity = CenterFixture.identity) async throws {
+    /// A fixture whose portal answers `version` and, when given, `supportedOptions` (else the
+    /// fake's default: the `im.received` and `alarm.ringing` categories and the reply purpose).
+    init(
+        version: UInt32 = 2, supportedOptions: DBusValue? = nil, stateDirectory: URL? = nil,
+        identity: ApplicationIdentity = CenterFixture.identity
+    ) async throws {
         testBus = try await TestBus()
-        portal = try await FakeNotificationPortal.start(on: testBus.bus, version: version)
+        if let supportedOptions {
+            portal = try await FakeNotificationPortal.start(on: testBus.bus, version: version, supportedOptions: supportedOptions)
+        } else {
+            portal = try await FakeNotificationPortal.start(on: testBus.bus, version: version)
+        }
         clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
         self.stateDirectory = stateDirectory
         self.identity = identity
