@@ -3,7 +3,7 @@ import UserNotifications
 
 extension FuzzTarget {
     /// The JSON a bus peer hands the agent (`Add`, `SetCategories`) or the agent hands a center
-    /// (`WillPresent`, `Response`, the lists): `AgentPayload`'s decoders, one after the other. An
+    /// (`WillPresent`, `Response`, the lists) or a center answers (`ServiceExtension`'s content): `AgentPayload`'s decoders, one after the other. An
     /// accepted request must survive its own encoding with its identifier.
     static func agentPayload() -> FuzzTarget {
         FuzzTarget(
@@ -34,6 +34,7 @@ extension FuzzTarget {
                     || (try? AgentPayload.notifications(from: json)) != nil
                     || (try? AgentPayload.categories(from: json)) != nil
                     || (try? AgentPayload.response(from: json)) != nil
+                    || (try? AgentPayload.content(from: json)) != nil
                 return accepted ? .accepted : .refused
             }
         )

@@ -10,12 +10,15 @@ import UserNotifications
 /// Each app's Web Push keys, token, distributor and endpoint are kept in its agent folder
 /// (`push.json`, mode 0600, replaced whole). A message is decrypted with the app's keys, read
 /// as an APNs-style payload, and added to the app's notifications as a push-triggered request:
-/// shown with the app's name and icon, its delegate asked `willPresent` when the app is
-/// running, and its response kept (and the app launched) as for any other notification. A
-/// message that does not decrypt or decode is logged and dropped.
+/// shown with the app's name and icon, through the app's service extension first when it has
+/// `mutable-content` and the app is running (see ``AgentAppHost/serviceExtensionRequest(for:)``),
+/// its delegate asked `willPresent` when the app is running, and its response kept (and the
+/// app launched) as for any other notification. A message that does not decrypt or decode is
+/// logged and dropped.
 final class AgentPush: Sendable {
-    /// Hands a pushed request to the app's engine.
-    typealias Deliver = @Sendable (_ appID: String, _ request: UNNotificationRequest) async -> Void
+    /// Hands a pushed request to the app's engine; `mutable` when its payload has
+    /// `mutable-content` (the app's service extension may change it first).
+    typealias Deliver = @Sendable (_ appID: String, _ request: UNNotificationRequest, _ mutable: Bool) async -> Void
 
     let connector: UnifiedPushConnector
     private let stateRoot: URL
@@ -154,7 +157,7 @@ final class AgentPush: Sendable {
                     guard !payload.isSilent else {
                         return AgentLog.logger.info("a silent push has nothing to show", metadata: ["app": "\(appID)"])
                     }
-                    await deliver(appID, payload.request())
+                    await deliver(appID, payload.request(), payload.isMutable)
                 } catch {
                     AgentLog.logger.warning(
                         "a pushed message was dropped", metadata: ["app": "\(appID)", "id": "\(id ?? "")", "error": "\(error)"])

@@ -4,7 +4,7 @@ import Foundation
 import UserNotifications
 
 /// The host of one app's engine in the agent: it asks the app's connected center how to
-/// present a notification, and keeps each response in the app's agent state until a center
+/// present a notification and to run its service extension on a mutable push, and keeps each response in the app's agent state until a center
 /// acknowledges it (`AcknowledgeResponses`): it goes to the connected center as the `Response`
 /// signal at once, or, with no center connected, the launcher is asked to start the app. A
 /// center that exits before it took a response gets it from `TakeResponses` at its next start.
@@ -49,10 +49,8 @@ final class AgentAppHost: HostedEngineHost {
         let fallback = UNUserNotificationCenter.defaultPresentationOptions
         guard let center else { return fallback }
         do {
-            let call = try DBusMessage.methodCall(
-                destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: "WillPresent",
-                body: [.string(try AgentPayload.encode(notification))])
-            let reply = try await connection.call(call, timeout: UNUserNotificationCenter.presentationDeadline)
+            let reply = try await call(
+                center, "WillPresent", try AgentPayload.encode(notification), timeout: UNUserNotificationCenter.presentationDeadline)
             guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
             return UNNotificationPresentationOptions(rawValue: UInt(raw))
         } catch {
@@ -61,6 +59,45 @@ final class AgentAppHost: HostedEngineHost {
                 metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": AgentLog.describe(error)])
             return fallback
         }
+    }
+
+    // MARK: - Service extension
+
+    /// The pushed `request` (`mutable-content`) as it is shown: with the content the app's
+    /// connected center gives back from its service extension (`ServiceExtension`, waited for
+    /// at most ``UserNotifications/AgentInterface/serviceExtensionDeadline``), or as sent, with
+    /// the reason logged, when no center is connected (the agent does not start an app to run
+    /// its extension), the call fails or times out, or the content does not decode or is over
+    /// the argument limit.
+    func serviceExtensionRequest(for request: UNNotificationRequest) async -> UNNotificationRequest {
+        touch()
+        defer { touch() }
+        guard let center else {
+            AgentLog.logger.info(
+                "the app is not running to run its service extension; the push is shown as sent",
+                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
+            return request
+        }
+        do {
+            let reply = try await call(
+                center, "ServiceExtension", try AgentPayload.encode(request), timeout: AgentInterface.serviceExtensionDeadline)
+            guard let json = try reply.arguments("s").first?.stringValue else {
+                throw NotificationAgentError.invalidArgument("ServiceExtension answered no content")
+            }
+            return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
+        } catch {
+            AgentLog.logger.warning(
+                "the app's service extension gave no content; the push is shown as sent",
+                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)", "error": AgentLog.describe(error)])
+            return request
+        }
+    }
+
+    /// Calls `member` of `AgentClient1` with one JSON argument on the app's center.
+    private func call(_ center: String, _ member: String, _ json: String, timeout: Duration) async throws -> DBusMessage {
+        let call = try DBusMessage.methodCall(
+            destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: member, body: [.string(json)])
+        return try await connection.call(call, timeout: timeout)
     }
 
     // MARK: - Responses

@@ -13,27 +13,36 @@ extension AgentService {
     }
 
     /// Serves `org.unifiedpush.Connector2` for every app and takes messages again for the apps
-    /// registered before; a pushed request is added to its app in the app's call order.
+    /// registered before; a pushed request is added to its app in the app's call order. A
+    /// mutable one goes to the app's service extension first, in a task of its own: the
+    /// extension may take its whole deadline, and no other push (of any app) or call of the
+    /// app waits for it, so it is added once its content is back, after pushes that came later.
     func startPush() throws {
         let push = try AgentPush(connection: connection, serviceName: AgentInterface.busName, stateRoot: stateRoot) {
-            [weak self] appID, request in
+            [weak self] appID, request, mutable in
             guard let app = self?.apps.withLock({ $0[appID] }) else {
                 return AgentLog.logger.warning("a push for an app the agent does not hold was dropped", metadata: ["app": "\(appID)"])
             }
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                app.work.enqueue {
-                    do {
-                        try await app.add(request)
-                        AgentLog.logger.info("a push was added", metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
-                    } catch {
-                        AgentLog.logger.warning("a pushed request was not added", metadata: ["app": "\(appID)", "error": "\(error)"])
-                    }
-                    done.resume()
-                }
-            }
+            guard mutable else { return await Self.addPushed(request, to: app) }
+            Task { await Self.addPushed(await app.host.serviceExtensionRequest(for: request), to: app) }
         }
         push.restore(apps.withLock { Array($0.keys) })
         pushSide.withLock { $0 = push }
+    }
+
+    /// Adds a pushed request to `app` on its queue, in order with its calls; a refusal is logged.
+    private static func addPushed(_ request: UNNotificationRequest, to app: AgentApp) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            app.work.enqueue {
+                do {
+                    try await app.add(request)
+                    AgentLog.logger.info("a push was added", metadata: ["app": "\(app.appID)", "identifier": "\(request.identifier)"])
+                } catch {
+                    AgentLog.logger.warning("a pushed request was not added", metadata: ["app": "\(app.appID)", "error": "\(error)"])
+                }
+                done.resume()
+            }
+        }
     }
 
     /// Takes an `AgentPush1` call: checks its shape, its app id and that the sender is the

@@ -3,7 +3,11 @@ import Foundation
 extension UNUserNotificationCenter {
     /// Registers the service extension that changes mutable remote notifications (payloads
     /// with `mutable-content: 1`) before they are shown, with its deadline. A Linux addition:
-    /// Apple finds the extension in the app's bundle.
+    /// Apple finds the extension in the app's bundle, and starts it for a push while the app
+    /// is not running. Here it runs in the app's process: for pushes the center takes itself,
+    /// and for pushes the agent takes while this center is connected to it (the agent waits
+    /// at most 35 s, so a longer deadline is cut off there); a push the agent takes while the
+    /// app is not running is shown as sent.
     public func setServiceExtension(_ serviceExtension: UNNotificationServiceExtension?, deadline: Duration = .seconds(30)) {
         serviceExtensionSlot.withLock { $0 = serviceExtension.map { ServiceExtensionRegistration(object: $0, deadline: deadline) } }
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What an engine asks of the app it serves: the delegate's presentation decision, the
-/// responses, and the content extensions. The center is the host of its engine; the engine
+/// responses, and the content and service extensions. The center is the host of its engine; the engine
 /// holds it weakly, so a center that goes away takes nothing with it.
 protocol EngineHost: AnyObject, Sendable {
     /// The options when nobody needs to be asked (no delegate), known without a hop; `nil`
@@ -18,4 +18,7 @@ protocol EngineHost: AnyObject, Sendable {
     func contentExtensionShown(_ notification: UNNotification) async
     /// The category's content extension's answer for a response; `nil` without one.
     func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption?
+    /// The content a mutable pushed request is shown with: the service extension's answer,
+    /// else (at its deadline) the request's own content.
+    func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent
 }

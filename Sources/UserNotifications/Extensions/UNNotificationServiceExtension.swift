@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Linux differences: Apple runs a service extension in a process of its own; on Linux it is
 /// an object the app registers with
-/// ``UNUserNotificationCenter/setServiceExtension(_:deadline:)``, called on the main actor.
+/// ``UNUserNotificationCenter/setServiceExtension(_:deadline:)``, called on the main actor, so
+/// it runs only while the app does: a push the agent takes while the app is not running is
+/// shown as sent.
 /// The deadline is 30 s by default, as on Apple platforms; when it passes,
 /// ``serviceExtensionTimeWillExpire()`` runs and, if the handler is still not called, the
 /// original content is shown. Only the first call of the handler counts.

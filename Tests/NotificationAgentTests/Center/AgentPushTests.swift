@@ -31,41 +31,13 @@ struct AgentPushTests {
         fixture = try await BuiltAgentFixture(appID: Self.appID, prefix: "agent-push")
     }
 
-    /// Registers the built test app through the agent; returns its endpoint, p256dh and auth.
-    func registerTestApp() async throws -> (endpoint: String, p256dh: String, auth: String) {
-        let output = try await fixture.runApp(["--engine", "agent", "--register-push", "fake"], timeout: .seconds(30))
-        let line = try #require(output.split(separator: "\n").first { $0.hasPrefix("registered ") }, "\(output)")
-        let words = line.split(separator: " ").map(String.init)
-        return (words[1], words[2], words[3])
-    }
-
-    /// A center of the app "org.example.Pushed" on the agent, with a delegate recording what it
-    /// is asked to present.
-    func pushedCenter() -> (UNUserNotificationCenter, PresentationRecorder) {
-        let center = UNUserNotificationCenter(
-            identity: ApplicationIdentity(id: "org.example.Pushed", displayName: "Pushed"), bus: .address(fixture.testBus.address),
-            stateDirectory: fixture.folder.appendingPathComponent("center-state"), engine: .agent)
-        let recorder = PresentationRecorder()
-        center.delegate = recorder
-        return (center, recorder)
-    }
-
-    /// Sends a push titled `title`, encrypted to `p256dh` and `auth`, through `distributor` to `token`.
-    func push(
-        _ title: String, p256dh: String, auth: String, to token: String, through distributor: FakeUnifiedPushDistributor
-    ) async throws {
-        let message = try await WebPushTestSender.encrypt(
-            Data(#"{"aps":{"alert":{"title":"\#(title)","body":"b"}}}"#.utf8), p256dh: p256dh, auth: auth)
-        try await distributor.send(message, to: token)
-    }
-
-    @Test("a push for an app that is not running is shown with its name, and a click launches it: its delegate gets the response")
+    @Test("a push for an app that is not running is shown with its name, and a click launches it: its delegate gets the pushed request")
     func appNotRunning() async throws {
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, personality: .gnome46)
         let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
-        try fixture.writeDesktopEntry()
+        try fixture.writeDesktopEntry(arguments: ["--record-requests"])
         let agent = try await fixture.spawnAgent()
-        let registration = try await registerTestApp()
+        let registration = try await fixture.registerTestApp()
         let kept = try #require(distributor.registrations.values.first)
         #expect(kept.service == AgentInterface.busName)
         #expect(kept.endpoint == registration.endpoint)
@@ -83,7 +55,10 @@ struct AgentPushTests {
         #expect(shown.request.appName == "Agent Test App")
         server.invokeAction(id: try #require(shown.id))
         #expect(await eventually(timeout: .seconds(20)) { fixture.recorded.count == 1 })
-        #expect(fixture.recorded.first?.hasSuffix(" \(UNNotificationDefaultActionIdentifier)") == true)
+        // The relaunched delegate got the pushed request: `IDENTIFIER ACTION TRIGGER TITLE`.
+        let words = try #require(fixture.recorded.first).split(separator: " ", maxSplits: 3).map(String.init)
+        #expect(words.count == 4 && !words[0].isEmpty, "\(fixture.recorded)")
+        #expect(Array(words.dropFirst()) == [UNNotificationDefaultActionIdentifier, "push", "Pushed"], "\(fixture.recorded)")
         _ = await agent.kill()
     }
 
@@ -92,11 +67,11 @@ struct AgentPushTests {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
         let agent = try await fixture.spawnAgent()
-        let (center, recorder) = pushedCenter()
+        let (center, recorder) = fixture.pushedCenter()
         let registration = try await center.registerForRemoteNotifications(description: "running")
         let kept = try #require(distributor.registrations.values.first)
         #expect(kept.endpoint == registration.endpoint.absoluteString && kept.description == "running")
-        try await push("Live", p256dh: registration.p256dh, auth: registration.auth, to: kept.token, through: distributor)
+        try await distributor.push("Live", p256dh: registration.p256dh, auth: registration.auth, to: kept.token)
         #expect(await eventually { recorder.presented.map(\.title) == ["Live"] })
         #expect(recorder.presented.first?.pushed == true)
 
@@ -110,11 +85,11 @@ struct AgentPushTests {
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
         let agent = try await fixture.spawnAgent()
-        let registration = try await registerTestApp()
+        let registration = try await fixture.registerTestApp()
         let token = try #require(distributor.registrations.keys.first)
         _ = await agent.kill()
         let restarted = try await fixture.spawnAgent()
-        try await push("After restart", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
+        try await distributor.push("After restart", p256dh: registration.p256dh, auth: registration.auth, to: token)
         #expect(await eventually { server.notifications.contains { $0.request.summary == "After restart" } })
         _ = await restarted.kill()
     }
@@ -124,10 +99,10 @@ struct AgentPushTests {
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let distributor = try await FakeUnifiedPushDistributor.start(on: fixture.testBus.bus)
         let agent = try await fixture.spawnAgent()
-        let (center, recorder) = pushedCenter()
+        let (center, recorder) = fixture.pushedCenter()
         let registration = try await center.registerForRemoteNotifications()
         let token = try #require(distributor.registrations.keys.first)
-        try await push("Before", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
+        try await distributor.push("Before", p256dh: registration.p256dh, auth: registration.auth, to: token)
         #expect(await eventually { recorder.presented.map(\.title) == ["Before"] })
         // The kill comes once the first push is on the server: the agent answers the
         // distributor's Message as it takes it, so a kill before its Notify can lose that push
@@ -137,7 +112,7 @@ struct AgentPushTests {
         let restarted = try await fixture.spawnAgent()
         // The push comes as soon as the restarted agent owns its name: before or after the
         // center, still running, has connected again.
-        try await push("While connected", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
+        try await distributor.push("While connected", p256dh: registration.p256dh, auth: registration.auth, to: token)
         let shown = await eventually { server.notifications.contains { $0.request.summary == "While connected" } }
         #expect(shown)
         #expect(server.notifications.filter { $0.request.summary == "While connected" }.count <= 1)
@@ -150,7 +125,7 @@ struct AgentPushTests {
             let status = json.flatMap { try? JSONDecoder().decode(AgentStatus.self, from: Data($0.utf8)) }
             return status?.apps.first { $0.appID == "org.example.Pushed" }?.connected == true
         })
-        try await push("Bound again", p256dh: registration.p256dh, auth: registration.auth, to: token, through: distributor)
+        try await distributor.push("Bound again", p256dh: registration.p256dh, auth: registration.auth, to: token)
         #expect(await eventually { recorder.presented.map(\.title).last == "Bound again" })
         #expect(await eventually { server.notifications.contains { $0.request.summary == "Bound again" } })
         await client.close()

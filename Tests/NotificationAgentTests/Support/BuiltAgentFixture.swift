@@ -43,15 +43,15 @@ struct BuiltAgentFixture {
     }
 
     /// Writes the app's desktop entry, named `Agent Test App`, whose Exec runs the test app
-    /// until its first response (or 20 s): what the agent launches on a click once the app has
-    /// exited.
-    func writeDesktopEntry() throws {
+    /// until its first response (or 20 s), with `arguments` after its own: what the agent
+    /// launches on a click once the app has exited.
+    func writeDesktopEntry(arguments: [String] = []) throws {
         let app = try BuiltProduct.url(named: "agent-test-app").path
         try """
             [Desktop Entry]
             Type=Application
             Name=Agent Test App
-            Exec=\(app) --app-id \(appID) --record \(record) --exit-after-response --wait 20
+            Exec=\(app) --app-id \(appID) --record \(record) --exit-after-response --wait 20\(arguments.map { " \($0)" }.joined())
 
             """.write(to: folder.appendingPathComponent("data/applications/\(appID).desktop"), atomically: true, encoding: .utf8)
     }

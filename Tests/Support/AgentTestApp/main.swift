@@ -1,10 +1,14 @@
-// agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application]
-//                [--post IDENTIFIER] [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
+// agent-test-app --app-id ID --record FILE [--record-requests] [--engine agent|in-process|gnome|portal]
+//                [--serve-application] [--service-extension TITLE] [--post IDENTIFIER]
+//                [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
 //
 // An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
 // delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
 // for its pending requests, so that the acknowledgement of the response has reached the
-// agent before the line is counted. It prints `engine agent`, `engine gnome`, `engine portal`
+// agent before the line is counted. With --record-requests the line also carries the
+// request's trigger (`push` for a UNPushNotificationTrigger, else `other`) and its title:
+// `IDENTIFIER ACTION push TITLE`. With --service-extension its center has a service extension
+// that retitles each mutable push TITLE. It prints `engine agent`, `engine gnome`, `engine portal`
 // or `engine in-process` once the center has chosen (the GNOME and portal engines' tests use
 // it too). With --serve-application its center serves org.freedesktop.Application
 // on the app id (the way a D-Bus activatable app is launched for a response), and it prints
@@ -35,14 +39,22 @@ final class Recorder: NSObject, UNUserNotificationCenterDelegate, Sendable {
     let file: String
     let received: AsyncStream<Void>.Continuation
 
-    init(file: String, received: AsyncStream<Void>.Continuation) {
+    let recordsRequests: Bool
+
+    init(file: String, recordsRequests: Bool, received: AsyncStream<Void>.Continuation) {
         self.file = file
+        self.recordsRequests = recordsRequests
         self.received = received
     }
 
     func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
         _ = await center.pendingNotificationRequests()
-        let line = "\(response.notification.request.identifier) \(response.actionIdentifier)\n"
+        let request = response.notification.request
+        var line = "\(request.identifier) \(response.actionIdentifier)"
+        if recordsRequests {
+            line += " \(request.trigger is UNPushNotificationTrigger ? "push" : "other") \(request.content.title)"
+        }
+        line += "\n"
         if let handle = FileHandle(forWritingAtPath: file) {
             handle.seekToEndOfFile()
             handle.write(Data(line.utf8))
@@ -51,6 +63,22 @@ final class Recorder: NSObject, UNUserNotificationCenterDelegate, Sendable {
             _ = FileManager.default.createFile(atPath: file, contents: Data(line.utf8))
         }
         received.yield()
+    }
+}
+
+/// Retitles each mutable push.
+final class Retitling: UNNotificationServiceExtension {
+    let title: String
+
+    nonisolated init(title: String) {
+        self.title = title
+        super.init()
+    }
+
+    override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
+        let content = request.content.mutableCopy() as! UNMutableNotificationContent
+        content.title = title
+        contentHandler(content)
     }
 }
 
@@ -79,8 +107,11 @@ default: nil
 UNUserNotificationCenter.configure(identity: ApplicationIdentity(id: appID, displayName: "Agent Test App"), engine: engine)
 let center = UNUserNotificationCenter.current()
 let (responses, received) = AsyncStream.makeStream(of: Void.self)
-let recorder = Recorder(file: file, received: received)
+let recorder = Recorder(file: file, recordsRequests: CommandLine.arguments.contains("--record-requests"), received: received)
 center.delegate = recorder
+if let title = option("--service-extension") {
+    center.setServiceExtension(Retitling(title: title))
+}
 let chosen: String = switch await center.engineKind {
 case .agent: "agent"
 case .gnome: "gnome"

@@ -1,33 +1,50 @@
 import DBus
 
 extension AgentEngine {
-    /// Serves `org.desktopnotifications.AgentClient1` at ``AgentInterface/clientPath``:
-    /// `WillPresent` from the agent's current owner gets the host's presentation options
-    /// (bounded by the presentation deadline); a call from anyone else is refused.
+    /// Serves `org.desktopnotifications.AgentClient1` at ``AgentInterface/clientPath`` to the
+    /// agent's current owner alone (a call from anyone else is refused): `WillPresent` gets the
+    /// host's presentation options (bounded by the presentation deadline), and
+    /// `ServiceExtension` the content the host's service extension gives a pushed request
+    /// (bounded by the extension's deadline), as a push the center takes itself gets.
     func serveClient() throws {
         let interface = try DBusExportedInterface(
             name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML
         ) { [weak self] invocation in
             guard let self else { return invocation.fail(name: AgentErrorName.prefix + "Failed", message: "the center is gone") }
-            willPresent(invocation)
+            serveClientCall(invocation)
         }
         keep(export: connection.export(DBusExportedObject(path: AgentInterface.clientPath, interfaces: [interface])))
     }
 
-    private func willPresent(_ invocation: DBusMethodInvocation) {
+    private func serveClientCall(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        guard message.member == "WillPresent" else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(message.member ?? "")")
+        let member = message.member ?? ""
+        guard member == "WillPresent" || member == "ServiceExtension" else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(member)")
         }
         let owner = ledger.withLock { $0.agentOwner }
         guard let sender = message.sender, sender == owner else {
-            return fail(invocation, NotificationAgentError.notAllowed("WillPresent is the agent's to call"))
+            return fail(invocation, NotificationAgentError.notAllowed("\(member) is the agent's to call"))
         }
+        let json: String
+        do {
+            guard message.bodySignature == "s", let text = message.body[0].stringValue else {
+                throw NotificationAgentError.invalidArgument("\(member) takes (s), not (\(message.bodySignature))")
+            }
+            json = text
+        } catch {
+            return fail(invocation, error)
+        }
+        if member == "WillPresent" {
+            willPresent(invocation, json)
+        } else {
+            runServiceExtension(invocation, json)
+        }
+    }
+
+    private func willPresent(_ invocation: DBusMethodInvocation, _ json: String) {
         let notification: UNNotification
         do {
-            guard message.bodySignature == "s", let json = message.body[0].stringValue else {
-                throw NotificationAgentError.invalidArgument("WillPresent takes (s), not (\(message.bodySignature))")
-            }
             notification = try AgentPayload.notification(from: json)
         } catch {
             return fail(invocation, error)
@@ -37,6 +54,35 @@ extension AgentEngine {
         }
         if let options = host.presentationOptionsWithoutAsking { return reply(invocation, options) }
         host.askPresentationOptions(for: notification) { [self] options in reply(invocation, options) }
+    }
+
+    /// Runs the host's service extension on a pushed request, as
+    /// ``UNUserNotificationCenter/deliverRemoteNotification(_:collapseIdentifier:)`` does, and
+    /// answers its content; a request without a push trigger is refused, and content over the
+    /// argument limit (or with user info that is not property lists) fails the call, so the
+    /// agent shows the push as sent.
+    private func runServiceExtension(_ invocation: DBusMethodInvocation, _ json: String) {
+        let request: UNNotificationRequest
+        do {
+            request = try AgentPayload.request(from: json)
+            guard request.trigger is UNPushNotificationTrigger else {
+                throw NotificationAgentError.invalidArgument("ServiceExtension takes a pushed request")
+            }
+        } catch {
+            return fail(invocation, error)
+        }
+        let host = host.host
+        Task { [self] in
+            let content = await host?.serviceExtensionContent(for: request) ?? request.content
+            do {
+                invocation.reply([.string(try AgentPayload.encode(content))])
+            } catch {
+                CenterLog.logger.warning(
+                    "the service extension's content cannot go back to the agent; it shows the push as sent",
+                    metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
+                fail(invocation, error)
+            }
+        }
     }
 
     private func reply(_ invocation: DBusMethodInvocation, _ options: UNNotificationPresentationOptions) {

@@ -14,7 +14,8 @@ import Foundation
 /// calls made after it leave once it has (``AgentOutbox``).
 ///
 /// The engine serves `org.desktopnotifications.AgentClient1` at
-/// ``AgentInterface/clientPath`` (the agent asks `WillPresent` of it), follows the agent's
+/// ``AgentInterface/clientPath`` (the agent asks `WillPresent` of it, and `ServiceExtension`
+/// for a push with `mutable-content`), follows the agent's
 /// `Response` signal from the current owner of the agent's name, and takes the responses the
 /// agent kept (`TakeResponses`) at start and whenever the agent's owner changes. Each response
 /// goes to the host once, in the agent's order, and is acknowledged once the host has it.

@@ -1,6 +1,6 @@
 import DBus
 
-/// The names of the per-user agent's D-Bus interface, version 2: `org.desktopnotifications.Agent1`
+/// The names of the per-user agent's D-Bus interface, version 3: `org.desktopnotifications.Agent1`
 /// served by the agent, and `org.desktopnotifications.AgentClient1` served by each app's
 /// center. `dbus/org.desktopnotifications.Agent1.xml` and
 /// `dbus/org.desktopnotifications.AgentClient1.xml` hold the same text, and a test keeps them
@@ -12,8 +12,11 @@ import DBus
 ///
 /// Versions: 1 is the first; 2 adds `AddPresented` (an immediate request with the
 /// presentation options the app's delegate gave before it was sent, so the agent does not ask
-/// `WillPresent` back). A version only adds methods: a center calls `AddPresented` only when
-/// `Connect` answered 2 or more, and calls `Add` otherwise.
+/// `WillPresent` back); 3 adds `AgentClient1`'s `ServiceExtension` (the agent asks a connected
+/// center to run its service extension on a pushed request with `mutable-content`). A version
+/// only adds methods: a center calls `AddPresented` only when `Connect` answered 2 or more,
+/// and calls `Add` otherwise; a center older than 3 answers `ServiceExtension` with
+/// `UnknownMethod`, and the agent shows the push as it was sent.
 package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
@@ -26,9 +29,14 @@ package enum AgentInterface {
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`.
-    package static let version: UInt32 = 2
+    package static let version: UInt32 = 3
     /// The first version that serves `AddPresented`.
     package static let addPresentedVersion: UInt32 = 2
+    /// How long the agent waits for a center's `ServiceExtension` answer: Apple's 30 s budget
+    /// of a service extension, and 5 s more for the call and the content's way back. A center
+    /// whose extension has a longer deadline (``UNUserNotificationCenter/setServiceExtension(_:deadline:)``)
+    /// is not waited for past this; the push is shown as sent then.
+    package static let serviceExtensionDeadline: Duration = .seconds(35)
     /// The largest JSON argument or answer, in bytes (1 MiB); a larger argument gets
     /// ``AgentError/invalidArgument(_:)``.
     package static let maximumArgumentBytes = 1 << 20
@@ -122,6 +130,10 @@ package enum AgentInterface {
         <method name="WillPresent">
           <arg name="notification_json" type="s" direction="in"/>
           <arg name="options" type="u" direction="out"/>
+        </method>
+        <method name="ServiceExtension">
+          <arg name="request_json" type="s" direction="in"/>
+          <arg name="content_json" type="s" direction="out"/>
         </method>
       </interface>
     """

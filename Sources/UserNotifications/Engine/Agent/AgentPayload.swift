@@ -35,6 +35,16 @@ package enum AgentPayload {
         try value([NotificationRequestSnapshot].self, from: json).map { $0.makeRequest() }
     }
 
+    /// The JSON of one request's content (a service extension's answer).
+    package static func encode(_ content: UNNotificationContent) throws -> String {
+        try text(of: try NotificationContentSnapshot(content))
+    }
+
+    /// The content in `json`.
+    package static func content(from json: String) throws(NotificationAgentError) -> UNNotificationContent {
+        try value(NotificationContentSnapshot.self, from: json).makeContent()
+    }
+
     /// The JSON of one delivered notification.
     package static func encode(_ notification: UNNotification) throws -> String {
         try text(of: try NotificationSnapshot(notification))

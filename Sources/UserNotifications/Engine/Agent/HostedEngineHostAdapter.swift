@@ -1,7 +1,9 @@
 import DesktopNotificationsSupport
 
 /// The ``EngineHost`` of a hosted engine: it asks the agent's ``HostedEngineHost`` (held
-/// weakly, as an engine holds its host) and has no content extensions, which live in the app.
+/// weakly, as an engine holds its host) and has no content or service extensions, which live
+/// in the app (the agent asks a connected app's center to run its service extension before it
+/// adds a push).
 final class HostedEngineHostAdapter: EngineHost {
     // @unchecked: the weak reference is read and written only under `slot`'s lock.
     private struct Slot: @unchecked Sendable {
@@ -34,4 +36,6 @@ final class HostedEngineHostAdapter: EngineHost {
     func contentExtensionShown(_ notification: UNNotification) async {}
 
     func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? { nil }
+
+    func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent { request.content }
 }

@@ -33,8 +33,11 @@ extension UNUserNotificationCenter {
     ///
     /// When the agent holds the app's notifications (``engineKind`` is `.agent`), the agent
     /// registers instead (`org.desktopnotifications.AgentPush1`), under its own bus name: it
-    /// keeps the keys, and takes and shows the app's pushes while the app is not running; the
-    /// service extension is not run for them.
+    /// keeps the keys, and takes and shows the app's pushes, also while the app is not running.
+    /// The agent asks this center to run the service extension on a mutable push while the
+    /// center is connected to it (within the extension's deadline, at most 35 s); a push that
+    /// arrives while the app is not running is shown as sent (Apple starts the extension's own
+    /// process for it).
     ///
     /// - Parameters:
     ///   - distributor: the distributor, `org.unifiedpush.Distributor.<name>` or `<name>`;
