@@ -13,10 +13,14 @@ import Foundation
 ///   Values are sent as given, NaN and out-of-range ones included, to play a hostile service.
 /// - ``deny(desktopID:)`` refuses an app: its next `Start` fails with `AccessDenied`, and its
 ///   running clients turn `Active` false (with `PropertiesChanged`), as GeoClue does when the
-///   user turns location off for the app.
+///   user turns location off for the app; ``allow(desktopID:)`` turns those clients on again
+///   (`Active` true), as GeoClue does when its agent allows the app again.
 /// - ``restart()`` drops the name and everything it served and comes back under a new unique
 ///   name, as a restarted GeoClue does; clients made before are gone.
-/// - ``stop()`` leaves the bus.
+/// - ``stop()`` leaves the bus; ``serveActivation(on:folder:)`` makes the name activatable,
+///   so that a call to it brings the fake back, as the bus starts a system's GeoClue.
+///
+/// A client whose owner leaves the bus is dropped, as GeoClue drops it.
 ///
 /// It does not apply `DistanceThreshold` or `TimeThreshold` (every move is sent), and records
 /// what each client was told (``clients``) and every call (``calls``).
@@ -59,6 +63,11 @@ public final class FakeGeoClue: Sendable {
         var calls: [String] = []
         /// Location objects announced and not read yet, by path.
         var unread: Set<String> = []
+        /// The clients ``deny(desktopID:)`` turned off, which ``allow(desktopID:)`` turns on.
+        var turnedOff: Set<String> = []
+        var activations = 0
+        /// Brings the fake back when the bus starts it (``serveActivation(on:folder:)``).
+        var activationWatcher: Task<Void, Never>?
     }
 
     private let bus: DBusBus
@@ -79,6 +88,10 @@ public final class FakeGeoClue: Sendable {
         self.bus = bus
     }
 
+    deinit {
+        state.withLock(\.activationWatcher)?.cancel()
+    }
+
     /// The clients made so far (deleted ones marked), in the order they were made.
     public var clients: [Client] {
         state.withLock { state in state.clientOrder.compactMap { state.clients[$0] } }
@@ -89,6 +102,9 @@ public final class FakeGeoClue: Sendable {
 
     /// The unique name the service has now.
     public var uniqueName: String? { state.withLock(\.connection)?.uniqueName }
+
+    /// How many times the bus started the fake (``serveActivation(on:folder:)``).
+    public var activations: Int { state.withLock(\.activations) }
 
     /// Puts the device at a position; waits (up to `timeout`) until every started client's
     /// owner has read it. Returns how many clients were told.
@@ -166,22 +182,43 @@ public final class FakeGeoClue: Sendable {
             var turnedOff: [Client] = []
             for (path, client) in state.clients where client.desktopID == desktopID && client.active {
                 state.clients[path]?.active = false
+                state.turnedOff.insert(path)
                 turnedOff.append(client)
             }
             return (state.connection, turnedOff)
         }
         guard let connection else { return }
         for client in turnedOff {
-            try connection.send(try DBusMessage.signal(
-                path: try DBusObjectPath(client.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-                body: [.string("org.freedesktop.GeoClue2.Client"), .variantDictionary([("Active", .boolean(false))]), .stringArray([])],
-                destination: client.owner))
+            try sendActive(false, to: client, on: connection)
         }
     }
 
-    /// Accepts `desktopID` again.
-    public func allow(desktopID: String) {
-        state.withLock { _ = $0.denied.remove(desktopID) }
+    /// Accepts `desktopID` again, and turns the clients ``deny(desktopID:)`` turned off on again
+    /// (`Active` true, with `PropertiesChanged`), as GeoClue restarts the clients it stopped
+    /// for its agent when the agent allows the app again.
+    public func allow(desktopID: String) throws {
+        let (connection, turnedOn) = state.withLock { state -> (DBusConnection?, [Client]) in
+            state.denied.remove(desktopID)
+            var turnedOn: [Client] = []
+            for path in state.turnedOff {
+                guard let client = state.clients[path], client.desktopID == desktopID, !client.deleted else { continue }
+                state.turnedOff.remove(path)
+                state.clients[path]?.active = true
+                turnedOn.append(client)
+            }
+            return (state.connection, turnedOn)
+        }
+        guard let connection else { return }
+        for client in turnedOn {
+            try sendActive(true, to: client, on: connection)
+        }
+    }
+
+    private func sendActive(_ active: Bool, to client: Client, on connection: DBusConnection) throws {
+        try connection.send(try DBusMessage.signal(
+            path: try DBusObjectPath(client.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            body: [.string("org.freedesktop.GeoClue2.Client"), .variantDictionary([("Active", .boolean(active))]), .stringArray([])],
+            destination: client.owner))
     }
 
     /// Leaves the bus and comes back under a new unique name, forgetting every client and
@@ -194,6 +231,59 @@ public final class FakeGeoClue: Sendable {
     /// Leaves the bus.
     public func stop() async {
         await goDown()
+    }
+
+    /// Makes `org.freedesktop.GeoClue2` activatable on `testBus` (started with a service
+    /// directory), as a system's GeoClue is: while the fake is off the bus, a call to the name
+    /// makes the bus start a placeholder process, and the fake comes back in its place (under
+    /// a new unique name, with no clients) and stops the placeholder, by its PID. Returns once
+    /// the bus lists the name as activatable. The placeholder reports its PID in `folder`.
+    public func serveActivation(on testBus: TestBus, folder: URL) async throws {
+        let script = folder.appendingPathComponent("geoclue-activation.sh").path
+        let pidFile = folder.appendingPathComponent("geoclue-activation.pid").path
+        try """
+            #!/bin/sh
+            echo $$ > '\(pidFile).new' && mv '\(pidFile).new' '\(pidFile)'
+            exec sleep 60
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try testBus.writeService(name: Self.busName, exec: script)
+        let watcher = Task { [weak self] in
+            while !Task.isCancelled, self != nil {
+                guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+                      let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
+                try? FileManager.default.removeItem(atPath: pidFile)
+                await self?.takeActivation(placeholder: pid)
+            }
+        }
+        state.withLock { state in
+            state.activationWatcher?.cancel()
+            state.activationWatcher = watcher
+        }
+        // The bus rereads its service folders for a name it does not know; ReloadConfig makes
+        // ListActivatableNames see the new file now.
+        let connection = try await DBusConnection.connect(to: bus)
+        defer { Task { await connection.close() } }
+        _ = try await connection.callBus("ReloadConfig")
+        guard try await connection.listActivatableNames().contains(Self.busName) else {
+            throw FakeGeoClueError.notActivatable
+        }
+    }
+
+    private func takeActivation(placeholder pid: Int32) async {
+        if state.withLock({ $0.connection == nil }) {
+            do {
+                try await comeUp()
+                state.withLock { $0.activations += 1 }
+            } catch {
+                FileHandle.standardError.write(Data("FakeGeoClue: could not come back for an activation: \(error)\n".utf8))
+            }
+        }
+        _ = kill(pid, SIGTERM)
     }
 
     // MARK: - Serving
@@ -225,9 +315,26 @@ public final class FakeGeoClue: Sendable {
             },
         ])
         connection.export(manager)
+        // GeoClue drops the clients of a peer that left the bus.
+        _ = try await connection.subscribe(to: [
+            DBusMatchRule(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged", signature: "sss")
+        ]) { [weak self] event in
+            guard case .signal(let message) = event, let arguments = try? message.arguments("sss"),
+                  let name = arguments[0].stringValue, name.hasPrefix(":"), arguments[2].stringValue == "" else { return }
+            self?.forget(owner: name)
+        }
         state.withLock { $0.connection = connection }
         guard try await connection.requestName(Self.busName) == .primaryOwner else {
             throw FakeGeoClueError.nameTaken
+        }
+    }
+
+    private func forget(owner: String) {
+        state.withLock { state in
+            for (path, client) in state.clients where client.owner == owner && !client.deleted {
+                state.clients[path]?.deleted = true
+                state.clients[path]?.active = false
+            }
         }
     }
 
@@ -410,4 +517,6 @@ public enum FakeGeoClueError: Error, Hashable, Sendable {
     case nameTaken
     /// No client read these Location objects in time.
     case notRead([String])
+    /// The bus did not list the name as activatable after its service file was written.
+    case notActivatable
 }
