@@ -162,7 +162,7 @@ let package = Package(
         // The app the agent launches in its tests: it records the responses its delegate gets.
         .executableTarget(
             name: "agent-test-app",
-            dependencies: ["UserNotifications"],
+            dependencies: ["CoreLocation", "UserNotifications"],
             path: "Tests/Support/AgentTestApp",
             swiftSettings: strict
         ),

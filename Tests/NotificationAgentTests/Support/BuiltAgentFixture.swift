@@ -25,11 +25,14 @@ struct BuiltAgentFixture {
     /// The agent's state home.
     var agentState: URL { folder.appendingPathComponent("agent-state") }
 
-    /// Starts the built agent with its own state and data homes, and waits until it owns its name.
-    func spawnAgent() async throws -> ChildProcess {
-        try await testBus.startAgent(environment: [
+    /// Starts the built agent with its own state and data homes and `environment` added, and
+    /// waits until it owns its name.
+    func spawnAgent(environment extra: [String: String] = [:]) async throws -> ChildProcess {
+        var environment: [String: String?] = [
             "XDG_STATE_HOME": agentState.path, "XDG_DATA_HOME": folder.appendingPathComponent("data").path, "XDG_DATA_DIRS": "/nonexistent",
-        ])
+        ]
+        for (name, value) in extra { environment[name] = value }
+        return try await testBus.startAgent(environment: environment)
     }
 
     /// Runs the test app once with `arguments` after its app id and record file, with its own

@@ -1,6 +1,6 @@
 // agent-test-app --app-id ID --record FILE [--record-requests] [--engine agent|in-process|gnome|portal]
 //                [--serve-application] [--service-extension TITLE] [--post IDENTIFIER]
-//                [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
+//                [--post-location IDENTIFIER] [--register-push DISTRIBUTOR] [--wait SECONDS] [--exit-after-response]
 //
 // An app for the agent's tests, run on the bus of DBUS_SESSION_BUS_ADDRESS. Its center's
 // delegate appends one line per response to FILE, `IDENTIFIER ACTION`, then asks the center
@@ -16,9 +16,13 @@
 //
 // With --post it registers the category `choice` (actions `yes` and `no`), posts IDENTIFIER
 // in it, writes the state a save may still wait to write (as a command that exits at once
-// does), prints `posted`, and exits. With --register-push it registers for remote
-// notifications with DISTRIBUTOR, prints `registered ENDPOINT P256DH AUTH`, and exits.
+// does), prints `posted`, and exits. With --post-location it does the same with a request
+// titled IDENTIFIER whose UNLocationNotificationTrigger fires once on entering 500 m around
+// 48.8566 N 2.3522 E (Paris); a refusal prints `failed` and the error. With --register-push
+// it registers for remote notifications with DISTRIBUTOR, prints
+// `registered ENDPOINT P256DH AUTH`, and exits.
 // Otherwise it stays for SECONDS (default 5), or exits after its first response.
+import CoreLocation
 import Foundation
 import UserNotifications
 
@@ -93,8 +97,18 @@ func post(_ identifier: String, on center: UNUserNotificationCenter) async throw
     try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
 }
 
+/// Posts `identifier`, fired once on entering 500 m around Paris.
+func postLocation(_ identifier: String, on center: UNUserNotificationCenter) async throws {
+    let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 48.8566, longitude: 2.3522), radius: 500, identifier: identifier)
+    region.notifyOnExit = false
+    let content = UNMutableNotificationContent()
+    content.title = identifier
+    content.body = "Arrived"
+    try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: UNLocationNotificationTrigger(region: region, repeats: false)))
+}
+
 guard let appID = option("--app-id"), let file = option("--record") else {
-    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application] [--post ID] [--wait S]\n".utf8))
+    FileHandle.standardError.write(Data("usage: agent-test-app --app-id ID --record FILE [--engine agent|in-process|gnome|portal] [--serve-application] [--post ID] [--post-location ID] [--wait S]\n".utf8))
     exit(2)
 }
 let engine: NotificationEngineKind? = switch option("--engine") {
@@ -129,9 +143,13 @@ if CommandLine.arguments.contains("--serve-application") {
     }
 }
 
-if let identifier = option("--post") {
+if let identifier = option("--post") ?? option("--post-location") {
     do {
-        try await post(identifier, on: center)
+        if option("--post") != nil {
+            try await post(identifier, on: center)
+        } else {
+            try await postLocation(identifier, on: center)
+        }
         try await center.writeStateNow()
         say("posted")
         exit(0)
