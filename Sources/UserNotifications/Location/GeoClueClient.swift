@@ -15,9 +15,12 @@ import Logging
 /// by one task, so a flood makes one call at a time.
 ///
 /// When GeoClue goes away the handler hears ``Event/serviceLost``; when it comes back (a new
-/// owner of the name) the client is made again with the same settings. When GeoClue refuses
-/// the app (`Start` fails with `AccessDenied`, or the client's `Active` turns false) the
-/// handler hears ``Event/failed(_:)``.
+/// owner of the name) the client is made again with the same settings and the handler hears
+/// ``Event/resumed``. When GeoClue refuses the app (`Start` fails with `AccessDenied`, or the
+/// client's `Active` turns false) the handler hears ``Event/failed(_:)``; when GeoClue turns
+/// the client on again (`Active` true: its agent allowed the app again), ``Event/resumed``.
+/// ``resume()`` asks GeoClue again without waiting for either: it starts a refused client
+/// again, or makes a lost one again with `GetClient`, which activates an activatable GeoClue.
 package final class GeoClueClient: Sendable {
     /// What the client reports, in order.
     package enum Event: Sendable, Hashable {
@@ -27,6 +30,8 @@ package final class GeoClueClient: Sendable {
         case failed(LocationServiceError)
         /// GeoClue left the bus; positions stop until it comes back.
         case serviceLost
+        /// GeoClue serves the client again after ``failed(_:)`` or ``serviceLost``.
+        case resumed
     }
 
     package static let busName = "org.freedesktop.GeoClue2"
@@ -35,6 +40,9 @@ package final class GeoClueClient: Sendable {
     static let clientInterface = "org.freedesktop.GeoClue2.Client"
     static let locationInterface = "org.freedesktop.GeoClue2.Location"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// The detail of the ``LocationServiceError/serviceUnavailable(_:)`` of a client whose bus
+    /// connection closed: it cannot be asked anything again, only replaced.
+    static let connectionClosed = "the system bus connection closed"
 
     private struct Settings: Sendable, Hashable {
         var accuracy: GeoClueAccuracyLevel
@@ -46,8 +54,14 @@ package final class GeoClueClient: Sendable {
         /// The unique name of the GeoClue instance that made the client.
         var clientOwner: String?
         var settings: Settings
+        /// Whether GeoClue serves the client now (started, and not turned off since).
+        var active = false
         var stopped = false
+        /// The connection closed: nothing can be asked any more.
+        var disconnected = false
         var consumer: Task<Void, Never>?
+        /// The last of the makings and restarts of the GeoClue client, which go one at a time.
+        var serial: Task<Void, Never>?
     }
 
     private let connection: DBusConnection
@@ -132,9 +146,13 @@ package final class GeoClueClient: Sendable {
         guard changed, let path else { return }
         do {
             // GeoClue reads the accuracy level at Start: restart the client around the change.
+            // `active` follows, so that the `Active` changes this makes GeoClue announce are
+            // not taken for a refusal.
+            state.withLock { $0.active = false }
             try await call(path: path, interface: Self.clientInterface, member: "Stop")
             try await setProperties(path: path)
             try await call(path: path, interface: Self.clientInterface, member: "Start")
+            state.withLock { $0.active = $0.clientPath == path }
         } catch {
             CenterLog.logger.warning("the location client's settings could not be changed", metadata: ["error": CenterLog.describe(error)])
         }
@@ -173,10 +191,16 @@ package final class GeoClueClient: Sendable {
             if !state.stopped {
                 state.clientPath = path
                 state.clientOwner = reply.sender
+                state.active = true
             }
             return state.stopped
         }
         guard !stopped else { return nil }
+        return try await currentFix(of: path)
+    }
+
+    /// The position GeoClue has for the client now (its `Location`), if any.
+    private func currentFix(of path: DBusObjectPath) async throws(LocationServiceError) -> LocationFix? {
         let location = try await call(
             path: path, interface: Self.propertiesInterface, member: "Get",
             body: [.string(Self.clientInterface), .string("Location")])
@@ -233,7 +257,7 @@ package final class GeoClueClient: Sendable {
     /// The location error a failed call amounts to.
     static func classify(_ error: DBusError, member: String) -> LocationServiceError {
         guard case .remote(let name, let text) = error else {
-            if case .disconnected = error { return .serviceUnavailable("the system bus connection closed") }
+            if case .disconnected = error { return .serviceUnavailable(connectionClosed) }
             return .serviceFailed("\(member): \(error)")
         }
         switch name {
@@ -259,9 +283,25 @@ package final class GeoClueClient: Sendable {
                 guard let arguments = try? message.arguments("oo"), case .objectPath(let new) = arguments[1], new != .root else { return }
                 if let fix = await readFix(at: new) { await handler(.fix(fix)) }
             } else if message.member == "PropertiesChanged" {
-                guard let arguments = try? message.arguments("sa{sv}as"),
-                      let changed = arguments[1].variantDictionaryValue, changed["Active"] == .boolean(false) else { return }
-                await handler(.failed(.accessDenied("GeoClue turned the app's location client off")))
+                guard let arguments = try? message.arguments("sa{sv}as"), let changed = arguments[1].variantDictionaryValue,
+                      case .boolean(let active)? = changed["Active"] else { return }
+                let was = state.withLock { state in
+                    defer { state.active = active }
+                    return state.active
+                }
+                guard active != was else { return }
+                if active {
+                    CenterLog.logger.notice("the location service turned the app's client on again")
+                    await handler(.resumed)
+                    // The position may have changed while the client was off.
+                    do {
+                        if let fix = try await currentFix(of: path) { await handler(.fix(fix)) }
+                    } catch {
+                        CenterLog.logger.warning("the position could not be read again", metadata: ["error": CenterLog.describe(error)])
+                    }
+                } else {
+                    await handler(.failed(.accessDenied("GeoClue turned the app's location client off")))
+                }
             }
         case .ownerChanged(_, _, let newOwner):
             let (stopped, current) = state.withLock { state -> (Bool, Bool) in
@@ -269,21 +309,85 @@ package final class GeoClueClient: Sendable {
                 if newOwner != nil, newOwner == state.clientOwner { return (state.stopped, true) }
                 state.clientPath = nil
                 state.clientOwner = nil
+                state.active = false
                 return (state.stopped, false)
             }
             guard !stopped, !current else { return }
-            guard newOwner != nil else {
+            guard let newOwner else {
                 CenterLog.logger.notice("the location service left the bus")
                 return await handler(.serviceLost)
             }
             CenterLog.logger.notice("the location service came back; making its client again")
-            do {
-                if let fix = try await makeClient() { await handler(.fix(fix)) }
-            } catch {
-                await handler(.failed(error))
+            let outcome = await serially { [self] () async -> Result<LocationFix?, LocationServiceError>? in
+                // A resume() that activated this owner has made the client already.
+                if state.withLock({ $0.clientOwner == newOwner && $0.clientPath != nil }) { return nil }
+                do throws(LocationServiceError) {
+                    return .success(try await makeClient())
+                } catch {
+                    return .failure(error)
+                }
             }
+            await report(outcome)
         case .disconnected:
-            if !state.withLock(\.stopped) { await handler(.serviceLost) }
+            let stopped = state.withLock { state in
+                state.disconnected = true
+                state.active = false
+                return state.stopped
+            }
+            if !stopped { await handler(.serviceLost) }
         }
+    }
+
+    /// Asks GeoClue to serve the client again, now: a client it turned off is started again
+    /// (GeoClue asks its agent again), a client lost with GeoClue is made again (`GetClient`
+    /// activates an activatable GeoClue). Does nothing when the client is served. On success
+    /// the handler hears ``Event/resumed``, then GeoClue's position if it has one.
+    ///
+    /// - Throws: the ``LocationServiceError`` GeoClue answered; `serviceUnavailable` when the
+    ///   bus connection closed, as nothing can be asked on it any more.
+    package func resume() async throws(LocationServiceError) {
+        let outcome = await serially { [self] () async -> Result<LocationFix?, LocationServiceError>? in
+            let (path, active, disconnected) = state.withLock { ($0.clientPath, $0.active, $0.disconnected || $0.stopped) }
+            if disconnected { return .failure(.serviceUnavailable(Self.connectionClosed)) }
+            if active { return nil }
+            do throws(LocationServiceError) {
+                guard let path else { return .success(try await makeClient()) }
+                try await call(path: path, interface: Self.clientInterface, member: "Start")
+                state.withLock { $0.active = $0.clientPath == path }
+                return .success(nil)
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let error)? = outcome { throw error }
+        await report(outcome)
+    }
+
+    /// Tells the handler how a making or restart of the client went (`nil`: none was needed).
+    private func report(_ outcome: Result<LocationFix?, LocationServiceError>?) async {
+        switch outcome {
+        case nil:
+            return
+        case .success(let fix)?:
+            guard state.withLock({ $0.active && !$0.stopped }) else { return }
+            await handler(.resumed)
+            if let fix { await handler(.fix(fix)) }
+        case .failure(let error)?:
+            await handler(.failed(error))
+        }
+    }
+
+    /// Runs `body` after the makings and restarts asked for before it.
+    private func serially<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        let task = state.withLock { state -> Task<T, Never> in
+            let previous = state.serial
+            let task = Task {
+                await previous?.value
+                return await body()
+            }
+            state.serial = Task { _ = await task.value }
+            return task
+        }
+        return await task.value
     }
 }

@@ -11,7 +11,22 @@ import FreedesktopNotifications
 /// watches a region, with the accuracy level and distance threshold the smallest radius of all
 /// of them calls for, and every position goes to every subscriber; it is stopped and deleted
 /// when the last region goes.
+///
+/// **When GeoClue stops serving.** A client GeoClue refused or lost is kept while regions are
+/// watched, and the next ``need(_:smallestRadius:)`` (an `add`, a fired request) asks GeoClue
+/// again (``GeoClueClient/resume()``): a refusal lifted since, or a GeoClue that can be
+/// activated again, is taken up at once, and the refusal or absence that remains is thrown.
+/// GeoClue turning the client on again, or coming back on the bus, resumes it without a call.
+/// When GeoClue leaves the bus (a crash of a D-Bus-activated GeoClue leaves no one to start
+/// it), the hub also asks again by itself a few times, at ``recoveryDelays``, then waits for
+/// the next need; nothing is scheduled while no region is watched. Each stop and resumption
+/// is logged.
 package final class LocationHub: Sendable {
+    /// How long the hub waits, after GeoClue left the bus, before each of its attempts to make
+    /// the client again (which activates an activatable GeoClue): bounded, and no faster than
+    /// one attempt per five seconds.
+    package static let recoveryDelays: [Duration] = [.seconds(5), .seconds(15), .seconds(60), .seconds(300)]
+
     /// A subscriber's handle.
     package struct Subscriber: Hashable, Sendable {
         fileprivate let id: UInt64
@@ -26,6 +41,15 @@ package final class LocationHub: Sendable {
         var members: [UInt64: Member] = [:]
         var nextID: UInt64 = 1
         var client: GeoClueClient?
+        /// The client's number: events of a client replaced since are ignored.
+        var generation: UInt64 = 0
+        /// Whether the client stopped serving (refused, or lost with GeoClue): asked again at
+        /// the next need.
+        var clientDown = false
+        /// The attempt to make the client again that waits its turn after GeoClue left.
+        var recovery: Task<Void, Never>?
+        /// The attempts made since GeoClue left.
+        var recoveryAttempts = 0
         var status: LocationServiceStatus = .available
         /// Why the last start failed.
         var lastError: LocationServiceError?
@@ -74,14 +98,14 @@ package final class LocationHub: Sendable {
         state.withLock { $0.members[subscriber.id]?.smallestRadius = smallestRadius }
         await settle()
         guard smallestRadius != nil else { return }
-        let (running, status, error) = state.withLock { ($0.client != nil, $0.status, $0.lastError) }
-        if !running || status == .denied { throw error ?? .accessDenied("GeoClue turned the location client off") }
+        let (serving, error) = state.withLock { ($0.client != nil && !$0.clientDown, $0.lastError) }
+        if !serving { throw error ?? .serviceUnavailable("the location client stopped") }
     }
 
     /// Whether GeoClue could be used now, without starting a client: `.unavailable` when
     /// its name has no owner and cannot be activated, `.denied` when it refused last time.
     package func probe() async -> LocationServiceStatus {
-        if state.withLock({ $0.client != nil }) { return .available }
+        if state.withLock({ $0.client != nil && !$0.clientDown }) { return .available }
         if state.withLock(\.status) == .denied { return .denied }
         do {
             let connection = try await DBusConnection.connect(to: bus, timeout: timeout)
@@ -125,35 +149,119 @@ package final class LocationHub: Sendable {
 
     private func apply() async {
         let radius = smallestRadius
-        let client = state.withLock(\.client)
+        let (client, down) = state.withLock { state in
+            if radius == nil { Self.endRecovery(&state) }
+            return (state.client, state.clientDown)
+        }
         switch (radius, client) {
         case (nil, nil):
             return
         case (nil, let client?):
-            state.withLock { $0.client = nil }
+            state.withLock { state in
+                state.client = nil
+                state.clientDown = false
+                state.generation += 1
+            }
             await client.stop()
         case (let radius?, let client?):
+            if down, !(await resume(client)) { return }
             await client.update(
                 accuracy: .forSmallestRadius(radius), distanceThreshold: GeoClueAccuracyLevel.distanceThreshold(forSmallestRadius: radius))
         case (let radius?, nil):
-            do {
-                let client = try await GeoClueClient.start(
-                    bus: bus, desktopID: desktopID, accuracy: .forSmallestRadius(radius),
-                    distanceThreshold: GeoClueAccuracyLevel.distanceThreshold(forSmallestRadius: radius), timeout: timeout
-                ) { [weak self] event in await self?.broadcast(event) }
-                state.withLock { state in
-                    state.client = client
-                    state.status = .available
-                    state.lastError = nil
-                }
-            } catch {
-                state.withLock { state in
-                    state.status = Self.status(for: error)
-                    state.lastError = error
-                }
-                CenterLog.logger.warning("the location service cannot be used", metadata: ["error": CenterLog.describe(error)])
-            }
+            await start(radius: radius)
         }
+    }
+
+    private func start(radius: Double) async {
+        let generation = state.withLock { state in
+            state.generation += 1
+            return state.generation
+        }
+        do {
+            let client = try await GeoClueClient.start(
+                bus: bus, desktopID: desktopID, accuracy: .forSmallestRadius(radius),
+                distanceThreshold: GeoClueAccuracyLevel.distanceThreshold(forSmallestRadius: radius), timeout: timeout
+            ) { [weak self] event in await self?.broadcast(event, from: generation) }
+            state.withLock { state in
+                state.client = client
+                state.clientDown = false
+                state.status = .available
+                state.lastError = nil
+            }
+        } catch {
+            record(error)
+            CenterLog.logger.warning("the location service cannot be used", metadata: ["error": CenterLog.describe(error)])
+        }
+    }
+
+    /// Asks GeoClue to serve a client that stopped being served; one whose connection closed
+    /// is replaced. Returns whether it serves now.
+    private func resume(_ client: GeoClueClient) async -> Bool {
+        do {
+            try await client.resume()
+            return true
+        } catch .serviceUnavailable(let detail) where detail == GeoClueClient.connectionClosed {
+            CenterLog.logger.notice("the location client's bus connection closed; connecting again")
+            state.withLock { state in
+                state.client = nil
+                state.clientDown = false
+                state.generation += 1
+            }
+            await client.stop()
+            guard let radius = smallestRadius else { return false }
+            await start(radius: radius)
+            return state.withLock { $0.client != nil }
+        } catch {
+            record(error)
+            CenterLog.logger.warning("the location service still does not serve", metadata: ["error": CenterLog.describe(error)])
+            return false
+        }
+    }
+
+    private func record(_ error: LocationServiceError) {
+        state.withLock { state in
+            state.status = Self.status(for: error)
+            state.lastError = error
+        }
+    }
+
+    // MARK: - Recovery after GeoClue left
+
+    /// Schedules the next attempt to make the client again, unless the attempts are spent or
+    /// no region is watched.
+    private func scheduleRecovery() {
+        let scheduled = state.withLock { state -> Duration? in
+            guard state.recovery == nil, state.client != nil, state.clientDown,
+                  state.recoveryAttempts < Self.recoveryDelays.count else { return nil }
+            let delay = Self.recoveryDelays[state.recoveryAttempts]
+            state.recoveryAttempts += 1
+            state.recovery = Task { [weak self] in
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    return
+                }
+                await self?.recover()
+            }
+            return delay
+        }
+        if let scheduled {
+            CenterLog.logger.notice("the location service will be asked again", metadata: ["in": "\(scheduled)"])
+        } else if state.withLock({ $0.clientDown && $0.recovery == nil && $0.recoveryAttempts >= Self.recoveryDelays.count }) {
+            CenterLog.logger.warning("the location service did not come back; location triggers wait for it or for the next request")
+        }
+    }
+
+    private func recover() async {
+        state.withLock { $0.recovery = nil }
+        await settle()
+        if state.withLock(\.clientDown) { scheduleRecovery() }
+    }
+
+    private static func endRecovery(_ state: inout State) {
+        state.recovery?.cancel()
+        state.recovery = nil
+        state.recoveryAttempts = 0
     }
 
     private static func status(for error: LocationServiceError) -> LocationServiceStatus {
@@ -163,21 +271,36 @@ package final class LocationHub: Sendable {
         }
     }
 
-    private func broadcast(_ event: GeoClueClient.Event) async {
+    private func broadcast(_ event: GeoClueClient.Event, from generation: UInt64) async {
+        // A client stopped or replaced since may still be telling its last event.
+        guard state.withLock({ $0.generation == generation }) else { return }
         switch event {
         case .failed(let error):
             state.withLock { state in
+                state.clientDown = true
                 state.status = Self.status(for: error)
                 state.lastError = error
             }
-            CenterLog.logger.warning("the location service stopped serving", metadata: ["error": CenterLog.describe(error)])
-        case .fix:
-            state.withLock { state in
-                state.status = .available
-                state.lastError = nil
+            CenterLog.logger.warning("watching regions stopped: the location service does not serve", metadata: ["error": CenterLog.describe(error)])
+        case .fix, .resumed:
+            let wasDown = state.withLock { state in
+                defer {
+                    state.clientDown = false
+                    state.status = .available
+                    state.lastError = nil
+                    Self.endRecovery(&state)
+                }
+                return state.clientDown
             }
+            if wasDown { CenterLog.logger.notice("watching regions resumed: the location service serves again") }
         case .serviceLost:
-            break
+            state.withLock { state in
+                state.clientDown = true
+                state.status = .unavailable
+                state.lastError = .serviceUnavailable("\(GeoClueClient.busName) left the bus")
+            }
+            CenterLog.logger.warning("watching regions stopped: the location service left the bus")
+            scheduleRecovery()
         }
         let handlers = state.withLock { $0.members.values.filter { $0.smallestRadius != nil }.map(\.handler) }
         for handler in handlers { await handler(event) }

@@ -16,8 +16,10 @@ private struct LocationFixture {
 
     static let identity = ApplicationIdentity(id: "org.example.LocationTests", displayName: "Location Tests")
 
-    init(geoClue withGeoClue: Bool = true) async throws {
-        testBus = try await TestBus()
+    /// With `withServiceDirectory`, the bus can be told to start GeoClue
+    /// (``FakeGeoClue/serveActivation(on:folder:)``).
+    init(geoClue withGeoClue: Bool = true, withServiceDirectory: Bool = false) async throws {
+        testBus = try await TestBus(withServiceDirectory: withServiceDirectory)
         server = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
         geoClue = withGeoClue ? try await FakeGeoClue.start(on: testBus.bus) : nil
         center = UNUserNotificationCenter(
@@ -44,6 +46,16 @@ private struct LocationFixture {
         let point = LocationTestPoints.north(metres)
         let told = try await geoClue?.move(latitude: point.latitude, longitude: point.longitude, accuracy: accuracy)
         #expect(told == 1, "the fake told \(told ?? 0) clients")
+    }
+
+    /// Adds a request `kept`, puts the device 3 km outside its region, and has GeoClue refuse
+    /// the app; returns the fake GeoClue.
+    func keepOneThenDeny() async throws -> FakeGeoClue {
+        let geoClue = try #require(geoClue)
+        try await center.add(Self.request("kept"))
+        try await move(3_000)
+        try geoClue.deny(desktopID: Self.identity.id)
+        return geoClue
     }
 
     /// Adds `request`; passes when the add fails with ``LocationServiceError/accessDenied(_:)``.
@@ -213,6 +225,55 @@ struct LocationTriggerTests {
         #expect(await fixture.server.waitForNotify(count: 1, timeout: .milliseconds(500)) == nil)
         #expect(fixture.server.notifications.isEmpty)
         #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["later"])
+    }
+
+    @Test("GeoClue allowing the app again turns its client back on: the region kept is watched again and add works")
+    func allowedAgain() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try await fixture.keepOneThenDeny()
+        #expect(await eventually { await fixture.addIsDenied(LocationFixture.request("refused")) })
+        try geoClue.allow(desktopID: LocationFixture.identity.id)
+        #expect(await eventually {
+            (try? await fixture.center.add(LocationFixture.request("new"))) != nil
+        })
+        #expect(Set(await fixture.center.pendingNotificationRequests().map(\.identifier)) == ["kept", "new"])
+        try await fixture.move(0)
+        #expect(Set(await fixture.waitForShown(2)) == ["kept", "new"])
+        #expect(geoClue.clients.count == 1, "the client GeoClue turned off is the one turned on again")
+    }
+
+    @Test("GeoClue refusing the client it makes again after a restart, then allowing the app: the next add makes it again and the region kept fires")
+    func refusedAtRestartThenAllowed() async throws {
+        let fixture = try await LocationFixture()
+        let geoClue = try await fixture.keepOneThenDeny()
+        try await geoClue.restart()
+        #expect(await eventually { await fixture.addIsDenied(LocationFixture.request("refused")) })
+        // No client is turned off to be turned on again: only asking again helps.
+        try geoClue.allow(desktopID: LocationFixture.identity.id)
+        try await fixture.center.add(LocationFixture.request("new"))
+        #expect(geoClue.clients.contains { $0.active && !$0.deleted })
+        try await fixture.move(3_000)
+        try await fixture.move(0)
+        #expect(Set(await fixture.waitForShown(2)) == ["kept", "new"])
+    }
+
+    @Test("an activatable GeoClue that left the bus is started again by the hub and the region kept fires")
+    func reactivatedAfterLeaving() async throws {
+        let fixture = try await LocationFixture(withServiceDirectory: true)
+        let geoClue = try #require(fixture.geoClue)
+        let scratch = try ScratchFolder()
+        try await geoClue.serveActivation(on: fixture.testBus, folder: scratch.url)
+        try await fixture.center.add(LocationFixture.request("home"))
+        try await fixture.move(3_000)
+        // GeoClue crashes: its name has no owner, and nobody calls it.
+        await geoClue.stop()
+        #expect(await eventually(timeout: .seconds(60)) { geoClue.activations == 1 })
+        #expect(await eventually { geoClue.clients.contains { $0.active && !$0.deleted } })
+        #expect(geoClue.clients.first?.desktopID == LocationFixture.identity.id)
+        try await fixture.move(3_000)
+        try await fixture.move(0)
+        #expect(await fixture.waitForShown(1) == ["home"])
+        #expect(geoClue.activations == 1)
     }
 
     @Test("locationSetting: enabled with GeoClue, disabled once it refuses the app, notSupported without it")
