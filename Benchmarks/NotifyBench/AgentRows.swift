@@ -119,19 +119,8 @@ enum AgentRows {
     /// reply, the agent's CPU time over it, and its resident memory at the end.
     @MainActor
     static func hundredThousand(_ options: Options) async throws {
-        let apps = 100
-        let perApp = 1_000
-        let total = apps * perApp
-        let window = 2_048
-        let appIDs = (0..<apps).map { "org.desktopnotifications.Bench.App\($0)" }
-        var bodies: [(String, String)] = []
-        bodies.reserveCapacity(total)
-        for index in 0..<total {
-            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
-            let request = UNNotificationRequest(identifier: "k\(index / apps)", content: content("later"), trigger: trigger)
-            bodies.append((appIDs[index % apps], try AgentPayload.encode(request)))
-        }
-        let messages = bodies
+        let messages = try hundredThousandAdds()
+        let appIDs = (0..<apps).map(appID)
         var samples: [Sample] = []
         var agentCPU: [Double] = []
         var rss: [Double] = []
@@ -145,24 +134,7 @@ enum AgentRows {
                 try await call(client, "Connect", appID, [.variantDictionary([("name", .string("bench"))])])
             }
             let cpu = agent.cpuSeconds
-            samples.append(try await measure {
-                try await Task.detached {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        var next = 0
-                        while next < min(window, total) {
-                            let (appID, json) = messages[next]
-                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
-                            next += 1
-                        }
-                        while try await group.next() != nil, next < total {
-                            let (appID, json) = messages[next]
-                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
-                            next += 1
-                        }
-                        try await group.waitForAll()
-                    }
-                }.value
-            })
+            samples.append(try await measure { try await addPipelined(messages, on: client) })
             agentCPU.append(agent.cpuSeconds - cpu)
             rss.append(agent.residentMegabytes)
             let pending = try await pendingTotal(client)
@@ -182,17 +154,7 @@ enum AgentRows {
     /// any agent that takes one call per request.
     @MainActor
     static func hundredThousandFloor(_ options: Options) async throws {
-        let apps = 100
-        let total = apps * 1_000
-        let window = 2_048
-        var bodies: [(String, String)] = []
-        bodies.reserveCapacity(total)
-        for index in 0..<total {
-            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
-            let request = UNNotificationRequest(identifier: "k\(index / apps)", content: content("later"), trigger: trigger)
-            bodies.append(("org.desktopnotifications.Bench.App\(index % apps)", try AgentPayload.encode(request)))
-        }
-        let messages = bodies
+        let messages = try hundredThousandAdds()
         let responder = try await DBusConnection.connect(to: .session)
         let object = DBusExportedObject(path: AgentInterface.path, interfaces: [
             try DBusExportedInterface(name: AgentInterface.name, introspectionXML: "") { $0.reply([]) },
@@ -204,29 +166,56 @@ enum AgentRows {
         let client = try await DBusConnection.connect(to: .session)
         var samples: [Sample] = []
         for _ in 0..<options.samples {
-            samples.append(try await measure {
-                try await Task.detached {
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        var next = 0
-                        while next < min(window, total) {
-                            let (appID, json) = messages[next]
-                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
-                            next += 1
-                        }
-                        while try await group.next() != nil, next < total {
-                            let (appID, json) = messages[next]
-                            group.addTask { try await call(client, "Add", appID, [.string(json)]) }
-                            next += 1
-                        }
-                        try await group.waitForAll()
-                    }
-                }.value
-            })
+            samples.append(try await measure { try await addPipelined(messages, on: client) })
         }
         export.unexport()
         await client.close()
         await responder.close()
         report("agent-100k-floor", count: total, samples: samples, extra: String(format: "apps=%d window=%d", apps, window))
+    }
+
+    /// The apps of agent-100k and its floor, and the requests each adds.
+    static let apps = 100
+    static let perApp = 1_000
+    static let total = apps * perApp
+    /// The most `Add` calls in flight at once.
+    static let window = 2_048
+
+    /// The app id of app `index`.
+    static func appID(_ index: Int) -> String { "org.desktopnotifications.Bench.App\(index)" }
+
+    /// agent-100k's calls: (app id, request JSON), the apps taken in turn, each request due a
+    /// day ahead at a time of its own.
+    static func hundredThousandAdds() throws -> [(String, String)] {
+        var bodies: [(String, String)] = []
+        bodies.reserveCapacity(total)
+        for index in 0..<total {
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
+            let request = UNNotificationRequest(identifier: "k\(index / apps)", content: content("later"), trigger: trigger)
+            bodies.append((appID(index % apps), try AgentPayload.encode(request)))
+        }
+        return bodies
+    }
+
+    /// Sends an `Add` for each of `messages` from `client`, at most ``window`` in flight, and
+    /// returns once every one is answered.
+    static func addPipelined(_ messages: [(String, String)], on client: DBusConnection) async throws {
+        try await Task.detached {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var next = 0
+                while next < min(window, messages.count) {
+                    let (appID, json) = messages[next]
+                    group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                    next += 1
+                }
+                while try await group.next() != nil, next < messages.count {
+                    let (appID, json) = messages[next]
+                    group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                    next += 1
+                }
+                try await group.waitForAll()
+            }
+        }.value
     }
 
     /// Calls `member` of `Agent1` for `appID` and waits for the reply (at most 60 s: a slow
