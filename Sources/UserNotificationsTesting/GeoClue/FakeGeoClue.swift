@@ -247,7 +247,9 @@ public final class FakeGeoClue: Sendable {
             exec sleep 60
 
             """.write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        // Made executable by `install` in a process of its own: a script this process wrote
+        // can fail to start with ETXTBSY (see BuiltProduct.makeExecutable(atPath:)).
+        try await BuiltProduct.makeExecutable(atPath: script)
         try testBus.writeService(name: Self.busName, exec: script)
         let watcher = Task { [weak self] in
             while !Task.isCancelled, self != nil {
