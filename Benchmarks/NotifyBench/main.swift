@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,agent-idle,agent-100k,
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-100k,
 //                        agent-100k-floor,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
@@ -19,7 +19,8 @@
 //
 // The agent rows (AgentRows.swift) start `notify agent --foreground` (--agent PATH, by default
 // the notify beside this executable) on the same bus with a state folder of their own, and
-// stop it by its PID: agent-seq is un-seq through the agent; agent-idle prints the agent's RSS
+// stop it by its PID: agent-seq is un-seq through the agent (un-kept, in process, is the same
+// adds with the state kept as the agent keeps it); agent-idle prints the agent's RSS
 // after start and after 100 adds and removals, and its context switches over --idle-seconds
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS;
@@ -317,6 +318,8 @@ func run() async throws {
 
         case "agent-seq":
             try await AgentRows.sequential(options, identity: identity)
+        case "un-kept":
+            try await AgentRows.sequentialKept(options, identity: identity)
 
         case "agent-idle":
             try await AgentRows.idle(options)
