@@ -2,7 +2,7 @@
 #
 #   make deps    install the Debian packages the build and the tests need (fast when present)
 #   make build   swift build
-#   make test    deps, build with tests, swift test (the real desktops apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
+#   make test    deps, build with tests, swift test (16 at a time; the real desktops and the chaos runs apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    deps, then swift run SaySomething (the seed 000 flow)
 #   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
