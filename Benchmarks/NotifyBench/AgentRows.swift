@@ -39,13 +39,7 @@ enum AgentRows {
             for start in stride(from: 0, to: n, by: chunk) {
                 let end = min(start + chunk, n)
                 let agentBefore = agent.cpuSeconds
-                let part = try await measure {
-                    try await Task.detached {
-                        for index in start..<end {
-                            try await center.add(UNNotificationRequest(identifier: "g\(sample)-\(index)", content: content("bench"), trigger: nil))
-                        }
-                    }.value
-                }
+                let part = try await addChunk(start..<end, named: "g\(sample)-", to: center)
                 let agentAfterAdds = agent.cpuSeconds
                 let drain = try await measure {
                     while await center.deliveredNotifications().count < end - start {
@@ -56,10 +50,7 @@ enum AgentRows {
                 total.cpuSeconds += part.cpuSeconds
                 untilShown += part.seconds + drain.seconds
                 agentSeconds += agentAfterAdds - agentBefore
-                center.removeAllDeliveredNotifications()
-                guard await center.deliveredNotifications().isEmpty else { throw BenchError("the agent kept notifications after removing all") }
-                // The agent's CloseNotification calls to the server settle outside the timed part.
-                try await Task.sleep(for: .milliseconds(100))
+                try await withdrawChunk(from: center)
             }
             samples.append(total)
             shown.append(untilShown)
@@ -93,22 +84,34 @@ enum AgentRows {
             var total = Sample(seconds: 0, cpuSeconds: 0)
             for start in stride(from: 0, to: n, by: chunk) {
                 let end = min(start + chunk, n)
-                let part = try await measure {
-                    try await Task.detached {
-                        for index in start..<end {
-                            try await center.add(UNNotificationRequest(identifier: "k\(sample)-\(index)", content: content("bench"), trigger: nil))
-                        }
-                    }.value
-                }
+                let part = try await addChunk(start..<end, named: "k\(sample)-", to: center)
                 total.seconds += part.seconds
                 total.cpuSeconds += part.cpuSeconds
-                center.removeAllDeliveredNotifications()
-                guard await center.deliveredNotifications().isEmpty else { throw BenchError("the center kept notifications after removing all") }
-                try await Task.sleep(for: .milliseconds(100))
+                try await withdrawChunk(from: center)
             }
             samples.append(total)
         }
         report("un-kept", count: n, samples: samples)
+    }
+
+    /// Adds the immediate requests `prefix` + each index of `indices` one after the other, off
+    /// the main actor (the delegate still runs on it), and returns the time it took.
+    static func addChunk(_ indices: Range<Int>, named prefix: String, to center: UNUserNotificationCenter) async throws -> Sample {
+        try await measure {
+            try await Task.detached {
+                for index in indices {
+                    try await center.add(UNNotificationRequest(identifier: "\(prefix)\(index)", content: content("bench"), trigger: nil))
+                }
+            }.value
+        }
+    }
+
+    /// Withdraws a chunk's notifications, untimed, and lets the CloseNotification calls to the
+    /// server settle before the next chunk.
+    static func withdrawChunk(from center: UNUserNotificationCenter) async throws {
+        center.removeAllDeliveredNotifications()
+        guard await center.deliveredNotifications().isEmpty else { throw BenchError("notifications were kept after removing all") }
+        try await Task.sleep(for: .milliseconds(100))
     }
 
     /// agent-idle: the agent's resident memory after start and after 100 adds and removals from
