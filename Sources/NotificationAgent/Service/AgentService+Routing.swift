@@ -54,7 +54,7 @@ extension AgentService {
 
     /// The input signature of each method.
     static let signatures: [String: String] = [
-        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "AddPresented": "ssu", "PendingRequests": "s",
+        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "AddPresented": "ssu", "AddRequests": "sas", "PendingRequests": "s",
         "RemovePendingRequests": "sasb", "DeliveredNotifications": "s", "RemoveDeliveredNotifications": "sasb",
         "SetCategories": "ss", "Categories": "s", "RequestAuthorization": "su", "Authorization": "s",
         "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas",
@@ -71,6 +71,7 @@ extension AgentService {
             let options = UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
             try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""), presentation: options)
             return []
+        case "AddRequests": return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
         case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
         case "RemovePendingRequests":
             engine.removePendingRequests(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
@@ -102,6 +103,33 @@ extension AgentService {
             app.host.acknowledge(body[0].stringArrayValue ?? [])
             return []
         }
+    }
+
+    /// `AddRequests`: adds each request as `Add` does, in order, and answers a (D-Bus error
+    /// name, message) pair for each, both empty for a request taken; a refused request does not
+    /// stop the ones after it. A list over ``UserNotifications/AgentInterface/maximumBatchRequests``
+    /// requests or ``UserNotifications/AgentInterface/maximumBatchBytes`` bytes is refused whole.
+    static func addRequests(_ texts: [String], to app: AgentApp) async throws -> DBusValue {
+        guard texts.count <= AgentInterface.maximumBatchRequests else {
+            throw NotificationAgentError.invalidArgument(
+                "AddRequests takes at most \(AgentInterface.maximumBatchRequests) requests, not \(texts.count)")
+        }
+        let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+        guard bytes <= AgentInterface.maximumBatchBytes else {
+            throw NotificationAgentError.invalidArgument("AddRequests takes at most \(AgentInterface.maximumBatchBytes) bytes, not \(bytes)")
+        }
+        var results: [DBusValue] = []
+        results.reserveCapacity(texts.count)
+        for text in texts {
+            do {
+                try await app.add(try AgentPayload.request(from: text))
+                results.append(.structure([.string(""), .string("")]))
+            } catch {
+                let (name, message) = AgentErrorName.encode(error)
+                results.append(.structure([.string(name), .string(message)]))
+            }
+        }
+        return .array(element: .structure([.string, .string]), results)
     }
 
     /// The JSON of `Status`.

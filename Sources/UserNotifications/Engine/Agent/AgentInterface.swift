@@ -1,6 +1,6 @@
 import DBus
 
-/// The names of the per-user agent's D-Bus interface, version 3: `org.desktopnotifications.Agent1`
+/// The names of the per-user agent's D-Bus interface, version 4: `org.desktopnotifications.Agent1`
 /// served by the agent, and `org.desktopnotifications.AgentClient1` served by each app's
 /// center. `dbus/org.desktopnotifications.Agent1.xml` and
 /// `dbus/org.desktopnotifications.AgentClient1.xml` hold the same text, and a test keeps them
@@ -13,10 +13,13 @@ import DBus
 /// Versions: 1 is the first; 2 adds `AddPresented` (an immediate request with the
 /// presentation options the app's delegate gave before it was sent, so the agent does not ask
 /// `WillPresent` back); 3 adds `AgentClient1`'s `ServiceExtension` (the agent asks a connected
-/// center to run its service extension on a pushed request with `mutable-content`). A version
-/// only adds methods: a center calls `AddPresented` only when `Connect` answered 2 or more,
-/// and calls `Add` otherwise; a center older than 3 answers `ServiceExtension` with
-/// `UnknownMethod`, and the agent shows the push as it was sent.
+/// center to run its service extension on a pushed request with `mutable-content`); 4 adds
+/// `AddRequests` (up to ``maximumBatchRequests`` requests in one call, each added as `Add`
+/// adds it, in order, with an answer of its own: the center packs the adds made while one is
+/// on its way). A version only adds methods: a center calls `AddPresented` only when `Connect`
+/// answered 2 or more, and `AddRequests` only when it answered 4 or more, and calls `Add`
+/// otherwise; a center older than 3 answers `ServiceExtension` with `UnknownMethod`, and the
+/// agent shows the push as it was sent.
 package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
@@ -29,9 +32,17 @@ package enum AgentInterface {
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`.
-    package static let version: UInt32 = 3
+    package static let version: UInt32 = 4
     /// The first version that serves `AddPresented`.
     package static let addPresentedVersion: UInt32 = 2
+    /// The first version that serves `AddRequests`.
+    package static let addRequestsVersion: UInt32 = 4
+    /// The most requests one `AddRequests` call takes; a longer list gets
+    /// ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
+    package static let maximumBatchRequests = 1_000
+    /// The most bytes of request JSON one `AddRequests` call takes, all its requests together
+    /// (8 MiB); more gets ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
+    package static let maximumBatchBytes = 8 << 20
     /// How long the agent waits for a center's `ServiceExtension` answer: Apple's 30 s budget
     /// of a service extension, and 5 s more for the call and the content's way back. A center
     /// whose extension has a longer deadline (``UNUserNotificationCenter/setServiceExtension(_:deadline:)``)
@@ -62,6 +73,11 @@ package enum AgentInterface {
           <arg name="app_id" type="s" direction="in"/>
           <arg name="request_json" type="s" direction="in"/>
           <arg name="options" type="u" direction="in"/>
+        </method>
+        <method name="AddRequests">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="requests_json" type="as" direction="in"/>
+          <arg name="results" type="a(ss)" direction="out"/>
         </method>
         <method name="PendingRequests">
           <arg name="app_id" type="s" direction="in"/>
