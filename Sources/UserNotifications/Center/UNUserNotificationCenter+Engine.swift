@@ -22,6 +22,16 @@ extension UNUserNotificationCenter {
         }
     }
 
+    /// With the agent as the engine, how many add calls the center sent it and how many
+    /// requests they carried (``AgentAddPacker``); `nil` with another engine. For tests and the
+    /// bench.
+    package var agentAddCounts: (calls: Int, requests: Int)? {
+        get async {
+            _ = await engineKind
+            return ((engine as? ChoosingEngine)?.chosenEngine as? AgentEngine)?.packer.counts
+        }
+    }
+
     /// The engine when it runs in this process (tests look inside it).
     var inProcessEngine: InProcessEngine? {
         (engine as? InProcessEngine) ?? ((engine as? ChoosingEngine)?.chosenEngine as? InProcessEngine)

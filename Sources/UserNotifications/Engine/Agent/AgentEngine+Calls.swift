@@ -5,9 +5,14 @@ import FreedesktopNotifications
 extension AgentEngine {
     /// Sends the request; an immediate one, when the agent serves `AddPresented`, with the
     /// delegate's presentation options, asked here first (its place in the call order kept
-    /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer.
+    /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer. A
+    /// request with a trigger, when the agent serves `AddRequests`, goes through the
+    /// ``AgentAddPacker``.
     func add(_ request: UNNotificationRequest) async throws {
         let json = try AgentPayload.encode(request)
+        if !AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addRequestsVersion {
+            return try await addPacked(json)
+        }
         guard AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addPresentedVersion else {
             _ = try await callConnected("Add", [.string(json)])
             return
@@ -118,7 +123,7 @@ extension AgentEngine {
 
     /// Calls `member`; when the agent no longer knows the app (it was restarted, or this very
     /// call started it), connects the app again and calls once more.
-    private func callConnected(_ member: String, _ body: [DBusValue]) async throws -> DBusMessage {
+    func callConnected(_ member: String, _ body: [DBusValue]) async throws -> DBusMessage {
         do {
             return try await call(member, body)
         } catch NotificationAgentError.unknownApp {

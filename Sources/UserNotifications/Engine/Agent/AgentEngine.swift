@@ -38,12 +38,22 @@ final class AgentEngine: NotificationEngine {
     let outbox = AgentOutbox()
     /// The interface version the agent answered `Connect` with.
     let agentVersion = Locked<UInt32>(0)
+    /// Packs the adds of requests with a trigger made while one is on its way (version 4).
+    let packer: AgentAddPacker
     private let handles = Locked<(export: DBusConnection.Export?, signals: DBusSignalHandle?)>((nil, nil))
 
     private init(identity: ApplicationIdentity, connection: DBusConnection, host: EngineHostReference) {
         self.identity = identity
         self.connection = connection
         self.host = host
+        packer = AgentAddPacker(outbox: outbox)
+        packer.sendThrough { [weak self] batch, answered in
+            guard let self else {
+                for item in batch.items { item.done(.failure(NotificationAgentError.failed("the center's agent engine is gone"))) }
+                return answered()
+            }
+            sendPacked(batch, answered: answered)
+        }
     }
 
     /// Serves `AgentClient1`, follows the agent's `Response` signal, connects the app to the

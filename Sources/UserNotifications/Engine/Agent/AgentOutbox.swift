@@ -38,6 +38,12 @@ final class AgentOutbox: Sendable {
         }
     }
 
+    /// Whether `place` is the last one given: no call has taken a place after it, so what is
+    /// packed into it still leaves in call order.
+    func isNewest(_ place: Place) -> Bool {
+        state.withLock { $0.next == place.number + 1 }
+    }
+
     /// Fills `place` with its send; it leaves once every place before it has left, followed
     /// by the filled places after it.
     func fill(_ place: Place, with send: @escaping @Sendable () -> Void) {

@@ -1,0 +1,105 @@
+import DBus
+
+extension AgentEngine {
+    /// Adds a request with a trigger through the ``AgentAddPacker`` (agent version 4): it
+    /// leaves as `Add` when no add is on its way, or packed with the adds made meanwhile into
+    /// one `AddRequests`.
+    func addPacked(_ json: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            packer.add(json) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Sends `batch` in its place (`Add` for one request, `AddRequests` for more) and gives
+    /// each add its answer; `answered` follows.
+    func sendPacked(_ batch: AgentAddPacker.Batch, answered: @escaping @Sendable () -> Void) {
+        let (member, body) = Self.packedCall(batch.items)
+        let message: DBusMessage
+        do {
+            message = try self.message(member, body)
+        } catch {
+            outbox.fill(batch.place) {}
+            Self.finish(batch.items, with: .failure(error))
+            return answered()
+        }
+        startCall(message, at: batch.place, timeout: Self.callDeadline) { [weak self] result in
+            switch result {
+            case .success(let reply):
+                Self.finish(batch.items, with: .success(Self.results(of: reply, member: member, count: batch.items.count)))
+                answered()
+            case .failure(let error):
+                guard let self else {
+                    Self.finish(batch.items, with: .failure(AgentErrorName.decode(error)))
+                    return answered()
+                }
+                Task {
+                    await self.sendAgain(batch.items, member: member, body: body, after: error)
+                    answered()
+                }
+            }
+        }
+    }
+
+    /// The call that carries `items`.
+    private static func packedCall(_ items: [AgentAddPacker.Item]) -> (String, [DBusValue]) {
+        items.count == 1 ? ("Add", [.string(items[0].json)]) : ("AddRequests", [.stringArray(items.map(\.json))])
+    }
+
+    /// After a refused packed call: an agent that no longer knows the app (restarted) gets it
+    /// connected again and the call once more; one that does not serve `AddRequests` (an older
+    /// agent started since `Connect`) gets each request as `Add`, in order; any other failure
+    /// is every add's answer.
+    private func sendAgain(_ items: [AgentAddPacker.Item], member: String, body: [DBusValue], after error: DBusError) async {
+        if case .remote(let name, _) = error, name == "org.freedesktop.DBus.Error.UnknownMethod", items.count > 1 {
+            for item in items {
+                do {
+                    _ = try await callConnected("Add", [.string(item.json)])
+                    item.done(.success(()))
+                } catch {
+                    item.done(.failure(error))
+                }
+            }
+            return
+        }
+        let typed = AgentErrorName.decode(error)
+        guard case NotificationAgentError.unknownApp = typed else {
+            return Self.finish(items, with: .failure(typed))
+        }
+        do {
+            connected(try await call("Connect", [Self.identityValue(identity)]))
+            takeResponses()
+            let reply = try await call(member, body)
+            Self.finish(items, with: .success(Self.results(of: reply, member: member, count: items.count)))
+        } catch {
+            Self.finish(items, with: .failure(error))
+        }
+    }
+
+    /// Each add's answer in `reply`: none for `Add` (taken), or `AddRequests`' (error name,
+    /// message) pairs, empty names for the requests taken. An answer of another count or shape
+    /// fails every add.
+    private static func results(of reply: DBusMessage, member: String, count: Int) -> [(any Error)?] {
+        guard member == "AddRequests" else { return [nil] }
+        guard case .array(_, let items)? = try? reply.arguments("a(ss)").first, items.count == count else {
+            return Array(repeating: NotificationAgentError.failed("the agent's AddRequests answer does not match its \(count) requests"), count: count)
+        }
+        return items.map { item -> (any Error)? in
+            guard case .structure(let pair) = item, pair.count == 2, let name = pair[0].stringValue, let text = pair[1].stringValue else {
+                return NotificationAgentError.failed("the agent's AddRequests answer is malformed")
+            }
+            return name.isEmpty ? nil : AgentErrorName.decode(DBusError.remote(name: name, message: text))
+        }
+    }
+
+    /// Gives each add its answer: the error at its index, or the failure of the whole call.
+    private static func finish(_ items: [AgentAddPacker.Item], with outcome: Result<[(any Error)?], any Error>) {
+        for (index, item) in items.enumerated() {
+            switch outcome {
+            case .success(let errors):
+                if let error = errors[index] { item.done(.failure(error)) } else { item.done(.success(())) }
+            case .failure(let error):
+                item.done(.failure(error))
+            }
+        }
+    }
+}
