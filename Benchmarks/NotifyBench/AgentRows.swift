@@ -163,6 +163,16 @@ enum AgentRows {
     @MainActor
     static func hundredThousand(_ options: Options) async throws {
         let messages = try hundredThousandAdds()
+        try await runHundredThousand("agent-100k", options) { client in try await addPipelined(messages, on: client) }
+    }
+
+    /// Starts an agent per sample, connects the 100 apps from one connection, times `send` on
+    /// it, checks that the agent holds every request, and reports `row` with the agent's CPU
+    /// time and resident memory (at the end, and 3 s later).
+    @MainActor
+    static func runHundredThousand(
+        _ row: String, _ options: Options, send: @escaping @Sendable (DBusConnection) async throws -> Void
+    ) async throws {
         let appIDs = (0..<apps).map(appID)
         var samples: [Sample] = []
         var agentCPU: [Double] = []
@@ -177,7 +187,7 @@ enum AgentRows {
                 try await call(client, "Connect", appID, [.variantDictionary([("name", .string("bench"))])])
             }
             let cpu = agent.cpuSeconds
-            samples.append(try await measure { try await addPipelined(messages, on: client) })
+            samples.append(try await measure { try await send(client) })
             agentCPU.append(agent.cpuSeconds - cpu)
             rss.append(agent.residentMegabytes)
             let pending = try await pendingTotal(client)
@@ -186,9 +196,79 @@ enum AgentRows {
             settledRSS.append(agent.residentMegabytes)
             await client.close()
         }
-        report("agent-100k", count: total, samples: samples, extra: String(
+        report(row, count: total, samples: samples, extra: String(
             format: "apps=%d window=%d agent_cpu_s=%.3f rss_mb=%.1f rss_settled_mb=%.1f",
             apps, window, median(agentCPU), median(rss), median(settledRSS)))
+    }
+
+    /// agent-100k-batch: agent-100k's requests sent as `AddRequests` calls (agent interface 4)
+    /// of ``perApp`` requests each, one per app, all in flight at once; every request's answer
+    /// is checked.
+    @MainActor
+    static func hundredThousandBatched(_ options: Options) async throws {
+        let messages = try hundredThousandAdds()
+        var grouped: [String: [String]] = [:]
+        for (appID, json) in messages { grouped[appID, default: []].append(json) }
+        let perApp = grouped
+        try await runHundredThousand("agent-100k-batch", options) { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for (appID, texts) in perApp {
+                    group.addTask {
+                        let reply = try await call(client, "AddRequests", appID, [.stringArray(texts)])
+                        guard case .array(_, let results)? = try reply.arguments("a(ss)").first, results.count == texts.count,
+                            results.allSatisfy({ $0 == .structure([.string(""), .string("")]) })
+                        else { throw BenchError("the agent refused requests of \(appID)'s AddRequests") }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// agent-100k-center: agent-100k's requests added through 100 centers (one per app, engine
+    /// the agent), each adding its 1,000 requests at once from a task group: the centers pack
+    /// the adds made while one is on its way into `AddRequests` calls.
+    @MainActor
+    static func hundredThousandCenters(_ options: Options) async throws {
+        var samples: [Sample] = []
+        var agentCPU: [Double] = []
+        var rss: [Double] = []
+        for sample in 0..<options.samples {
+            let bus = try await DBusConnection.connect(to: .session)
+            let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+            defer { agent.stop() }
+            var centers: [UNUserNotificationCenter] = []
+            for index in 0..<apps {
+                let center = UNUserNotificationCenter(
+                    identity: ApplicationIdentity(id: appID(index), displayName: "bench"), persistent: false, engine: .agent)
+                guard await center.engineKind == .agent else { throw BenchError("a center did not take the agent as its engine") }
+                centers.append(center)
+            }
+            let requests = (0..<perApp).map { index in
+                UNNotificationRequest(
+                    identifier: "c\(sample)-\(index)", content: content("later"),
+                    trigger: UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false))
+            }
+            let cpu = agent.cpuSeconds
+            samples.append(try await measure {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for center in centers {
+                        for request in requests {
+                            group.addTask { try await center.add(request) }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            })
+            agentCPU.append(agent.cpuSeconds - cpu)
+            rss.append(agent.residentMegabytes)
+            let client = try await DBusConnection.connect(to: .session)
+            let pending = try await pendingTotal(client)
+            await client.close()
+            guard pending == total else { throw BenchError("the agent holds \(pending) pending requests, not \(total)") }
+        }
+        report("agent-100k-center", count: total, samples: samples, extra: String(
+            format: "apps=%d agent_cpu_s=%.3f rss_mb=%.1f", apps, median(agentCPU), median(rss)))
     }
 
     /// agent-100k-floor: the same 100,000 `Add` calls, bodies and window as agent-100k, answered

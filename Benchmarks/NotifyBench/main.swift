@@ -4,7 +4,7 @@
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
 //   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-100k,
-//                        agent-100k-floor,gnome-seq,
+//                        agent-100k-floor,agent-100k-batch,agent-100k-center,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
 //
@@ -25,7 +25,9 @@
 // (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS;
 // agent-100k-floor sends the same calls to a responder in this process that answers each at
-// once: the bus's own cost, under any agent taking one call per request.
+// once: the bus's own cost, under any agent taking one call per request; agent-100k-batch
+// sends them as one AddRequests call per app (1,000 requests each); agent-100k-center adds them
+// through 100 centers, each adding its 1,000 at once, packed by the centers into AddRequests.
 //
 // region-10k (LocationRows.swift) times the region monitor: 1,000 fixes against 10,000 regions.
 // The portal rows (PortalRows.swift) serve a fake notification portal (version 2) from this
@@ -328,6 +330,10 @@ func run() async throws {
             try await AgentRows.hundredThousand(options)
         case "agent-100k-floor":
             try await AgentRows.hundredThousandFloor(options)
+        case "agent-100k-batch":
+            try await AgentRows.hundredThousandBatched(options)
+        case "agent-100k-center":
+            try await AgentRows.hundredThousandCenters(options)
 
         case "region-10k":
             try await LocationRows.regions(options)
