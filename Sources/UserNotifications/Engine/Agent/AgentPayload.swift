@@ -20,9 +20,21 @@ package enum AgentPayload {
         try text(of: try NotificationRequestSnapshot(request))
     }
 
-    /// The request in `json`.
+    /// The request in `json`: read by ``FastRequestDecoder`` when it has the common shape, by
+    /// `JSONDecoder` otherwise (the same value either way).
     package static func request(from json: String) throws(NotificationAgentError) -> UNNotificationRequest {
-        try value(NotificationRequestSnapshot.self, from: json).makeRequest()
+        try checkSize(json)
+        if let snapshot = FastRequestDecoder.request(from: json) { return snapshot.makeRequest() }
+        return try value(NotificationRequestSnapshot.self, from: json).makeRequest()
+    }
+
+    /// How ``FastRequestDecoder`` reads `json` against `JSONDecoder`: `nil` when it leaves the
+    /// text to `JSONDecoder`, `true` when it reads the value `JSONDecoder` reads, `false` when
+    /// it reads another value or reads text `JSONDecoder` refuses (for the differential test
+    /// and the `request-json` fuzz target).
+    package static func fastDecoderAgrees(on json: String) -> Bool? {
+        guard let fast = FastRequestDecoder.request(from: json) else { return nil }
+        return (try? JSONDecoder().decode(NotificationRequestSnapshot.self, from: Data(json.utf8))) == fast
     }
 
     /// The JSON of a list of requests.
@@ -102,11 +114,16 @@ package enum AgentPayload {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// The value in `json`, bounded and typed.
-    static func value<Value: Decodable>(_ type: Value.Type, from json: String) throws(NotificationAgentError) -> Value {
+    /// Refuses a text over the argument limit.
+    private static func checkSize(_ json: String) throws(NotificationAgentError) {
         guard json.utf8.count <= AgentInterface.maximumArgumentBytes else {
             throw .invalidArgument("the JSON is \(json.utf8.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
         }
+    }
+
+    /// The value in `json`, bounded and typed.
+    static func value<Value: Decodable>(_ type: Value.Type, from json: String) throws(NotificationAgentError) -> Value {
+        try checkSize(json)
         do {
             return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
         } catch {
