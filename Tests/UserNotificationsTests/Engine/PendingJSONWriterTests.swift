@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import UserNotifications
+
+@Suite("State files: the pending requests written by hand are the bytes JSONEncoder writes")
+struct PendingJSONWriterTests {
+    static let savedAt = Date(timeIntervalSinceReferenceDate: 812_345_678.5)
+
+    /// `count` pending entries of random requests (``FastRequestDecoderTests``' generator),
+    /// with random anchors and fire dates.
+    static func pending(_ count: Int, seed: UInt64) throws -> [EngineState.Pending] {
+        var generator = FastRequestDecoderTests.Generator(state: seed)
+        return try (0..<count).map { _ in
+            EngineState.Pending(
+                request: try NotificationRequestSnapshot(FastRequestDecoderTests.request(&generator)),
+                anchor: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &generator)),
+                nextFire: Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0...1_000_000_000, using: &generator))))
+        }
+    }
+
+    @Test("1,000 random entries of the common shape: byte for byte JSONEncoder's file, read back equal")
+    func randomEntries() throws {
+        var state = EngineState()
+        state.pending = try Self.pending(1_000, seed: 7)
+        state.authorizationStatus = 2
+        state.categories = [NotificationCategorySnapshot(UNNotificationCategory(
+            identifier: "pending", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: []))]
+        let fast = try PendingJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
+        let whole = try StateFileEnvelope<EngineState>.encodeWhole(state, formatVersion: 3, savedAt: Self.savedAt)
+        #expect(fast == whole)
+        #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().pending == state.pending)
+        for entry in state.pending {
+            var out: [UInt8] = []
+            #expect(PendingJSONWriter.write(entry, into: &out), "the common shape is written by hand")
+        }
+    }
+
+    @Test("entries of other shapes are written by JSONEncoder among the hand-written ones, and the file reads back equal")
+    func otherShapes() throws {
+        var state = EngineState()
+        state.pending = try Self.pending(20, seed: 9)
+        let content = UNMutableNotificationContent()
+        content.title = "rich"
+        content.userInfo = ["k": [1, "two"]]
+        content.sound = .default
+        for (index, trigger) in [
+            UNCalendarNotificationTrigger(dateComponents: DateComponents(hour: 9, minute: 30), repeats: true),
+            nil, UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false),
+        ].enumerated() {
+            let request = UNNotificationRequest(identifier: "rich-\(index)", content: content, trigger: trigger)
+            state.pending.insert(
+                EngineState.Pending(
+                    request: try NotificationRequestSnapshot(request), anchor: Self.savedAt, nextFire: Self.savedAt.addingTimeInterval(60)),
+                at: index * 7)
+        }
+        var out: [UInt8] = []
+        #expect(!PendingJSONWriter.write(state.pending[0], into: &out) && out.isEmpty)
+        let fast = try PendingJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
+        #expect(fast == (try StateFileEnvelope<EngineState>.encodeWhole(state, formatVersion: 3, savedAt: Self.savedAt)))
+        #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().pending == state.pending)
+    }
+
+    @Test("an empty state, and numbers at the edges of their forms, as JSONEncoder writes them")
+    func edges() throws {
+        #expect(try PendingJSONWriter.envelope(EngineState(), formatVersion: 1, savedAt: Self.savedAt)
+            == StateFileEnvelope<EngineState>.encodeWhole(EngineState(), formatVersion: 1, savedAt: Self.savedAt))
+        for value in [0, -0.0, 1, 0.1, 1e-7, 1e16, 123_456_789.125, -1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
+            let encoder = JSONEncoder()
+            let text = String(decoding: try encoder.encode([value]), as: UTF8.self)
+            #expect(text == "[\(PendingJSONWriter.number(value))]")
+        }
+    }
+}
