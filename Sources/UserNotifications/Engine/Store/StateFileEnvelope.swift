@@ -19,10 +19,10 @@ struct StateFileEnvelope<Value: Codable>: Codable {
     }
 
     /// The JSON bytes of `value`, keys sorted; an engine's state through
-    /// ``PendingJSONWriter``, which writes the same bytes faster.
+    /// ``EngineStateJSONWriter``, which writes the same bytes faster.
     static func encode(_ value: Value, formatVersion: Int, savedAt: Date) throws -> Data {
         if let state = value as? EngineState {
-            return try PendingJSONWriter.envelope(state, formatVersion: formatVersion, savedAt: savedAt)
+            return try EngineStateJSONWriter.envelope(state, formatVersion: formatVersion, savedAt: savedAt)
         }
         return try encodeWhole(value, formatVersion: formatVersion, savedAt: savedAt)
     }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import UserNotifications
 
-@Suite("State files: the pending requests written by hand are the bytes JSONEncoder writes")
-struct PendingJSONWriterTests {
+@Suite("State files: the pending and delivered lists written by hand are the bytes JSONEncoder writes")
+struct EngineStateJSONWriterTests {
     static let savedAt = Date(timeIntervalSinceReferenceDate: 812_345_678.5)
 
     /// `count` pending entries of random requests (``FastRequestDecoderTests``' generator),
@@ -18,20 +18,37 @@ struct PendingJSONWriterTests {
         }
     }
 
-    @Test("1,000 random entries of the common shape: byte for byte JSONEncoder's file, read back equal")
+    /// `count` delivered entries of random requests, dates, servers and ids.
+    static func delivered(_ count: Int, seed: UInt64) throws -> [EngineState.Delivered] {
+        var generator = FastRequestDecoderTests.Generator(state: seed)
+        return try (0..<count).map { _ in
+            let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &generator))
+            return EngineState.Delivered(
+                notification: try NotificationSnapshot(UNNotification(date: date, request: FastRequestDecoderTests.request(&generator))),
+                server: FastRequestDecoderTests.text(&generator), id: UInt32.random(in: 0...UInt32.max, using: &generator))
+        }
+    }
+
+    @Test("1,000 random pending and 500 delivered entries of the common shape: byte for byte JSONEncoder's file, read back equal")
     func randomEntries() throws {
         var state = EngineState()
         state.pending = try Self.pending(1_000, seed: 7)
+        state.delivered = try Self.delivered(500, seed: 8)
         state.authorizationStatus = 2
         state.categories = [NotificationCategorySnapshot(UNNotificationCategory(
             identifier: "pending", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: []))]
-        let fast = try PendingJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
+        let fast = try EngineStateJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
         let whole = try StateFileEnvelope<EngineState>.encodeWhole(state, formatVersion: 3, savedAt: Self.savedAt)
         #expect(fast == whole)
         #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().pending == state.pending)
+        #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().delivered == state.delivered)
         for entry in state.pending {
             var out: [UInt8] = []
-            #expect(PendingJSONWriter.write(entry, into: &out), "the common shape is written by hand")
+            #expect(EngineStateJSONWriter.write(entry, into: &out), "the common shape is written by hand")
+        }
+        for entry in state.delivered {
+            var out: [UInt8] = []
+            #expect(EngineStateJSONWriter.write(entry, into: &out), "the common shape is written by hand")
         }
     }
 
@@ -53,21 +70,28 @@ struct PendingJSONWriterTests {
                     request: try NotificationRequestSnapshot(request), anchor: Self.savedAt, nextFire: Self.savedAt.addingTimeInterval(60)),
                 at: index * 7)
         }
+        state.delivered = try Self.delivered(5, seed: 10)
+        let richRequest = UNNotificationRequest(identifier: "rich-shown", content: content, trigger: nil)
+        state.delivered.insert(
+            EngineState.Delivered(notification: try NotificationSnapshot(UNNotification(date: Self.savedAt, request: richRequest)), server: ":1.7", id: 9),
+            at: 2)
         var out: [UInt8] = []
-        #expect(!PendingJSONWriter.write(state.pending[0], into: &out) && out.isEmpty)
-        let fast = try PendingJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
+        #expect(!EngineStateJSONWriter.write(state.pending[0], into: &out) && out.isEmpty)
+        #expect(!EngineStateJSONWriter.write(state.delivered[2], into: &out) && out.isEmpty)
+        let fast = try EngineStateJSONWriter.envelope(state, formatVersion: 3, savedAt: Self.savedAt)
         #expect(fast == (try StateFileEnvelope<EngineState>.encodeWhole(state, formatVersion: 3, savedAt: Self.savedAt)))
         #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().pending == state.pending)
+        #expect(try StateFileEnvelope<EngineState>.decode(fast, understanding: 3).get().delivered == state.delivered)
     }
 
     @Test("an empty state, and numbers at the edges of their forms, as JSONEncoder writes them")
     func edges() throws {
-        #expect(try PendingJSONWriter.envelope(EngineState(), formatVersion: 1, savedAt: Self.savedAt)
+        #expect(try EngineStateJSONWriter.envelope(EngineState(), formatVersion: 1, savedAt: Self.savedAt)
             == StateFileEnvelope<EngineState>.encodeWhole(EngineState(), formatVersion: 1, savedAt: Self.savedAt))
         for value in [0, -0.0, 1, 0.1, 1e-7, 1e16, 123_456_789.125, -1e300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude] {
             let encoder = JSONEncoder()
             let text = String(decoding: try encoder.encode([value]), as: UTF8.self)
-            #expect(text == "[\(PendingJSONWriter.number(value))]")
+            #expect(text == "[\(EngineStateJSONWriter.number(value))]")
         }
     }
 }
