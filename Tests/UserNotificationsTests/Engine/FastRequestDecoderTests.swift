@@ -54,11 +54,16 @@ struct FastRequestDecoderTests {
         try? JSONDecoder().decode(NotificationRequestSnapshot.self, from: Data(json.utf8))
     }
 
-    @Test("2,000 random requests of the common shape: read by the fast reader, equal to JSONDecoder's")
+    @Test("2,000 random requests of the common shape: written as JSONEncoder writes them, read by the fast reader, equal to JSONDecoder's")
     func randomRequests() throws {
         var generator = Generator(state: 12)
         for _ in 0..<2_000 {
-            let json = try AgentPayload.encode(Self.request(&generator))
+            let request = Self.request(&generator)
+            let json = try AgentPayload.encode(request)
+            // The payload's writer writes what JSONEncoder writes.
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            #expect(json == String(decoding: try encoder.encode(try NotificationRequestSnapshot(request)), as: UTF8.self))
             let fast = try #require(FastRequestDecoder.request(from: json), "not read: \(json)")
             #expect(fast == Self.full(json), "\(json)")
         }

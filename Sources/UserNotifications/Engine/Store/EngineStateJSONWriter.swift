@@ -61,6 +61,16 @@ enum EngineStateJSONWriter {
         return true
     }
 
+    /// The JSON of `request` as `JSONEncoder` writes it (keys sorted, slashes as they are),
+    /// when it has the common shape; `nil` otherwise (``AgentPayload`` encodes a request so).
+    static func request(_ request: NotificationRequestSnapshot) -> [UInt8]? {
+        guard let trigger = triggerText(of: request) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        write(request, trigger: trigger, into: &out)
+        return out
+    }
+
     /// Writes a pending `entry` when its request has the common shape and every number is
     /// finite; `false` (nothing written) otherwise.
     static func write(_ entry: EngineState.Pending, into out: inout [UInt8]) -> Bool {
