@@ -7,7 +7,8 @@
 #   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
-#                after 100 adds and removals, its context switches over 60 s with nothing due) and agent-100k (100,000 pending requests over 100 apps)
+#                after 100 adds and removals, its context switches over 60 s with nothing due), agent-100k (100,000 pending requests over 100 apps, one
+#                Add each), agent-100k-batch (the same as one AddRequests per app) and agent-100k-center (the same through 100 centers, which pack them)
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
 #   make install     notify (release, Swift runtime static), its manual, completions, the agent's D-Bus
@@ -153,10 +154,11 @@ bench-agent: bench-deps
 	swift build -c release --product notify-bench
 	swift build -c release --product notify
 	$(MAKE) -s -C $(BENCH_DIR) null-server
-	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k --samples $(BENCH_ROUNDS)
+	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k,agent-100k-batch,agent-100k-center --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
-# state files, desktop entries, agent payloads, GeoClue2 positions and portal action targets;
+# state files, desktop entries, agent payloads (and the agent's fast request reader against
+# JSONDecoder), GeoClue2 positions and portal action targets;
 # each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
 # FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
 # make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.
