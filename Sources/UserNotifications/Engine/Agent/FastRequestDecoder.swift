@@ -1,9 +1,8 @@
 import Foundation
 
 /// Reads the request JSON the agent takes most (``AgentPayload/request(from:)``) without
-/// `JSONDecoder`, whose keyed containers cost about four fifths of the agent's CPU time per
-/// request in a batch of adds: the text is parsed into a ``JSONTree`` and the snapshot built
-/// from it directly.
+/// `JSONDecoder`, which took 56% of the agent's CPU time in a batch of 100,000 adds: the
+/// text is parsed into a ``JSONTree`` and the snapshot built from it directly.
 ///
 /// Only the common shape is read here: content without attachments, user info, sound or
 /// deferred localizations, and no trigger, a time-interval trigger or a push trigger. For
