@@ -52,9 +52,13 @@ enum EngineStateJSONWriter {
     /// finite; `false` (nothing written) otherwise.
     static func write(_ entry: EngineState.Delivered, into out: inout [UInt8]) -> Bool {
         let date = entry.notification.date.timeIntervalSinceReferenceDate
-        guard date.isFinite, let trigger = triggerText(of: entry.notification.request) else { return false }
-        out.append(contentsOf: "{\"id\":\(entry.id),\"notification\":{\"date\":\(number(date)),\"request\":".utf8)
-        write(entry.notification.request, trigger: trigger, into: &out)
+        guard date.isFinite, writable(entry.notification.request) else { return false }
+        raw("{\"id\":", &out)
+        raw(String(entry.id), &out)
+        raw(",\"notification\":{\"date\":", &out)
+        raw(number(date), &out)
+        raw(",\"request\":", &out)
+        write(entry.notification.request, into: &out)
         out.append(UInt8(ascii: "}"))
         field("server", entry.server, &out)
         out.append(UInt8(ascii: "}"))
@@ -64,10 +68,10 @@ enum EngineStateJSONWriter {
     /// The JSON of `request` as `JSONEncoder` writes it (keys sorted, slashes as they are),
     /// when it has the common shape; `nil` otherwise (``AgentPayload`` encodes a request so).
     static func request(_ request: NotificationRequestSnapshot) -> [UInt8]? {
-        guard let trigger = triggerText(of: request) else { return nil }
+        guard writable(request) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(512)
-        write(request, trigger: trigger, into: &out)
+        write(request, into: &out)
         return out
     }
 
@@ -75,65 +79,85 @@ enum EngineStateJSONWriter {
     /// finite; `false` (nothing written) otherwise.
     static func write(_ entry: EngineState.Pending, into out: inout [UInt8]) -> Bool {
         guard entry.anchor.timeIntervalSinceReferenceDate.isFinite, entry.nextFire.timeIntervalSinceReferenceDate.isFinite,
-            let trigger = triggerText(of: entry.request)
+            writable(entry.request)
         else { return false }
-        out.append(contentsOf: "{\"anchor\":\(number(entry.anchor.timeIntervalSinceReferenceDate)),\"nextFire\":".utf8)
-        out.append(contentsOf: number(entry.nextFire.timeIntervalSinceReferenceDate).utf8)
-        out.append(contentsOf: ",\"request\":".utf8)
-        write(entry.request, trigger: trigger, into: &out)
+        raw("{\"anchor\":", &out)
+        raw(number(entry.anchor.timeIntervalSinceReferenceDate), &out)
+        raw(",\"nextFire\":", &out)
+        raw(number(entry.nextFire.timeIntervalSinceReferenceDate), &out)
+        raw(",\"request\":", &out)
+        write(entry.request, into: &out)
         out.append(UInt8(ascii: "}"))
         return true
     }
 
-    /// The text of `request`'s trigger (empty for none) when the request has the common shape
-    /// and its numbers are finite; `nil` otherwise.
-    private static func triggerText(of request: NotificationRequestSnapshot) -> String? {
+    /// Whether `request` has the common shape and finite numbers.
+    private static func writable(_ request: NotificationRequestSnapshot) -> Bool {
         let content = request.content
         guard content.sound == nil, content.attachments.isEmpty, content.userInfo.isEmpty, content.localizations == nil,
             content.relevanceScore.isFinite
-        else { return nil }
+        else { return false }
         switch request.trigger {
-        case nil: return ""
-        case .push?: return "{\"push\":{}}"
-        case .timeInterval(let interval, let repeats, let anchorDate)?:
-            guard interval.isFinite, anchorDate?.timeIntervalSinceReferenceDate.isFinite ?? true else { return nil }
-            var text = "{\"timeInterval\":{\"_0\":\(number(interval))"
-            if let anchorDate { text += ",\"anchorDate\":\(number(anchorDate.timeIntervalSinceReferenceDate))" }
-            return text + ",\"repeats\":\(repeats)}}"
-        default: return nil
+        case nil, .push?: return true
+        case .timeInterval(let interval, _, let anchorDate)?:
+            return interval.isFinite && (anchorDate?.timeIntervalSinceReferenceDate.isFinite ?? true)
+        default: return false
         }
     }
 
-    /// Writes `request` (checked by ``triggerText(of:)``, whose answer `trigger` is).
-    private static func write(_ request: NotificationRequestSnapshot, trigger: String, into out: inout [UInt8]) {
+    /// Writes `request` (checked by ``writable(_:)``).
+    private static func write(_ request: NotificationRequestSnapshot, into out: inout [UInt8]) {
         let content = request.content
-        out.append(contentsOf: "{\"content\":{\"attachments\":[]".utf8)
-        if let badge = content.badge { out.append(contentsOf: ",\"badge\":\(badge)".utf8) }
+        raw("{\"content\":{\"attachments\":[]", &out)
+        if let badge = content.badge {
+            raw(",\"badge\":", &out)
+            raw(String(badge), &out)
+        }
         field("body", content.body, &out)
         field("categoryIdentifier", content.categoryIdentifier, &out)
         if let filterCriteria = content.filterCriteria { field("filterCriteria", filterCriteria, &out) }
-        out.append(contentsOf: ",\"interruptionLevel\":\(content.interruptionLevel)".utf8)
+        raw(",\"interruptionLevel\":", &out)
+        raw(String(content.interruptionLevel), &out)
         field("launchImageName", content.launchImageName, &out)
-        out.append(contentsOf: ",\"relevanceScore\":\(number(content.relevanceScore))".utf8)
+        raw(",\"relevanceScore\":", &out)
+        raw(number(content.relevanceScore), &out)
         field("subtitle", content.subtitle, &out)
         field("summaryArgument", content.summaryArgument, &out)
-        out.append(contentsOf: ",\"summaryArgumentCount\":\(content.summaryArgumentCount)".utf8)
+        raw(",\"summaryArgumentCount\":", &out)
+        raw(String(content.summaryArgumentCount), &out)
         if let target = content.targetContentIdentifier { field("targetContentIdentifier", target, &out) }
         field("threadIdentifier", content.threadIdentifier, &out)
         field("title", content.title, &out)
-        out.append(contentsOf: ",\"userInfo\":{}}".utf8)
+        raw(",\"userInfo\":{}}", &out)
         field("identifier", request.identifier, &out)
-        if !trigger.isEmpty {
-            out.append(contentsOf: ",\"trigger\":".utf8)
-            out.append(contentsOf: trigger.utf8)
+        switch request.trigger {
+        case .push?: raw(",\"trigger\":{\"push\":{}}", &out)
+        case .timeInterval(let interval, let repeats, let anchorDate)?:
+            raw(",\"trigger\":{\"timeInterval\":{\"_0\":", &out)
+            raw(number(interval), &out)
+            if let anchorDate {
+                raw(",\"anchorDate\":", &out)
+                raw(number(anchorDate.timeIntervalSinceReferenceDate), &out)
+            }
+            raw(repeats ? ",\"repeats\":true}}" : ",\"repeats\":false}}", &out)
+        default: break
         }
         out.append(UInt8(ascii: "}"))
     }
 
     /// `,"key":"value"`.
-    private static func field(_ key: String, _ value: String, _ out: inout [UInt8]) {
-        out.append(contentsOf: ",\"\(key)\":".utf8)
+    private static func field(_ key: StaticString, _ value: String, _ out: inout [UInt8]) {
+        out.append(UInt8(ascii: ","))
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
         string(value, &out)
+    }
+
+    /// Appends `text` as it is.
+    private static func raw(_ text: String, _ out: inout [UInt8]) {
+        out.append(contentsOf: text.utf8)
     }
 
     /// A finite double as `JSONEncoder` writes it: its shortest round-trip form, without a
