@@ -7,26 +7,38 @@ import Testing
 import UserNotifications
 import UserNotificationsTesting
 
-/// An agent of interface version 4 served from the test: it records every call, holds its
-/// answer to the first `Add` until released, and answers `AddRequests` with a refusal for each
-/// request whose identifier starts with "refuse".
+/// An agent of interface version 4 served from the test: it records every call (`Connect`s
+/// counted apart), holds its answer to the first `Add` until released, and answers
+/// `AddRequests` with a refusal for each request whose identifier starts with "refuse"; with
+/// `forgettingFirstBatch`, it answers the first `AddRequests` as an agent that no longer knows
+/// the app (restarted) does.
 final class HoldingAgent: Sendable {
     let connection: DBusConnection
-    private let state = Locked<(calls: [(member: String, identifiers: [String])], held: DBusMethodInvocation?, holding: Bool)>(([], nil, true))
+    private struct State {
+        var calls: [(member: String, identifiers: [String])] = []
+        var connects = 0
+        var held: DBusMethodInvocation?
+        var holding = true
+        var forgetBatch: Bool
+    }
+    private let state: Locked<State>
     private let export: DBusConnection.Export
 
-    private init(connection: DBusConnection, export: DBusConnection.Export) {
+    private init(connection: DBusConnection, export: DBusConnection.Export, state: Locked<State>) {
         self.connection = connection
         self.export = export
+        self.state = state
     }
 
-    static func start(on bus: DBusBus) async throws -> HoldingAgent {
+    static func start(on bus: DBusBus, forgettingFirstBatch: Bool = false) async throws -> HoldingAgent {
         let connection = try await DBusConnection.connect(to: bus)
         let box = Locked<HoldingAgent?>(nil)
         let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) { invocation in
             box.withLock { $0 }?.take(invocation)
         }
-        let agent = HoldingAgent(connection: connection, export: connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface])))
+        let agent = HoldingAgent(
+            connection: connection, export: connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface])),
+            state: Locked(State(forgetBatch: forgettingFirstBatch)))
         box.withLock { $0 = agent }
         guard try await connection.requestName(AgentInterface.busName) == .primaryOwner else {
             throw NotificationAgentError.failed("the agent's name has another owner")
@@ -37,6 +49,9 @@ final class HoldingAgent: Sendable {
     /// The calls taken, in order: member and the identifiers of the requests it carried (or
     /// the identifiers it named).
     var calls: [(member: String, identifiers: [String])] { state.withLock { $0.calls } }
+
+    /// How many times `Connect` was called.
+    var connects: Int { state.withLock { $0.connects } }
 
     /// Answers the held `Add`, and every `Add` after it at once.
     func release() {
@@ -62,6 +77,7 @@ final class HoldingAgent: Sendable {
         let body = Array(message.body.dropFirst())
         switch member {
         case "Connect":
+            state.withLock { $0.connects += 1 }
             invocation.reply([.uint32(4)])
         case "TakeResponses":
             invocation.reply([.array(element: .structure([.string, .string]), [])])
@@ -76,7 +92,14 @@ final class HoldingAgent: Sendable {
             if !hold { invocation.reply([]) }
         case "AddRequests":
             let identifiers = (body.first?.stringArrayValue ?? []).map(Self.identifier)
-            state.withLock { $0.calls.append((member, identifiers)) }
+            let forget = state.withLock { state in
+                state.calls.append((member, identifiers))
+                defer { state.forgetBatch = false }
+                return state.forgetBatch
+            }
+            if forget {
+                return invocation.fail(name: "org.desktopnotifications.Agent1.Error.UnknownApp", message: "call Connect first")
+            }
             invocation.reply([.array(element: .structure([.string, .string]), identifiers.map { identifier in
                 identifier.hasPrefix("refuse")
                     ? .structure([.string("org.desktopnotifications.Agent1.Error.LimitReached"), .string("\(identifier) is past the cap")])
@@ -145,6 +168,28 @@ struct AgentPackingTests {
         #expect(calls.map(\.identifiers) == [["a"], ["b", "c", "refuse-d"], ["b"], ["e"]])
         let counts = try #require(await center.agentAddCounts)
         #expect(counts.calls == 3 && counts.requests == 5)
+        await agent.stop()
+    }
+
+    @Test("a batch refused because the agent no longer knows the app connects again and goes once more; each add gets its answer")
+    func reconnects() async throws {
+        let agent = try await HoldingAgent.start(on: testBus.bus, forgettingFirstBatch: true)
+        let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: .agent)
+        #expect(await center.engineKind == .agent)
+        var adds: [Task<Result<Void, any Error>, Never>] = []
+        for identifier in ["a", "b", "c"] {
+            let before = await center.agentAddCounts?.requests ?? 0
+            adds.append(Task { await Self.attempt { try await center.add(Self.request(identifier)) } })
+            #expect(await eventually { await center.agentAddCounts?.requests == before + 1 })
+            if identifier == "a" { #expect(await eventually { agent.calls.count == 1 }) }
+        }
+        agent.release()
+        for add in adds {
+            if case .failure(let error) = await add.value { Issue.record("an add failed: \(error)") }
+        }
+        #expect(agent.calls.map(\.member) == ["Add", "AddRequests", "AddRequests"])
+        #expect(agent.calls.map(\.identifiers) == [["a"], ["b", "c"], ["b", "c"]])
+        #expect(agent.connects == 2)
         await agent.stop()
     }
 
