@@ -9,9 +9,9 @@ import UserNotificationsTesting
 
 /// An agent of interface version 4 served from the test: it records every call (`Connect`s
 /// counted apart), holds its answer to the first `Add` until released, and answers
-/// `AddRequests` with a refusal for each request whose identifier starts with "refuse"; with
-/// `forgettingFirstBatch`, it answers the first `AddRequests` as an agent that no longer knows
-/// the app (restarted) does.
+/// `AddRequests` with a refusal for each request whose identifier starts with "refuse"; given
+/// `firstBatchError`, it refuses the first `AddRequests` whole with that D-Bus error name (as a
+/// restarted agent that no longer knows the app does, or an agent older than version 4).
 final class HoldingAgent: Sendable {
     let connection: DBusConnection
     private struct State {
@@ -19,7 +19,7 @@ final class HoldingAgent: Sendable {
         var connects = 0
         var held: DBusMethodInvocation?
         var holding = true
-        var forgetBatch: Bool
+        var firstBatchError: String?
     }
     private let state: Locked<State>
     private let export: DBusConnection.Export
@@ -30,7 +30,7 @@ final class HoldingAgent: Sendable {
         self.state = state
     }
 
-    static func start(on bus: DBusBus, forgettingFirstBatch: Bool = false) async throws -> HoldingAgent {
+    static func start(on bus: DBusBus, firstBatchError: String? = nil) async throws -> HoldingAgent {
         let connection = try await DBusConnection.connect(to: bus)
         let box = Locked<HoldingAgent?>(nil)
         let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) { invocation in
@@ -38,7 +38,7 @@ final class HoldingAgent: Sendable {
         }
         let agent = HoldingAgent(
             connection: connection, export: connection.export(DBusExportedObject(path: AgentInterface.path, interfaces: [interface])),
-            state: Locked(State(forgetBatch: forgettingFirstBatch)))
+            state: Locked(State(firstBatchError: firstBatchError)))
         box.withLock { $0 = agent }
         guard try await connection.requestName(AgentInterface.busName) == .primaryOwner else {
             throw NotificationAgentError.failed("the agent's name has another owner")
@@ -92,14 +92,12 @@ final class HoldingAgent: Sendable {
             if !hold { invocation.reply([]) }
         case "AddRequests":
             let identifiers = (body.first?.stringArrayValue ?? []).map(Self.identifier)
-            let forget = state.withLock { state in
+            let refusal = state.withLock { state in
                 state.calls.append((member, identifiers))
-                defer { state.forgetBatch = false }
-                return state.forgetBatch
+                defer { state.firstBatchError = nil }
+                return state.firstBatchError
             }
-            if forget {
-                return invocation.fail(name: "org.desktopnotifications.Agent1.Error.UnknownApp", message: "call Connect first")
-            }
+            if let refusal { return invocation.fail(name: refusal, message: "the first batch is refused") }
             invocation.reply([.array(element: .structure([.string, .string]), identifiers.map { identifier in
                 identifier.hasPrefix("refuse")
                     ? .structure([.string("org.desktopnotifications.Agent1.Error.LimitReached"), .string("\(identifier) is past the cap")])
@@ -171,9 +169,9 @@ struct AgentPackingTests {
         await agent.stop()
     }
 
-    @Test("a batch refused because the agent no longer knows the app connects again and goes once more; each add gets its answer")
-    func reconnects() async throws {
-        let agent = try await HoldingAgent.start(on: testBus.bus, forgettingFirstBatch: true)
+    /// Adds "a" (held by the agent), then "b" and "c" packed behind it, releases the agent and
+    /// expects every add to succeed; answers the calls the agent took.
+    func addPackedPair(to agent: HoldingAgent) async throws -> [(member: String, identifiers: [String])] {
         let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: .agent)
         #expect(await center.engineKind == .agent)
         var adds: [Task<Result<Void, any Error>, Never>] = []
@@ -187,9 +185,26 @@ struct AgentPackingTests {
         for add in adds {
             if case .failure(let error) = await add.value { Issue.record("an add failed: \(error)") }
         }
-        #expect(agent.calls.map(\.member) == ["Add", "AddRequests", "AddRequests"])
-        #expect(agent.calls.map(\.identifiers) == [["a"], ["b", "c"], ["b", "c"]])
+        return agent.calls
+    }
+
+    @Test("a batch refused because the agent no longer knows the app connects again and goes once more; each add gets its answer")
+    func reconnects() async throws {
+        let agent = try await HoldingAgent.start(on: testBus.bus, firstBatchError: "org.desktopnotifications.Agent1.Error.UnknownApp")
+        let calls = try await addPackedPair(to: agent)
+        #expect(calls.map(\.member) == ["Add", "AddRequests", "AddRequests"])
+        #expect(calls.map(\.identifiers) == [["a"], ["b", "c"], ["b", "c"]])
         #expect(agent.connects == 2)
+        await agent.stop()
+    }
+
+    @Test("a batch refused by an agent without AddRequests (older than version 4) goes again as one Add per request, in order")
+    func olderAgent() async throws {
+        let agent = try await HoldingAgent.start(on: testBus.bus, firstBatchError: "org.freedesktop.DBus.Error.UnknownMethod")
+        let calls = try await addPackedPair(to: agent)
+        #expect(calls.map(\.member) == ["Add", "AddRequests", "Add", "Add"])
+        #expect(calls.map(\.identifiers) == [["a"], ["b", "c"], ["b"], ["c"]])
+        #expect(agent.connects == 1)
         await agent.stop()
     }
 
