@@ -163,15 +163,16 @@ enum AgentRows {
     @MainActor
     static func hundredThousand(_ options: Options) async throws {
         let messages = try hundredThousandAdds()
-        try await runHundredThousand("agent-100k", options) { client in try await addPipelined(messages, on: client) }
+        try await runHundredThousand("agent-100k", options, window: window) { client in try await addPipelined(messages, on: client) }
     }
 
     /// Starts an agent per sample, connects the 100 apps from one connection, times `send` on
     /// it, checks that the agent holds every request, and reports `row` with the agent's CPU
-    /// time and resident memory (at the end, and 3 s later).
+    /// time and resident memory (at the end, and 3 s later), and `window` when `send` pipelines
+    /// one call per request.
     @MainActor
     static func runHundredThousand(
-        _ row: String, _ options: Options, send: @escaping @Sendable (DBusConnection) async throws -> Void
+        _ row: String, _ options: Options, window: Int? = nil, send: @escaping @Sendable (DBusConnection) async throws -> Void
     ) async throws {
         let appIDs = (0..<apps).map(appID)
         var samples: [Sample] = []
@@ -196,9 +197,9 @@ enum AgentRows {
             settledRSS.append(agent.residentMegabytes)
             await client.close()
         }
-        report(row, count: total, samples: samples, extra: String(
-            format: "apps=%d window=%d agent_cpu_s=%.3f rss_mb=%.1f rss_settled_mb=%.1f",
-            apps, window, median(agentCPU), median(rss), median(settledRSS)))
+        report(row, count: total, samples: samples, extra: (window.map { "window=\($0) " } ?? "") + String(
+            format: "apps=%d agent_cpu_s=%.3f rss_mb=%.1f rss_settled_mb=%.1f",
+            apps, median(agentCPU), median(rss), median(settledRSS)))
     }
 
     /// agent-100k-batch: agent-100k's requests sent as `AddRequests` calls (agent interface 4)
@@ -233,6 +234,7 @@ enum AgentRows {
         var samples: [Sample] = []
         var agentCPU: [Double] = []
         var rss: [Double] = []
+        var calls: [Double] = []
         for sample in 0..<options.samples {
             let bus = try await DBusConnection.connect(to: .session)
             let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
@@ -262,13 +264,17 @@ enum AgentRows {
             })
             agentCPU.append(agent.cpuSeconds - cpu)
             rss.append(agent.residentMegabytes)
+            var sent = 0
+            for center in centers { sent += await center.agentAddCounts?.calls ?? 0 }
+            calls.append(Double(sent))
             let client = try await DBusConnection.connect(to: .session)
             let pending = try await pendingTotal(client)
             await client.close()
             guard pending == total else { throw BenchError("the agent holds \(pending) pending requests, not \(total)") }
         }
+        // calls: the add calls the centers sent for the 100,000 requests (Add or AddRequests).
         report("agent-100k-center", count: total, samples: samples, extra: String(
-            format: "apps=%d agent_cpu_s=%.3f rss_mb=%.1f", apps, median(agentCPU), median(rss)))
+            format: "apps=%d calls=%.0f agent_cpu_s=%.3f rss_mb=%.1f", apps, median(calls), median(agentCPU), median(rss)))
     }
 
     /// agent-100k-floor: the same 100,000 `Add` calls, bodies and window as agent-100k, answered

@@ -38,13 +38,11 @@ enum EngineStateJSONWriter {
     private static func list<Entry: Encodable>(
         _ entries: [Entry], write: (Entry, inout [UInt8]) -> Bool, into out: inout [UInt8]
     ) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for (index, entry) in entries.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            if !write(entry, &out) {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                out.append(contentsOf: try encoder.encode(entry))
-            }
+            if !write(entry, &out) { out.append(contentsOf: try encoder.encode(entry)) }
         }
     }
 
