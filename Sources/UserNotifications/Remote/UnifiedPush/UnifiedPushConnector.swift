@@ -216,6 +216,13 @@ package final class UnifiedPushConnector: Sendable {
             await registration.handlers.newEndpoint(endpoint)
         case .message(_, let bytes, let id): await registration.handlers.message(bytes, id)
         case .unregistered:
+            // While the token registers again, an `Unregistered` is the late confirmation of
+            // the unregistration before it: forgetting the token then would drop the new
+            // registration's `NewEndpoint`, and `register` would wait out its deadline.
+            guard endpointWaiters.withLock({ $0[token] }) == nil else {
+                logger.info("UnifiedPush Unregistered for a token registering again; taken as the earlier unregistration's")
+                return
+            }
             registrations.withLock { $0[token] = nil }
             await registration.handlers.unregistered()
         }
