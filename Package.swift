@@ -103,7 +103,7 @@ let package = Package(
         .target(
             name: "NotifyCLI",
             dependencies: [
-                "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent", "UserNotifications",
+                "CDBus", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent", "UserNotifications",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -7,8 +7,9 @@ import UserNotifications
 
 extension NotifyCommand {
     /// `notify agent`: the per-user notification agent, or its status.
-    struct Agent: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+    package struct Agent: AsyncParsableCommand {
+        /// Its name, help and discussion.
+        package static let configuration = CommandConfiguration(
             commandName: NotifySubcommand.agent.commandName,
             abstract: "Run the per-user notification agent, or show what it holds.",
             discussion: """
@@ -18,30 +19,60 @@ extension NotifyCommand {
                 after it exits, and a click after it exits is kept for its next start. The bus \
                 starts it on demand through its service file. SIGTERM or Control-C stops it. \
                 It exits by itself (status 0) after --idle-exit seconds holding nothing: no \
-                pending request, no shown notification with buttons, no response waiting for \
-                its app, no app connected; the bus starts it again when it is next needed.
+                pending request, no shown notification with buttons, no app connected; the bus \
+                starts it again when it is next needed (responses waiting for their app are \
+                kept on disk). When all it holds is pending requests due later than that, it \
+                replaces itself with a waiter (notify agent --wait-until, the same process) that \
+                owns no bus name and does nothing until the soonest is due, then starts the \
+                agent again; a call to the agent meanwhile starts a new one and ends the waiter. \
+                --stay keeps the agent itself running instead (the systemd unit uses it: systemd \
+                stops a D-Bus service whose name goes away).
 
                 "notify agent status" prints each app the agent holds, with its pending, shown \
                 and queued-response counts.
                 """,
             helpNames: [.customShort("?"), .long])
 
+        /// `status`, or nothing with `--foreground`.
         @Argument(help: "status: print what the running agent holds.")
-        var action: String?
+        package var action: String?
 
+        /// `--foreground`: serve in this process.
         @Flag(help: "Run the agent in this process until SIGTERM or Control-C.")
-        var foreground = false
+        package var foreground = false
 
+        /// `--idle-exit`: seconds holding nothing before the agent exits (0: never).
         @Option(name: .customLong("idle-exit"), help: ArgumentHelp(
             "With --foreground, exit after this many seconds holding nothing (0: never).", valueName: "SECONDS"))
-        var idleExit = 60
+        package var idleExit = Agent.defaultIdleExit
+
+        /// `--stay`: pending requests keep the agent itself running (no waiter).
+        @Flag(help: "With --foreground, keep running while holding pending requests, instead of waiting for them as a waiter.")
+        package var stay = false
+
+        /// `--wait-until`: run as the agent's waiter (``AgentWaiter``) until this instant.
+        @Option(name: .customLong("wait-until"), help: ArgumentHelp(
+            "With --foreground, wait as the agent's waiter until this wall-clock time (nanoseconds since 1970), then run the agent.",
+            valueName: "NANOSECONDS"))
+        package var waitUntil: Int64?
+
+        /// The options' defaults, as swift-argument-parser needs.
+        package init() {}
+
+        /// --idle-exit's default: a minute.
+        static let defaultIdleExit = 60
 
         /// The longest --idle-exit: a day.
         static let maximumIdleExit = 86_400
 
-        func validate() throws {
+        /// Refuses an --idle-exit out of range, a --wait-until without --foreground, and a
+        /// command line that neither serves nor asks for the status.
+        package func validate() throws {
             guard (0...Self.maximumIdleExit).contains(idleExit) else {
                 throw ValidationError("--idle-exit takes 0 to \(Self.maximumIdleExit) seconds, not \(idleExit)")
+            }
+            if let waitUntil, waitUntil < 0 || !foreground {
+                throw ValidationError("--wait-until takes nanoseconds since 1970 (not negative), with --foreground")
             }
             switch (action, foreground) {
             case (nil, true), ("status", false): return
@@ -49,7 +80,12 @@ extension NotifyCommand {
             }
         }
 
-        mutating func run() async throws {
+        /// Waits, serves, or prints the status.
+        package mutating func run() async throws {
+            if let waitUntil {
+                // main.swift runs the usual form before the runtime starts; this is any other order.
+                throw ExitCode(AgentWaiter.run(AgentWaitArguments(idleExit: idleExit, until: waitUntil)))
+            }
             if foreground { try await serve() } else { try await printStatus() }
         }
 
@@ -66,11 +102,12 @@ extension NotifyCommand {
                 Terminal.error("notify agent: \(error)\n")
                 throw ExitCode(1)
             }
-            let (ends, end) = AsyncStream.makeStream(of: Void.self)
-            service.connection.onDisconnect { end.yield() }
+            // nil: stop (a signal, the bus closed); otherwise why the agent was idle long enough.
+            let (ends, end) = AsyncStream.makeStream(of: AgentIdleEnd?.self)
+            service.connection.onDisconnect { end.yield(nil) }
             if idleExit > 0 {
                 do {
-                    try await service.exitWhenIdle(after: .seconds(idleExit)) { end.yield() }
+                    try await service.exitWhenIdle(after: .seconds(idleExit), waiting: !stay) { end.yield($0) }
                 } catch {
                     Terminal.error("notify agent: \(error)\n")
                     await service.stop()
@@ -78,11 +115,23 @@ extension NotifyCommand {
                 }
             }
             let watcher = Task {
-                for await _ in signals.signals { end.yield(); return }
+                for await _ in signals.signals { end.yield(nil); return }
             }
-            for await _ in ends { break }
+            var ending: AgentIdleEnd?
+            for await reason in ends {
+                ending = reason
+                break
+            }
             watcher.cancel()
             if service.connection.isConnected { await service.stop() }
+            guard case .waitsUntil(let date)? = ending else { return }
+            // The state is saved and the name released: the same process waits in its place.
+            let waiting = AgentWaitArguments(idleExit: idleExit, untilSecondsSince1970: date.timeIntervalSince1970)
+            guard let program = AgentWaiter.ownExecutable() else {
+                Terminal.error("notify agent: cannot tell its own executable to wait; pending requests fire when the agent next starts\n")
+                throw ExitCode(1)
+            }
+            throw ExitCode(AgentWaiter.execute(program, waiting.commandLine))
         }
 
         private func printStatus() async throws {

@@ -23,6 +23,11 @@ func runAsynchronously<Command: AsyncParsableCommand>(_ command: inout Command) 
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The agent's waiter runs before anything starts the concurrency runtime, which would wake it
+// every second (see AgentWaiter); it returns only when it does not start the agent.
+if let waiting = AgentWaitArguments.parse(arguments) {
+    exit(AgentWaiter.run(waiting))
+}
 // The common command lines skip swift-argument-parser's start-up (see QuickArguments); the
 // subcommands' types are looked up only after that, since their metadata is costly too.
 if let options = QuickArguments.parse(arguments) {

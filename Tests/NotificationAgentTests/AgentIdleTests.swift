@@ -41,24 +41,20 @@ struct AgentIdleTests {
         #expect(refused.status != .exited(0) && refused.standardError.contains("--idle-exit"))
     }
 
-    @Test("a pending request keeps it; after the delivery it exits, and activation brings it back with its state")
+    @Test("a pending request due within its idle period keeps it; after the delivery it exits, and activation brings it back with its state")
     func staysWhileHolding() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let wrapper = testBus.directory.appendingPathComponent("agent-idle.sh")
-        let notify = try BuiltProduct.url(named: "notify").path
-        try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify)' agent --foreground --idle-exit 1\n"
-            .write(to: wrapper, atomically: true, encoding: .utf8)
-        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
-        try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
+        try await writeAgentService(idleExit: 3)
         let app = try await AgentTestClient.connect(testBus.bus)
         _ = try await app.connection.callBus("ReloadConfig")
         try await app.connectApp(Self.appID)
         try await app.add(AgentTestClient.request("later", after: 5), for: Self.appID)
         let first = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
         await app.close()
-        // Idle for 1 s would end it; the pending request holds it until it fires.
-        try await Task.sleep(for: .seconds(3))
+        // Idle for 3 s would end it; the request, due 2 s after that, holds it until it fires.
+        try await Task.sleep(for: .seconds(4))
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == first)
+        #expect(!Self.commandLine(of: first).contains("--wait-until"))
         #expect(await server.waitForNotify(timeout: .seconds(10)) != nil)
         #expect(await eventually(timeout: .seconds(10)) { (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil })
         let again = try await AgentTestClient.connect(testBus.bus)
@@ -68,5 +64,141 @@ struct AgentIdleTests {
         #expect(second != first)
         await again.close()
         #expect(await eventually(timeout: .seconds(10)) { (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil })
+    }
+
+    @Test("holding only a request due later, it becomes a waiter without a bus name, which starts it again in the same process when due")
+    func waitsInItsPlace() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1"], environment: ["XDG_STATE_HOME": stateHome.path])
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        let added = Date()
+        try await app.add(AgentTestClient.request("later", after: 7), for: Self.appID)
+        await app.close()
+        // One idle second later the agent holds only a request 6 s ahead: it waits as a waiter.
+        #expect(await eventually(timeout: .seconds(6)) {
+            (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: agent.pid).contains("--wait-until")
+        })
+        #expect(agent.isRunning)
+        #expect(server.notifications.isEmpty)
+        // When due, the waiter is the agent again (the same process), which fires the request.
+        #expect(await server.waitForNotify(timeout: .seconds(15)) != nil)
+        #expect(Date().timeIntervalSince(added) >= 7)
+        #expect(server.notifications.map(\.request.summary) == ["Title of later"])
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
+        // Holding nothing after the delivery, it exits.
+        let result = try await agent.result(timeout: .seconds(15))
+        #expect(result.status == .exited(0))
+        #expect(!result.standardError.contains("error"), "\(result.standardError)")
+    }
+
+    @Test("a call while the waiter waits starts a new agent, and the waiter ends; the request fires once")
+    func callWhileWaiting() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        try await writeAgentService(idleExit: 1)
+        let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.connection.callBus("ReloadConfig")
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("later", after: 9), for: Self.appID)
+        let first = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
+        await app.close()
+        #expect(await eventually(timeout: .seconds(6)) {
+            (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: first).contains("--wait-until")
+        })
+        let again = try await AgentTestClient.connect(testBus.bus)
+        let status = try await again.call("Status").first?.stringValue ?? ""
+        #expect(status.contains(Self.appID) && status.contains("\"pending\":1"))
+        let second = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
+        #expect(second != first)
+        await again.close()
+        #expect(await eventually(timeout: .seconds(5)) { !Self.isAlive(first) })
+        #expect(await server.waitForNotify(timeout: .seconds(15)) != nil)
+        // Another waiter (or agent) firing the same request again would show it twice.
+        try await Task.sleep(for: .seconds(2))
+        #expect(server.notifications.map(\.request.summary) == ["Title of later"])
+    }
+
+    @Test("a shown request not taken by a server yet keeps the agent itself, with a request due later beside it")
+    func undeliveredKeepsAgent() async throws {
+        // No notification server: the immediate request is accepted and kept for one.
+        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1"], environment: ["XDG_STATE_HOME": stateHome.path])
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("now"), for: Self.appID)
+        try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
+        await app.close()
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
+        #expect(!Self.commandLine(of: agent.pid).contains("--wait-until"))
+        _ = await agent.stop()
+    }
+
+    @Test("with --stay, a request due later keeps the agent itself, with its name")
+    func staysWhenAsked() async throws {
+        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1", "--stay"], environment: ["XDG_STATE_HOME": stateHome.path])
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(Self.appID)
+        try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
+        await app.close()
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
+        #expect(!Self.commandLine(of: agent.pid).contains("--wait-until"))
+        _ = await agent.stop()
+    }
+
+    @Test("a waiter ends when another process owns the agent's name, and when the bus closes")
+    func waiterEnds() async throws {
+        let notify = try BuiltProduct.url(named: "notify").path
+        let later = String(Int64(Date().addingTimeInterval(3600).timeIntervalSince1970) * 1_000_000_000)
+        let waiting = ["agent", "--foreground", "--idle-exit", "1", "--wait-until", later]
+        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "0"], environment: ["XDG_STATE_HOME": stateHome.path])
+        let replaced = try await testBus.run(notify, waiting, environment: ["XDG_STATE_HOME": stateHome.path])
+        #expect(replaced.status == .exited(0), "\(replaced.standardError)")
+        _ = await agent.stop()
+        #expect(await eventually(timeout: .seconds(5)) { (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil })
+        let waiter = try testBus.spawn(notify, waiting, environment: ["XDG_STATE_HOME": stateHome.path])
+        // It waits (an hour), owning nothing, until its bus goes away.
+        #expect(await waiter.waitForExit(timeout: .seconds(2)) == nil)
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == nil)
+        await testBus.stop()
+        #expect(await waiter.waitForExit(timeout: .seconds(10)) == .exited(0))
+    }
+
+    @Test("a waiter whose time has passed starts the agent at once; a bad time is refused")
+    func waiterPastDue() async throws {
+        let notify = try BuiltProduct.url(named: "notify").path
+        let waiter = try testBus.spawn(
+            notify, ["agent", "--foreground", "--idle-exit", "0", "--wait-until", "0"], environment: ["XDG_STATE_HOME": stateHome.path])
+        try await testBus.waitForName(AgentInterface.busName, ownedBy: waiter)
+        #expect(!Self.commandLine(of: waiter.pid).contains("--wait-until"))
+        _ = await waiter.stop()
+        for bad in [["--wait-until", "-5"], ["--wait-until", "soon"], ["--wait-until", "1e9"], ["--wait-until", "9223372036854775808"]] {
+            let refused = try await testBus.run(notify, ["agent", "--foreground"] + bad)
+            #expect(refused.status != .exited(0), "\(bad): \(refused.status) \(refused.standardError)")
+            #expect(refused.standardError.contains("--wait-until"), "\(bad): \(refused.standardError)")
+        }
+    }
+
+    /// Serves the agent through the test bus's service directory, with `--idle-exit idleExit`
+    /// and this suite's state folder.
+    func writeAgentService(idleExit: Int) async throws {
+        let wrapper = testBus.directory.appendingPathComponent("agent-idle.sh")
+        let notify = try BuiltProduct.url(named: "notify").path
+        try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify)' agent --foreground --idle-exit \(idleExit)\n"
+            .write(to: wrapper, atomically: true, encoding: .utf8)
+        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
+        try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
+    }
+
+    /// The words of a process's command line, joined by spaces; empty once it is gone.
+    static func commandLine(of pid: Int32) -> String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        return String(decoding: data, as: UTF8.self).split(separator: "\0").joined(separator: " ")
+    }
+
+    /// Whether a process runs (a zombie, exited but not yet reaped, does not).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return stat.split(separator: ")").last?.split(separator: " ").first != "Z"
     }
 }

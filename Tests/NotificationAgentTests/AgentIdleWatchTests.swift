@@ -10,7 +10,7 @@ struct AgentIdleWatchTests {
     @Test("signs of work keep pushing the idle time back; once they stop, idle runs once, a period after the last")
     func touchesPushBack() async throws {
         let idled = Locked<[ContinuousClock.Instant]>([])
-        let watch = AgentIdleWatch(period: .milliseconds(300), check: { true }, idle: { idled.withLock { $0.append(.now) } })
+        let watch = AgentIdleWatch(period: .milliseconds(300), check: { .holdsNothing }, idle: { _ in idled.withLock { $0.append(.now) } })
         defer { watch.cancel() }
         for _ in 0..<12 {
             try await Task.sleep(for: .milliseconds(50))
@@ -34,9 +34,12 @@ struct AgentIdleWatchTests {
             period: .milliseconds(100),
             check: {
                 checks.withLock { $0 += 1 }
-                return !busy.withLock { $0 }
+                return busy.withLock { $0 } ? nil : .waitsUntil(.distantFuture)
             },
-            idle: { idled.withLock { $0 += 1 } })
+            idle: { end in
+                #expect(end == .waitsUntil(.distantFuture))
+                idled.withLock { $0 += 1 }
+            })
         defer { watch.cancel() }
         #expect(await eventually { checks.withLock { $0 } == 1 })
         try await Task.sleep(for: .milliseconds(400))

@@ -47,6 +47,27 @@ struct AgentLocationTests {
         await testBus.stop()
     }
 
+    @Test("a location request keeps the agent itself running (it watches the location), with a request due later beside it")
+    func locationKeepsAgent() async throws {
+        let testBus = try await TestBus()
+        let stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("agent-location-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: stateHome) }
+        _ = try await FakeNotificationServer.start(on: testBus.bus)
+        _ = try await FakeGeoClue.start(on: testBus.bus)
+        let agent = try await testBus.startAgent(
+            arguments: ["--idle-exit", "1"], environment: ["XDG_STATE_HOME": stateHome.path, "DBUS_SYSTEM_BUS_ADDRESS": testBus.address])
+        let client = try await AgentTestClient.connect(testBus.bus)
+        try await client.connectApp(Self.apps[0])
+        try await client.add(Self.request("arrive"), for: Self.apps[0])
+        try await client.add(AgentTestClient.request("later", after: 3600), for: Self.apps[0])
+        await client.close()
+        // An agent holding only "later" becomes a waiter after one idle second (AgentIdleTests).
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
+        _ = await agent.stop()
+        await testBus.stop()
+    }
+
     @Test("GeoClue absent: the agent refuses a location request with a typed error the app decodes")
     func absentIsTyped() async throws {
         let testBus = try await TestBus()

@@ -2,8 +2,8 @@ import DesktopNotificationsSupport
 import Dispatch
 
 /// One timer that ends an idle agent: it rings one idle period after the last sign of work
-/// (``touch()``); when it rings, `check` asks whether the agent holds anything, and `idle` runs
-/// when it holds nothing and no work came meanwhile. A timer that rings on a busy agent is not
+/// (``touch()``); when it rings, `check` asks whether the agent may end and why, and `idle` runs
+/// with that answer when it may and no work came meanwhile. A timer that rings on a busy agent is not
 /// set again until the next sign of work, so an agent waits for its next event without waking.
 ///
 /// A sign of work only notes its time (one lock, no timer call): the timer, set once per
@@ -25,7 +25,7 @@ final class AgentIdleWatch: Sendable {
     private let period: Duration
 
     /// Starts the watch; the first period counts from now.
-    init(period: Duration, check: @escaping @Sendable () async -> Bool, idle: @escaping @Sendable () -> Void) {
+    init(period: Duration, check: @escaping @Sendable () async -> AgentIdleEnd?, idle: @escaping @Sendable (AgentIdleEnd) -> Void) {
         self.period = period
         let source = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "org.desktopnotifications.agent.idle"))
         let state = Locked(State(timer: source, lastTouch: .now()))
@@ -44,8 +44,8 @@ final class AgentIdleWatch: Sendable {
             }
             guard let rung else { return }
             Task {
-                guard await check(), state.withLock({ $0.generation }) == rung else { return }
-                idle()
+                guard let end = await check(), state.withLock({ $0.generation }) == rung else { return }
+                idle(end)
             }
         }
         source.schedule(deadline: .now() + interval)

@@ -3,13 +3,15 @@ import Foundation
 import UserNotifications
 
 extension AgentService {
-    /// Calls `idle` once the agent has held nothing that needs it for `period`: no pending
-    /// request, no shown notification whose category has actions (or a custom dismiss action),
-    /// and no connected app. Queued responses do not keep it: they are in the app's saved state,
-    /// and the app that takes them (relaunched, or started by hand) starts the agent again
-    /// through the bus (its service file), which reads them back; an app that is never started
-    /// (one without a desktop entry, such as `notify`'s own) would otherwise keep the agent up
-    /// until its responses expire.
+    /// Calls `idle` once the agent has held nothing that needs it for `period`: no shown
+    /// notification whose category has actions (or a custom dismiss action), no connected app,
+    /// and no pending request, or, when `waiting` is true, only pending requests that wait for
+    /// a time more than one `period` ahead (``AgentIdleEnd/waitsUntil(_:)``: the agent's
+    /// process may then sleep in its place until the soonest is due). Queued responses do not keep it: they are in the
+    /// app's saved state, and the app that takes them (relaunched, or started by hand) starts
+    /// the agent again through the bus (its service file), which reads them back; an app that
+    /// is never started (one without a desktop entry, such as `notify`'s own) would otherwise
+    /// keep the agent up until its responses expire.
     ///
     /// Signs of work set the one idle timer again: every call to the agent, a connected app
     /// leaving the bus, a delivery, a response, and a `NotificationClosed` or `ActionInvoked`
@@ -17,8 +19,10 @@ extension AgentService {
     /// it stays unset until the next sign of work, so nothing wakes the agent while it waits.
     ///
     /// - Throws: `DBusError` when the signals cannot be subscribed to.
-    public func exitWhenIdle(after period: Duration, _ idle: @escaping @Sendable () -> Void) async throws {
-        let watch = AgentIdleWatch(period: period, check: { [weak self] in await self?.holdsNothing() ?? false }, idle: idle)
+    public func exitWhenIdle(
+        after period: Duration, waiting: Bool = true, _ idle: @escaping @Sendable (AgentIdleEnd) -> Void
+    ) async throws {
+        let watch = AgentIdleWatch(period: period, check: { [weak self] in await self?.idleEnd(period: period, waiting: waiting) }, idle: idle)
         idleWatch.withLock { $0 = watch }
         let rules = ["NotificationClosed", "ActionInvoked"].map { DBusMatchRule(interface: "org.freedesktop.Notifications", member: $0) }
         let signals = try await connection.subscribe(to: rules) { [weak self] _ in self?.touched() }
@@ -42,19 +46,29 @@ extension AgentService {
         }
     }
 
-    /// Whether no app needs the agent now.
-    func holdsNothing() async -> Bool {
+    /// Whether the agent may end now, and why; nil while an app needs it. Pending requests
+    /// keep it unless `waiting` allows ``AgentIdleEnd/waitsUntil(_:)``.
+    func idleEnd(period: Duration, waiting: Bool) async -> AgentIdleEnd? {
+        var wake = PendingWake.nothing
         for app in apps.withLock({ Array($0.values) }) {
-            guard app.host.center == nil else { return false }
-            let occupancy = await app.engine.occupancy(of: "")
-            guard occupancy.pending == 0 else { return false }
-            guard occupancy.delivered > 0 else { continue }
+            guard app.host.center == nil else { return nil }
+            wake = wake.combined(with: await app.engine.pendingWake())
+            guard wake != .watching else { return nil }
+            guard await app.engine.occupancy(of: "").delivered > 0 else { continue }
             let delivered = await app.engine.deliveredNotifications()
             let answerable = Set(await app.engine.categories().filter { category in
                 !category.actions.isEmpty || category.options.contains(.customDismissAction)
             }.map(\.identifier))
-            if delivered.contains(where: { answerable.contains($0.request.content.categoryIdentifier) }) { return false }
+            if delivered.contains(where: { answerable.contains($0.request.content.categoryIdentifier) }) { return nil }
         }
-        return true
+        let periodSeconds = Double(period.components.seconds) + Double(period.components.attoseconds) * 1e-18
+        switch wake {
+        case .nothing:
+            return .holdsNothing
+        case .at(let date) where waiting && date.timeIntervalSinceNow > periodSeconds:
+            return .waitsUntil(date)
+        case .at, .watching:
+            return nil
+        }
     }
 }

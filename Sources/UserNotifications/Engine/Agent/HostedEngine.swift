@@ -78,6 +78,11 @@ package final class HostedEngine: Sendable {
         await engine.occupancy(of: identifier)
     }
 
+    /// When the pending requests next need a running process, in order with every other call.
+    package func pendingWake() async -> PendingWake {
+        await engine.pendingWake()
+    }
+
     /// The notifications shown now.
     package func deliveredNotifications() async -> [UNNotification] {
         await engine.deliveredNotifications()

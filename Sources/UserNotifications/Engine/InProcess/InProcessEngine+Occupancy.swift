@@ -11,3 +11,17 @@ extension InProcessEngine {
             isPending: kept == false, isDelivered: delivered[identifier] != nil || kept == true)
     }
 }
+
+extension InProcessEngine {
+    /// When the pending requests next need the process, once every input put in before has
+    /// been taken. One pass over the pending list.
+    func pendingWake() async -> PendingWake {
+        await drain()
+        var wake = PendingWake.nothing
+        for entry in pending.entries.values {
+            guard !entry.awaitsDelivery, !(entry.request.trigger is UNLocationNotificationTrigger) else { return .watching }
+            wake = wake.combined(with: .at(entry.nextFire))
+        }
+        return wake
+    }
+}
