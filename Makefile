@@ -7,7 +7,8 @@
 #   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
-#                after 100 adds and removals, its context switches over 60 s with nothing due), agent-100k (100,000 pending requests over 100 apps, one
+#                after 100 adds and removals, then its waiter's RSS and context switches over 60 s holding a request due tomorrow), agent-idle-stay
+#                (the same with the agent kept running by --stay: its own switches), agent-100k (100,000 pending requests over 100 apps, one
 #                Add each), agent-100k-batch (the same as one AddRequests per app) and agent-100k-center (the same through 100 centers, which pack them)
 #   make fuzz    release build, then 100,000 random and mutated inputs into each parser of outside input
 #   make man     the notify(1) man page, from the command's own definitions
@@ -154,7 +155,7 @@ bench-agent: bench-deps
 	swift build -c release --product notify-bench
 	swift build -c release --product notify
 	$(MAKE) -s -C $(BENCH_DIR) null-server
-	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-100k,agent-100k-batch,agent-100k-center --samples $(BENCH_ROUNDS)
+	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-idle-stay,agent-100k,agent-100k-batch,agent-100k-center --samples $(BENCH_ROUNDS)
 
 # notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
 # state files, desktop entries, agent payloads (and the agent's fast request reader against

@@ -17,7 +17,7 @@ final class AgentProcess {
     }
 
     /// Starts the agent and returns once it owns its name (at most 10 s).
-    static func start(_ executable: URL, on connection: DBusConnection) async throws -> AgentProcess {
+    static func start(_ executable: URL, on connection: DBusConnection, arguments: [String] = []) async throws -> AgentProcess {
         guard try await connection.nameOwner(of: AgentInterface.busName) == nil else {
             throw BenchError("\(AgentInterface.busName) is already owned on this bus")
         }
@@ -27,7 +27,7 @@ final class AgentProcess {
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw BenchError("cannot write \(log.path)") }
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["agent", "--foreground"]
+        process.arguments = ["agent", "--foreground"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_STATE_HOME"] = folder.appendingPathComponent("state").path
         process.environment = environment
@@ -77,6 +77,13 @@ final class AgentProcess {
             switches[task] = Self.field("voluntary_ctxt_switches", of: path) + Self.field("nonvoluntary_ctxt_switches", of: path)
         }
         return switches
+    }
+
+    /// The process's command line, its words joined by spaces (the agent's waiter has
+    /// `--wait-until` in it).
+    var commandLine: String {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
+        return String(decoding: data, as: UTF8.self).split(separator: "\0").joined(separator: " ")
     }
 
     /// Stops the agent by its PID (SIGTERM, then SIGKILL after 5 s) and removes its folder.

@@ -114,13 +114,21 @@ enum AgentRows {
         try await Task.sleep(for: .milliseconds(100))
     }
 
-    /// agent-idle: the agent's resident memory after start and after 100 adds and removals from
-    /// one app (half shown now, half pending), then its context switches, summed over every
-    /// thread, over `idleSeconds` with one request pending a day ahead and nothing due.
+    /// The idle period agent-idle starts the agent with: the agent holding only a request a
+    /// day ahead hands its wait to its waiter this long after the last call.
+    static let idleExit = 5
+
+    /// agent-idle (`stay` false) and agent-idle-stay (true): the agent's resident memory after
+    /// start and after 100 adds and removals from one app (half shown now, half pending), then,
+    /// with one request pending a day ahead and nothing due, the context switches, summed over
+    /// every thread, over `idleSeconds`: of the waiter the agent becomes (agent-idle; its
+    /// resident memory too, and how long after the last call it took its place), or of the
+    /// agent itself started with `--stay` (agent-idle-stay, as the systemd unit runs it).
     @MainActor
-    static func idle(_ options: Options) async throws {
+    static func idle(_ options: Options, stay: Bool) async throws {
         let bus = try await DBusConnection.connect(to: .session)
-        let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+        let agent = try await AgentProcess.start(
+            AgentProcess.executable(options.agentPath), on: bus, arguments: ["--idle-exit", String(idleExit)] + (stay ? ["--stay"] : []))
         defer { agent.stop() }
         try await Task.sleep(for: .seconds(1))
         let startRSS = agent.residentMegabytes
@@ -143,18 +151,36 @@ enum AgentRows {
             identifier: "tomorrow", content: content("tomorrow"), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 86_400, repeats: false))
         try await call(client, "Add", appID, [.string(try AgentPayload.encode(later))])
         await client.close()
+        let closed = ContinuousClock.now
         try await Task.sleep(for: .seconds(2))
         let afterRSS = agent.residentMegabytes
-        print("IDLE agent pid=\(agent.pid) seconds=\(options.idleSeconds)")
+        var waiter = ""
+        if !stay {
+            let deadline = closed + .seconds(idleExit + 15)
+            while !agent.commandLine.contains("--wait-until") {
+                guard ContinuousClock.now < deadline else { throw BenchError("the agent did not hand its wait to a waiter: \(agent.commandLine)") }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let handedOff = ContinuousClock.now - closed
+            guard try await bus.nameOwner(of: AgentInterface.busName) == nil else { throw BenchError("the waiter owns the agent's name") }
+            // The waiter's start-up settles first.
+            try await Task.sleep(for: .seconds(1))
+            waiter = String(
+                format: " handoff_s=%.2f waiter_rss_mb=%.1f",
+                Double(handedOff.components.seconds) + Double(handedOff.components.attoseconds) * 1e-18, agent.residentMegabytes)
+        }
+        let row = stay ? "agent-idle-stay" : "agent-idle"
+        print("IDLE \(row) pid=\(agent.pid) seconds=\(options.idleSeconds)")
         fflush(nil)
         let before = agent.contextSwitches
         // A blocking sleep, so that nothing of this process touches the bus in the window.
         sleep(UInt32(options.idleSeconds))
         let after = agent.contextSwitches
+        guard stay || agent.commandLine.contains("--wait-until") else { throw BenchError("the waiter did not wait: \(agent.commandLine)") }
         let switches = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
-        report("agent-idle", count: rounds, samples: [work], extra: String(
+        report(row, count: rounds, samples: [work], extra: String(
             format: "rss_start_mb=%.1f rss_after_mb=%.1f idle_s=%d idle_switches=%d threads=%d",
-            startRSS, afterRSS, options.idleSeconds, switches, after.count))
+            startRSS, afterRSS, options.idleSeconds, switches, after.count) + waiter)
     }
 
     /// agent-100k: 100,000 pending requests over 100 apps, added through `Agent1` from one

@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-100k,
+//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
 //                        agent-100k-floor,agent-100k-batch,agent-100k-center,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
@@ -21,8 +21,10 @@
 // the notify beside this executable) on the same bus with a state folder of their own, and
 // stop it by its PID: agent-seq is un-seq through the agent (un-kept, in process, is the same
 // adds with the state kept as the agent keeps it); agent-idle prints the agent's RSS
-// after start and after 100 adds and removals, and its context switches over --idle-seconds
-// (default 60) with nothing due; agent-100k adds 100,000 pending requests over 100 apps
+// after start and after 100 adds and removals, then, holding one request a day ahead, waits
+// for the agent (--idle-exit 5) to hand its wait to its waiter and prints the waiter's RSS
+// and context switches over --idle-seconds (default 60); agent-idle-stay is the same with
+// the agent started with --stay (as the systemd unit runs it), its own switches; agent-100k adds 100,000 pending requests over 100 apps
 // through Agent1, pipelined from one connection, and prints the time and the agent's RSS;
 // agent-100k-floor sends the same calls to a responder in this process that answers each at
 // once: the bus's own cost, under any agent taking one call per request; agent-100k-batch
@@ -324,7 +326,9 @@ func run() async throws {
             try await AgentRows.sequentialKept(options, identity: identity)
 
         case "agent-idle":
-            try await AgentRows.idle(options)
+            try await AgentRows.idle(options, stay: false)
+        case "agent-idle-stay":
+            try await AgentRows.idle(options, stay: true)
 
         case "agent-100k":
             try await AgentRows.hundredThousand(options)
