@@ -27,6 +27,12 @@ import Musl
 /// It also ends, without starting anything, when the session bus closes (the requests fire when
 /// an agent next starts).
 package enum AgentWaiter {
+    /// A failure while waiting, with what to print.
+    struct WaitFailure: Error {
+        var message: String
+        init(_ message: String) { self.message = message }
+    }
+
     /// How a wait ended.
     enum Outcome: Equatable {
         /// The time came: start the agent.
@@ -129,27 +135,22 @@ package enum AgentWaiter {
 
     // MARK: - The bus
 
-    /// A failure to connect, with what to print.
-    struct ConnectFailure: Error {
-        var message: String
-    }
-
     /// A private connection to the session bus that receives the changes of the agent's
     /// name's owner.
-    static func connect() -> Result<OpaquePointer, ConnectFailure> {
+    static func connect() -> Result<OpaquePointer, WaitFailure> {
         let address: String
         do {
             address = try DBusBus.session.resolveAddress()
         } catch {
-            return .failure(ConnectFailure(message: "no session bus: \(error)"))
+            return .failure(WaitFailure("no session bus: \(error)"))
         }
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        func described(_ what: String) -> ConnectFailure {
+        func described(_ what: String) -> WaitFailure {
             let name = error.name.map { String(cString: $0) } ?? "unknown"
             let message = error.message.map { String(cString: $0) } ?? ""
-            return ConnectFailure(message: "\(what): \(name): \(message)")
+            return WaitFailure("\(what): \(name): \(message)")
         }
         guard let connection = dbus_connection_open_private(address, &error) else {
             return .failure(described("cannot connect to the session bus"))
@@ -177,10 +178,16 @@ package enum AgentWaiter {
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         defer { dbus_error_free(&error) }
-        // The agent released its name before it became this waiter: an owner now is another agent.
-        if dbus_bus_name_has_owner(connection, AgentInterface.busName, &error) != 0 { return .replaced }
-        guard dbus_error_is_set(&error) == 0 else {
-            return .failed("cannot ask who owns \(AgentInterface.busName): \(error.message.map { String(cString: $0) } ?? "")")
+        // An owner now is another agent, unless it is this process's own connection from before
+        // it became the waiter, which the bus has not dropped yet (its release comes as a change
+        // to no owner, which the loop below ignores).
+        switch ownerProcess(on: connection) {
+        case .failure(let failure):
+            return .failed(failure.message)
+        case .success(let owner?) where owner != UInt32(bitPattern: getpid()):
+            return .replaced
+        case .success:
+            break
         }
         var busDescriptor: Int32 = -1
         guard dbus_connection_get_unix_fd(connection, &busDescriptor) != 0 else { return .failed("the bus connection has no descriptor") }
@@ -222,6 +229,39 @@ package enum AgentWaiter {
                 _ = dbus_connection_read_write(connection, 0)
             }
         }
+    }
+
+    /// The process ID of the agent name's owner (`GetConnectionUnixProcessID`); nil when the
+    /// name has no owner.
+    static func ownerProcess(on connection: OpaquePointer) -> Result<UInt32?, WaitFailure> {
+        guard let call = dbus_message_new_method_call(
+            "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID") else {
+            return .failure(WaitFailure("out of memory"))
+        }
+        defer { dbus_message_unref(call) }
+        var arguments = DBusMessageIter()
+        dbus_message_iter_init_append(call, &arguments)
+        let appended = AgentInterface.busName.withCString { name in
+            var pointer: UnsafePointer<CChar>? = name
+            return dbus_message_iter_append_basic(&arguments, Int32(UInt8(ascii: "s")), &pointer)
+        }
+        guard appended != 0 else { return .failure(WaitFailure("out of memory")) }
+        var error = CDBus.DBusError()
+        dbus_error_init(&error)
+        defer { dbus_error_free(&error) }
+        guard let reply = dbus_connection_send_with_reply_and_block(connection, call, -1, &error) else {
+            let name = error.name.map { String(cString: $0) } ?? ""
+            if name == "org.freedesktop.DBus.Error.NameHasNoOwner" { return .success(nil) }
+            return .failure(WaitFailure("cannot ask who owns \(AgentInterface.busName): \(name): \(error.message.map { String(cString: $0) } ?? "")"))
+        }
+        defer { dbus_message_unref(reply) }
+        var iterator = DBusMessageIter()
+        guard dbus_message_iter_init(reply, &iterator) != 0, dbus_message_iter_get_arg_type(&iterator) == Int32(UInt8(ascii: "u")) else {
+            return .failure(WaitFailure("GetConnectionUnixProcessID answered without a process ID"))
+        }
+        var pid: UInt32 = 0
+        dbus_message_iter_get_basic(&iterator, &pid)
+        return .success(pid)
     }
 
     /// The third argument of a `NameOwnerChanged` signal (the new owner), when it has the

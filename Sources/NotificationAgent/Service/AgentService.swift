@@ -97,7 +97,12 @@ public final class AgentService: Sendable {
     /// Gives the name back, stops serving and writes every app's state.
     public func stop() async {
         stopIdleWatch()
-        try? await connection.releaseName(AgentInterface.busName)
+        do {
+            try await connection.releaseName(AgentInterface.busName)
+        } catch {
+            // Closing the connection below releases it all the same.
+            AgentLog.logger.warning("the agent's name was not released before closing", metadata: ["error": AgentLog.describe(error)])
+        }
         export.withLock { $0?.unexport() }
         pushSide.withLock { $0 }?.stop()
         for app in apps.withLock({ Array($0.values) }) {
