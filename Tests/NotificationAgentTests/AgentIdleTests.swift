@@ -11,11 +11,13 @@ import UserNotificationsTesting
 struct AgentIdleTests {
     static let appID = "org.example.AgentIdle"
     let testBus: TestBus
-    let stateHome: URL
+    /// The agent's state home, removed when the test ends.
+    let scratch: TemporaryFolder
+    var stateHome: URL { scratch.url }
 
     init() async throws {
         testBus = try await TestBus(withServiceDirectory: true)
-        stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("agent-idle-\(UUID().uuidString)")
+        scratch = try TemporaryFolder(prefix: "agent-idle", create: false)
     }
 
     @Test("an agent holding nothing exits with status 0 after its idle period")
@@ -69,27 +71,26 @@ struct AgentIdleTests {
     @Test("holding only a request due later, it becomes a waiter without a bus name, which starts it again in the same process when due")
     func waitsInItsPlace() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1"], environment: ["XDG_STATE_HOME": stateHome.path])
+        let log = try await writeAgentService(idleExit: 1)
         let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.connection.callBus("ReloadConfig")
         try await app.connectApp(Self.appID)
         let added = Date()
         try await app.add(AgentTestClient.request("later", after: 7), for: Self.appID)
+        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
         await app.close()
         // One idle second later the agent holds only a request 6 s ahead: it waits as a waiter.
         #expect(await eventually(timeout: .seconds(6)) {
-            (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: agent.pid).contains("--wait-until")
+            (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: agent).contains("--wait-until")
         })
-        #expect(agent.isRunning)
         #expect(server.notifications.isEmpty)
         // When due, the waiter is the agent again (the same process), which fires the request.
-        #expect(await server.waitForNotify(timeout: .seconds(15)) != nil)
+        #expect(await server.waitForNotify(timeout: .seconds(15)) != nil, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(Date().timeIntervalSince(added) >= 7)
         #expect(server.notifications.map(\.request.summary) == ["Title of later"])
-        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
         // Holding nothing after the delivery, it exits.
-        let result = try await agent.result(timeout: .seconds(15))
-        #expect(result.status == .exited(0))
-        #expect(!result.standardError.contains("error"), "\(result.standardError)")
+        #expect(await eventually(timeout: .seconds(15)) { !Self.isAlive(agent) })
     }
 
     @Test("a call while the waiter waits starts a new agent, and the waiter ends; the request fires once")
@@ -121,29 +122,33 @@ struct AgentIdleTests {
     @Test("a shown request not taken by a server yet keeps the agent itself, with a request due later beside it")
     func undeliveredKeepsAgent() async throws {
         // No notification server: the immediate request is accepted and kept for one.
-        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1"], environment: ["XDG_STATE_HOME": stateHome.path])
+        try await writeAgentService(idleExit: 1)
         let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.connection.callBus("ReloadConfig")
         try await app.connectApp(Self.appID)
         try await app.add(AgentTestClient.request("now"), for: Self.appID)
         try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
+        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
         await app.close()
         try await Task.sleep(for: .seconds(3))
-        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
-        #expect(!Self.commandLine(of: agent.pid).contains("--wait-until"))
-        _ = await agent.stop()
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
+        #expect(!Self.commandLine(of: agent).contains("--wait-until"))
+        #expect(kill(agent, SIGTERM) == 0)
     }
 
     @Test("with --stay, a request due later keeps the agent itself, with its name")
     func staysWhenAsked() async throws {
-        let agent = try await testBus.startAgent(arguments: ["--idle-exit", "1", "--stay"], environment: ["XDG_STATE_HOME": stateHome.path])
+        try await writeAgentService(idleExit: 1, ["--stay"])
         let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.connection.callBus("ReloadConfig")
         try await app.connectApp(Self.appID)
         try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
+        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
         await app.close()
         try await Task.sleep(for: .seconds(3))
-        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent.pid)
-        #expect(!Self.commandLine(of: agent.pid).contains("--wait-until"))
-        _ = await agent.stop()
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
+        #expect(!Self.commandLine(of: agent).contains("--wait-until"))
+        #expect(kill(agent, SIGTERM) == 0)
     }
 
     @Test("a waiter ends when another process owns the agent's name, and when the bus closes")
@@ -179,15 +184,11 @@ struct AgentIdleTests {
         }
     }
 
-    /// Serves the agent through the test bus's service directory, with `--idle-exit idleExit`
-    /// and this suite's state folder.
-    func writeAgentService(idleExit: Int) async throws {
-        let wrapper = testBus.directory.appendingPathComponent("agent-idle.sh")
-        let notify = try BuiltProduct.url(named: "notify").path
-        try "#!/bin/sh\nXDG_STATE_HOME='\(stateHome.path)' exec '\(notify)' agent --foreground --idle-exit \(idleExit)\n"
-            .write(to: wrapper, atomically: true, encoding: .utf8)
-        try await BuiltProduct.makeExecutable(atPath: wrapper.path)
-        try testBus.writeService(name: AgentInterface.busName, exec: wrapper.path)
+    /// Serves the agent through the test bus's service folder, with `--idle-exit idleExit`,
+    /// `arguments`, and this suite's state folder.
+    @discardableResult
+    func writeAgentService(idleExit: Int, _ arguments: [String] = []) async throws -> URL {
+        try await testBus.serveAgent(arguments: ["--idle-exit", String(idleExit)] + arguments, environment: ["XDG_STATE_HOME": stateHome.path])
     }
 
     /// The words of a process's command line, joined by spaces; empty once it is gone.
