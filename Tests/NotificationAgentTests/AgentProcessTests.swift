@@ -9,11 +9,13 @@ import UserNotificationsTesting
 struct AgentProcessTests {
     static let appID = "org.example.AgentProcess"
     let testBus: TestBus
-    let stateHome: URL
+    /// The agent's state home, removed when the test ends.
+    let scratch: TemporaryFolder
+    var stateHome: URL { scratch.url }
 
     init() async throws {
         testBus = try await TestBus(withServiceDirectory: true)
-        stateHome = FileManager.default.temporaryDirectory.appendingPathComponent("agent-state-\(UUID().uuidString)")
+        scratch = try TemporaryFolder(prefix: "agent-state", create: false)
     }
 
     func spawnAgent() async throws -> ChildProcess {

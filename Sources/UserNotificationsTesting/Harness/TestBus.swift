@@ -60,7 +60,8 @@ public final class TestBus: Sendable {
             }
             let configuration = directory.appendingPathComponent("bus.conf")
             let text = configurationText ?? PrivateBusConfiguration.text(
-                listen: ["unix:tmpdir=/tmp"] + (socketPath.map { ["unix:path=\($0)"] } ?? []),
+                // The socket in the bus's own folder: removed with it, even after a SIGKILL.
+                listen: ["unix:dir=\(directory.path)"] + (socketPath.map { ["unix:path=\($0)"] } ?? []),
                 serviceDirectory: services?.path, overriding: limits)
             try text.write(to: configuration, atomically: true, encoding: .utf8)
             let process = try ChildProcess(

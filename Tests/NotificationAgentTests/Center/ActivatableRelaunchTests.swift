@@ -9,16 +9,17 @@ import UserNotificationsTesting
 struct ActivatableRelaunchTests {
     static let appID = "org.example.ActivatableTestApp"
     let testBus: TestBus
-    let folder: URL
+    /// The scratch folder, removed when the test ends.
+    let scratch: TemporaryFolder
+    var folder: URL { scratch.url }
     let record: String
     let launches: String
 
     init() async throws {
         testBus = try await TestBus(withServiceDirectory: true)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("activatable-relaunch-\(UUID().uuidString)")
-        record = folder.appendingPathComponent("responses.txt").path
-        launches = folder.appendingPathComponent("launches.txt").path
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        scratch = try TemporaryFolder(prefix: "activatable-relaunch")
+        record = scratch.url.appendingPathComponent("responses.txt").path
+        launches = scratch.url.appendingPathComponent("launches.txt").path
     }
 
     var dataHome: String { folder.appendingPathComponent("data").path }

@@ -9,13 +9,15 @@ import UserNotificationsTesting
 @Suite("Scheduled notify handed to the agent")
 struct AgentSchedulingCommandTests {
     let testBus: TestBus
-    let folder: URL
+    /// The folders, removed when the test ends.
+    let scratch: TemporaryFolder
+    var folder: URL { scratch.url }
     let server: FakeNotificationServer
 
     init() async throws {
         testBus = try await TestBus(withServiceDirectory: true)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("agent-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        scratch = try TemporaryFolder(prefix: "agent-cli")
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("runtime"), withIntermediateDirectories: true)
         server = try await FakeNotificationServer.start(on: testBus.bus)
     }
 

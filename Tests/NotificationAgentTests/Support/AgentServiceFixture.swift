@@ -5,13 +5,16 @@ import UserNotificationsTesting
 /// The agent in process on a private bus, keeping its state in a fresh scratch folder.
 struct AgentServiceFixture {
     let testBus: TestBus
+    /// The agent's state folder, removed when the fixture goes away.
+    let scratch: TemporaryFolder
+
     /// The agent's state folder: named with a prefix and a fresh UUID, made by the agent.
-    let stateRoot: URL
+    var stateRoot: URL { scratch.url }
 
     /// A new bus and a state folder named `prefix` and a fresh UUID.
     init(prefix: String) async throws {
         testBus = try await TestBus()
-        stateRoot = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        scratch = try TemporaryFolder(prefix: prefix, create: false)
     }
 
     /// Starts an agent on the bus with the state folder (again after a stop: the state is kept).

@@ -9,7 +9,9 @@ struct BuiltAgentFixture {
     /// The app id the test app runs as.
     let appID: String
     let testBus: TestBus
-    let folder: URL
+    /// The scratch folder, removed when the fixture goes away.
+    let scratch: TemporaryFolder
+    var folder: URL { scratch.url }
     /// The file the test app appends each response it is given to, one line each.
     let record: String
 
@@ -17,9 +19,9 @@ struct BuiltAgentFixture {
     init(appID: String, prefix: String) async throws {
         self.appID = appID
         testBus = try await TestBus(withServiceDirectory: true)
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        record = folder.appendingPathComponent("responses.txt").path
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("data/applications"), withIntermediateDirectories: true)
+        scratch = try TemporaryFolder(prefix: prefix)
+        record = scratch.url.appendingPathComponent("responses.txt").path
+        try FileManager.default.createDirectory(at: scratch.url.appendingPathComponent("data/applications"), withIntermediateDirectories: true)
     }
 
     /// The agent's state home.

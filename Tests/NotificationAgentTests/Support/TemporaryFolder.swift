@@ -1,12 +1,18 @@
 import Foundation
 
-/// A folder under the temporary directory for one test, removed when the value goes away.
+/// A folder under the temporary directory for one test, removed (with what is in it) when the
+/// value goes away: a suite that keeps one in a stored property leaves nothing behind.
 final class TemporaryFolder: Sendable {
     let path: String
 
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("NotificationAgentTests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    /// The folder's URL.
+    var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+
+    /// A folder named `prefix` and a fresh UUID, made now, or left for the code under test to
+    /// make when `create` is false (an agent's state root, whose making is part of what runs).
+    init(prefix: String = "NotificationAgentTests", create: Bool = true) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
+        if create { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
     }
 
     deinit {
