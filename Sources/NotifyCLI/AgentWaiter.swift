@@ -200,6 +200,7 @@ package enum AgentWaiter {
                    let owner = newOwner(in: message), !owner.isEmpty {
                     return .replaced
                 }
+                refuse(message, on: connection)
             }
             guard dbus_connection_get_is_connected(connection) != 0 else { return .busClosed }
             var descriptors = [
@@ -210,9 +211,22 @@ package enum AgentWaiter {
                 if errno == EINTR { continue }
                 return .failed("poll: \(String(cString: strerror(errno)))")
             }
+            if descriptors[0].revents != 0 {
+                // Reads what came (taken at the top of the loop, before the timer: a new agent
+                // that came at the same moment keeps the requests), or learns that the bus
+                // closed (a Disconnected message).
+                _ = dbus_connection_read_write(connection, 0)
+                continue
+            }
             if descriptors[1].revents != 0 {
                 var expirations: UInt64 = 0
-                if read(timer, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size { return .due }
+                if read(timer, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size {
+                    // A last look: an agent that took the name since is the one to keep the times.
+                    switch ownerProcess(on: connection) {
+                    case .success(let owner?) where owner != UInt32(bitPattern: getpid()): return .replaced
+                    case .success, .failure: return .due
+                    }
+                }
                 switch errno {
                 case EAGAIN, EINTR:
                     continue
@@ -224,11 +238,18 @@ package enum AgentWaiter {
                     return .failed("reading the timer: \(String(cString: strerror(errno)))")
                 }
             }
-            if descriptors[0].revents != 0 {
-                // Reads what came, or learns that the bus closed (a Disconnected message).
-                _ = dbus_connection_read_write(connection, 0)
-            }
         }
+    }
+
+    /// Answers a method call made to the waiter (it serves nothing) with an error, so that the
+    /// caller does not wait out its timeout; anything else is dropped.
+    static func refuse(_ message: OpaquePointer, on connection: OpaquePointer) {
+        guard dbus_message_get_type(message) == 1 /* DBUS_MESSAGE_TYPE_METHOD_CALL */, dbus_message_get_no_reply(message) == 0,
+              let error = dbus_message_new_error(message, "org.freedesktop.DBus.Error.UnknownObject", "the agent's waiter serves nothing")
+        else { return }
+        _ = dbus_connection_send(connection, error, nil)
+        dbus_message_unref(error)
+        dbus_connection_flush(connection)
     }
 
     /// The process ID of the agent name's owner (`GetConnectionUnixProcessID`); nil when the

@@ -165,6 +165,21 @@ struct AgentIdleTests {
         // It waits (an hour), owning nothing, until its bus goes away.
         #expect(await waiter.waitForExit(timeout: .seconds(2)) == nil)
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == nil)
+        // A call to it is refused at once, not left to time out.
+        let peer = try await DBusConnection.connect(to: .address(testBus.address))
+        let unique = try #require(try await Self.uniqueName(of: waiter.pid, on: peer))
+        let started = ContinuousClock.now
+        do {
+            _ = try await peer.call(
+                try DBusMessage.methodCall(destination: unique, path: DBusObjectPath("/"), interface: "org.example.Nothing", member: "Call"),
+                timeout: .seconds(10))
+            Issue.record("the waiter answered a call")
+        } catch {
+            #expect("\(error)".contains("UnknownObject"), "\(error)")
+        }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        await peer.close()
+        #expect(waiter.isRunning)
         await testBus.stop()
         #expect(await waiter.waitForExit(timeout: .seconds(10)) == .exited(0))
     }
@@ -189,6 +204,16 @@ struct AgentIdleTests {
     @discardableResult
     func writeAgentService(idleExit: Int, _ arguments: [String] = []) async throws -> URL {
         try await testBus.serveAgent(arguments: ["--idle-exit", String(idleExit)] + arguments, environment: ["XDG_STATE_HOME": stateHome.path])
+    }
+
+    /// The unique bus name of the connection of process `pid`.
+    static func uniqueName(of pid: Int32, on connection: DBusConnection) async throws -> String? {
+        let names = try await connection.callBus("ListNames").arguments("as").first?.stringArrayValue ?? []
+        for name in names where name.hasPrefix(":") {
+            let owner = try? await connection.callBus("GetConnectionUnixProcessID", [.string(name)]).arguments("u").first?.uint32Value
+            if owner == UInt32(pid) { return name }
+        }
+        return nil
     }
 
     /// The words of a process's command line, joined by spaces; empty once it is gone.
