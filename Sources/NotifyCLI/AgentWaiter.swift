@@ -175,9 +175,6 @@ package enum AgentWaiter {
     /// Waits until `until`, until another process owns the agent's name (checked once the
     /// changes are followed, then on each change), or until the bus closes.
     static func wait(on connection: OpaquePointer, timer: Int32, until: Int64) -> Outcome {
-        var error = CDBus.DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
         // An owner now is another agent, unless it is this process's own connection from before
         // it became the waiter, which the bus has not dropped yet (its release comes as a change
         // to no owner, which the loop below ignores).

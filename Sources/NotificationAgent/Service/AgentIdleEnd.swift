@@ -1,6 +1,6 @@
 import Foundation
 
-/// Why an idle agent may end (``AgentService/exitWhenIdle(after:_:)``).
+/// Why an idle agent may end (``AgentService/exitWhenIdle(after:waiting:_:)``).
 public enum AgentIdleEnd: Sendable, Hashable {
     /// It holds nothing that needs it: no pending request, no shown notification with
     /// buttons, no app connected.

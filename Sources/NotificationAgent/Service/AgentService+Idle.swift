@@ -7,11 +7,13 @@ extension AgentService {
     /// notification whose category has actions (or a custom dismiss action), no connected app,
     /// and no pending request, or, when `waiting` is true, only pending requests that wait for
     /// a time more than one `period` ahead (``AgentIdleEnd/waitsUntil(_:)``: the agent's
-    /// process may then sleep in its place until the soonest is due). Queued responses do not keep it: they are in the
-    /// app's saved state, and the app that takes them (relaunched, or started by hand) starts
-    /// the agent again through the bus (its service file), which reads them back; an app that
-    /// is never started (one without a desktop entry, such as `notify`'s own) would otherwise
-    /// keep the agent up until its responses expire.
+    /// process may then sleep in its place until the soonest is due).
+    ///
+    /// Queued responses do not keep it: they are in the app's saved state, and the app that
+    /// takes them (relaunched, or started by hand) starts the agent again through the bus (its
+    /// service file), which reads them back; an app that is never started (one without a
+    /// desktop entry, such as `notify`'s own) would otherwise keep the agent up until its
+    /// responses expire.
     ///
     /// Signs of work set the one idle timer again: every call to the agent, a connected app
     /// leaving the bus, a delivery, a response, and a `NotificationClosed` or `ActionInvoked`
