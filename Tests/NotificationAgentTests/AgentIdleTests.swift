@@ -46,13 +46,7 @@ struct AgentIdleTests {
     @Test("a pending request due within its idle period keeps it; after the delivery it exits, and activation brings it back with its state")
     func staysWhileHolding() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        try await writeAgentService(idleExit: 3)
-        let app = try await AgentTestClient.connect(testBus.bus)
-        _ = try await app.connection.callBus("ReloadConfig")
-        try await app.connectApp(Self.appID)
-        try await app.add(AgentTestClient.request("later", after: 5), for: Self.appID)
-        let first = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
-        await app.close()
+        let (first, _, _) = try await addThroughStartedAgent([AgentTestClient.request("later", after: 5)], idleExit: 3)
         // Idle for 3 s would end it; the request, due 2 s after that, holds it until it fires.
         try await Task.sleep(for: .seconds(4))
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == first)
@@ -71,14 +65,7 @@ struct AgentIdleTests {
     @Test("holding only a request due later, it becomes a waiter without a bus name, which starts it again in the same process when due")
     func waitsInItsPlace() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let log = try await writeAgentService(idleExit: 1)
-        let app = try await AgentTestClient.connect(testBus.bus)
-        _ = try await app.connection.callBus("ReloadConfig")
-        try await app.connectApp(Self.appID)
-        let added = Date()
-        try await app.add(AgentTestClient.request("later", after: 7), for: Self.appID)
-        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
-        await app.close()
+        let (agent, log, added) = try await addThroughStartedAgent([AgentTestClient.request("later", after: 7)], idleExit: 1)
         // One idle second later the agent holds only a request 6 s ahead: it waits as a waiter.
         #expect(await eventually(timeout: .seconds(6)) {
             (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: agent).contains("--wait-until")
@@ -96,13 +83,7 @@ struct AgentIdleTests {
     @Test("a call while the waiter waits starts a new agent, and the waiter ends; the request fires once")
     func callWhileWaiting() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        try await writeAgentService(idleExit: 1)
-        let app = try await AgentTestClient.connect(testBus.bus)
-        _ = try await app.connection.callBus("ReloadConfig")
-        try await app.connectApp(Self.appID)
-        try await app.add(AgentTestClient.request("later", after: 9), for: Self.appID)
-        let first = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
-        await app.close()
+        let (first, _, _) = try await addThroughStartedAgent([AgentTestClient.request("later", after: 9)], idleExit: 1)
         #expect(await eventually(timeout: .seconds(6)) {
             (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil && Self.commandLine(of: first).contains("--wait-until")
         })
@@ -122,14 +103,7 @@ struct AgentIdleTests {
     @Test("a shown request not taken by a server yet keeps the agent itself, with a request due later beside it")
     func undeliveredKeepsAgent() async throws {
         // No notification server: the immediate request is accepted and kept for one.
-        try await writeAgentService(idleExit: 1)
-        let app = try await AgentTestClient.connect(testBus.bus)
-        _ = try await app.connection.callBus("ReloadConfig")
-        try await app.connectApp(Self.appID)
-        try await app.add(AgentTestClient.request("now"), for: Self.appID)
-        try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
-        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
-        await app.close()
+        let (agent, _, _) = try await addThroughStartedAgent([AgentTestClient.request("now"), AgentTestClient.request("later", after: 3600)], idleExit: 1)
         try await Task.sleep(for: .seconds(3))
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
         #expect(!Self.commandLine(of: agent).contains("--wait-until"))
@@ -138,13 +112,7 @@ struct AgentIdleTests {
 
     @Test("with --stay, a request due later keeps the agent itself, with its name")
     func staysWhenAsked() async throws {
-        try await writeAgentService(idleExit: 1, ["--stay"])
-        let app = try await AgentTestClient.connect(testBus.bus)
-        _ = try await app.connection.callBus("ReloadConfig")
-        try await app.connectApp(Self.appID)
-        try await app.add(AgentTestClient.request("later", after: 3600), for: Self.appID)
-        let agent = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
-        await app.close()
+        let (agent, _, _) = try await addThroughStartedAgent([AgentTestClient.request("later", after: 3600)], idleExit: 1, arguments: ["--stay"])
         try await Task.sleep(for: .seconds(3))
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
         #expect(!Self.commandLine(of: agent).contains("--wait-until"))
@@ -197,6 +165,26 @@ struct AgentIdleTests {
             #expect(refused.status != .exited(0), "\(bad): \(refused.status) \(refused.standardError)")
             #expect(refused.standardError.contains("--wait-until"), "\(bad): \(refused.standardError)")
         }
+    }
+
+    /// Serves the agent as ``writeAgentService(idleExit:_:)`` does, connects the app (the call
+    /// that starts the agent), adds `requests` and leaves: the agent's process ID, the file of
+    /// its standard error, and when the last add was sent.
+    func addThroughStartedAgent(
+        _ requests: [UNNotificationRequest], idleExit: Int, arguments: [String] = []
+    ) async throws -> (pid: Int32, log: URL, lastAdd: Date) {
+        let log = try await writeAgentService(idleExit: idleExit, arguments)
+        let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.connection.callBus("ReloadConfig")
+        try await app.connectApp(Self.appID)
+        var lastAdd = Date()
+        for request in requests {
+            lastAdd = Date()
+            try await app.add(request, for: Self.appID)
+        }
+        let pid = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
+        await app.close()
+        return (pid, log, lastAdd)
     }
 
     /// Serves the agent through the test bus's service folder, with `--idle-exit idleExit`,
