@@ -3,7 +3,4 @@
 #include <dbus/dbus.h>
 /* The connection layer's I/O thread waits with epoll; Glibc's Swift module does not export it. */
 #include <sys/epoll.h>
-/* The agent's waiter (`notify agent --wait-until`) sleeps on a timer descriptor; Glibc's Swift
-   module does not export <sys/timerfd.h> either. */
-#include <sys/timerfd.h>
 #endif

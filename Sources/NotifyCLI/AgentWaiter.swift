@@ -2,6 +2,7 @@ import CDBus
 import DBus
 import FreedesktopNotifications
 import UserNotifications
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -53,16 +54,15 @@ package enum AgentWaiter {
         guard let program = ownExecutable() else {
             return fail("cannot tell its own executable from /proc/self/exe")
         }
-        let timer = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard timer >= 0 else { return fail("timerfd_create: \(String(cString: strerror(errno)))") }
+        let deadline = Date(timeIntervalSince1970: Double(arguments.until) / 1_000_000_000)
+        guard var timer = TimerDescriptor.armed(at: deadline) else { return fail("the system refused a timer descriptor") }
         defer { close(timer) }
-        guard arm(timer, at: arguments.until) else { return fail("timerfd_settime: \(String(cString: strerror(errno)))") }
         let connection: OpaquePointer
         switch connect() {
         case .success(let opened): connection = opened
         case .failure(let failure): return fail(failure.message)
         }
-        let outcome = wait(on: connection, timer: timer, until: arguments.until)
+        let outcome = wait(on: connection, timer: &timer, until: deadline)
         dbus_connection_close(connection)
         dbus_connection_unref(connection)
         switch outcome {
@@ -121,18 +121,6 @@ package enum AgentWaiter {
         return 1
     }
 
-    // MARK: - The timer
-
-    /// Arms `timer` at `until` (nanoseconds since 1970 on the wall clock), cancelled when the
-    /// clock is set. (An instant of zero would disarm it: 1970 is its first nanosecond.)
-    static func arm(_ timer: Int32, at until: Int64) -> Bool {
-        let until = max(until, 1)
-        var specification = itimerspec(
-            it_interval: timespec(),
-            it_value: timespec(tv_sec: Int(until / 1_000_000_000), tv_nsec: Int(until % 1_000_000_000)))
-        return timerfd_settime(timer, Int32(TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET), &specification, nil) == 0
-    }
-
     // MARK: - The bus
 
     /// A private connection to the session bus that receives the changes of the agent's
@@ -174,7 +162,7 @@ package enum AgentWaiter {
 
     /// Waits until `until`, until another process owns the agent's name (checked once the
     /// changes are followed, then on each change), or until the bus closes.
-    static func wait(on connection: OpaquePointer, timer: Int32, until: Int64) -> Outcome {
+    static func wait(on connection: OpaquePointer, timer: inout Int32, until deadline: Date) -> Outcome {
         // An owner now is another agent, unless it is this process's own connection from before
         // it became the waiter, which the bus has not dropped yet (its release comes as a change
         // to no owner, which the loop below ignores).
@@ -216,23 +204,23 @@ package enum AgentWaiter {
                 continue
             }
             if descriptors[1].revents != 0 {
-                var expirations: UInt64 = 0
-                if read(timer, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size {
+                switch TimerDescriptor.readEvent(timer) {
+                case .deadlineReached?:
                     // A last look: an agent that took the name since is the one to keep the times.
                     switch ownerProcess(on: connection) {
                     case .success(let owner?) where owner != UInt32(bitPattern: getpid()): return .replaced
                     case .success, .failure: return .due
                     }
-                }
-                switch errno {
-                case EAGAIN, EINTR:
-                    continue
-                case ECANCELED:
+                case .clockChanged?:
                     // The clock was set: the instant is the same, and a passed one rings at once.
-                    guard arm(timer, at: until) else { return .failed("timerfd_settime: \(String(cString: strerror(errno)))") }
+                    close(timer)
+                    guard let armed = TimerDescriptor.armed(at: deadline) else {
+                        timer = -1
+                        return .failed("the system refused a timer descriptor")
+                    }
+                    timer = armed
+                case nil:
                     continue
-                default:
-                    return .failed("reading the timer: \(String(cString: strerror(errno)))")
                 }
             }
         }

@@ -38,8 +38,9 @@ final class TimerDescriptorAlarm: NotificationClockAlarm {
 
 /// The `timerfd` calls. Glibc's Swift module does not import `<sys/timerfd.h>`, so the two
 /// functions are looked up in the C library by name (they are there since glibc 2.8) and the
-/// constants are copied from the headers.
-enum TimerDescriptor {
+/// constants are copied from the headers. Package access: the agent's waiter
+/// (`notify agent --wait-until`) sleeps on one of these timers too.
+package enum TimerDescriptor {
     /// `TFD_TIMER_ABSTIME` in `<sys/timerfd.h>`: the time is an absolute instant.
     static let absoluteTime: Int32 = 1 << 0
     /// `TFD_TIMER_CANCEL_ON_SET` in `<sys/timerfd.h>`: `read` fails with `ECANCELED` when the
@@ -64,7 +65,7 @@ enum TimerDescriptor {
 
     /// A new non-blocking, close-on-exec timer on `CLOCK_REALTIME`, armed at `deadline` and
     /// cancelled when the clock is set; `nil` when the system refuses one.
-    static func armed(at deadline: Date) -> Int32? {
+    package static func armed(at deadline: Date) -> Int32? {
         guard let create, let setTime else { return nil }
         let descriptor = create(Int32(CLOCK_REALTIME), creationFlags)
         guard descriptor >= 0 else { return nil }
@@ -77,7 +78,7 @@ enum TimerDescriptor {
     }
 
     /// What a readable timer means; `nil` for a spurious wake-up with nothing to read.
-    static func readEvent(_ descriptor: Int32) -> NotificationClockEvent? {
+    package static func readEvent(_ descriptor: Int32) -> NotificationClockEvent? {
         var expirations: UInt64 = 0
         if read(descriptor, &expirations, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size {
             return .deadlineReached
