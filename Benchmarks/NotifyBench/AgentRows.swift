@@ -167,7 +167,7 @@ enum AgentRows {
             try await Task.sleep(for: .seconds(1))
             waiter = String(
                 format: " handoff_s=%.2f waiter_rss_mb=%.1f",
-                Double(handedOff.components.seconds) + Double(handedOff.components.attoseconds) * 1e-18, agent.residentMegabytes)
+                seconds(handedOff), agent.residentMegabytes)
         }
         let row = stay ? "agent-idle-stay" : "agent-idle"
         print("IDLE \(row) pid=\(agent.pid) seconds=\(options.idleSeconds)")

@@ -20,8 +20,7 @@ enum PushRows {
             let start = ContinuousClock.now
             for _ in 0..<n { bytes &+= try WebPushDecryptor.decrypt(message, keys: keys).count }
             let elapsed = ContinuousClock.now - start
-            samples.append(Sample(
-                seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, cpuSeconds: cpuTime() - cpu))
+            samples.append(Sample(seconds: seconds(elapsed), cpuSeconds: cpuTime() - cpu))
         }
         guard bytes == 41 * n * options.samples else { throw BenchError("push-decrypt: \(bytes) plaintext bytes") }
         report("push-decrypt", count: n, samples: samples)

@@ -96,9 +96,12 @@ func measure(_ work: () async throws -> Void) async rethrows -> Sample {
     let cpu = cpuTime()
     let start = ContinuousClock.now
     try await work()
-    let elapsed = ContinuousClock.now - start
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    return Sample(seconds: seconds, cpuSeconds: cpuTime() - cpu)
+    return Sample(seconds: seconds(ContinuousClock.now - start), cpuSeconds: cpuTime() - cpu)
+}
+
+/// `duration` in seconds.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 func median(_ values: [Double]) -> Double {

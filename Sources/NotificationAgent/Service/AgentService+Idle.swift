@@ -63,11 +63,10 @@ extension AgentService {
             }.map(\.identifier))
             if delivered.contains(where: { answerable.contains($0.request.content.categoryIdentifier) }) { return nil }
         }
-        let periodSeconds = Double(period.components.seconds) + Double(period.components.attoseconds) * 1e-18
         switch wake {
         case .nothing:
             return .holdsNothing
-        case .at(let date) where waiting && date.timeIntervalSinceNow > periodSeconds:
+        case .at(let date) where waiting && .seconds(date.timeIntervalSinceNow) > period:
             return .waitsUntil(date)
         case .at, .watching:
             return nil
