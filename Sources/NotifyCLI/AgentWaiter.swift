@@ -144,19 +144,19 @@ package enum AgentWaiter {
             return .failure(described("cannot connect to the session bus"))
         }
         dbus_connection_set_exit_on_disconnect(connection, 0)
-        let rule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',"
-            + "arg0='\(AgentInterface.busName)'"
+        func closed(_ what: String) -> Result<OpaquePointer, WaitFailure> {
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            return .failure(described(what))
+        }
         guard dbus_bus_register(connection, &error) != 0, dbus_error_is_set(&error) == 0 else {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
-            return .failure(described("cannot register on the session bus"))
+            return closed("cannot register on the session bus")
         }
-        dbus_bus_add_match(connection, rule, &error)
-        guard dbus_error_is_set(&error) == 0 else {
-            dbus_connection_close(connection)
-            dbus_connection_unref(connection)
-            return .failure(described("cannot follow \(AgentInterface.busName)"))
-        }
+        let rule = DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+            arguments: [0: AgentInterface.busName])
+        dbus_bus_add_match(connection, rule.text, &error)
+        guard dbus_error_is_set(&error) == 0 else { return closed("cannot follow \(AgentInterface.busName)") }
         return .success(connection)
     }
 
