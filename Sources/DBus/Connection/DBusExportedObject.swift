@@ -75,7 +75,9 @@ public final class DBusMethodInvocation: Sendable {
             guard let fallback = Self.failure(error, replyingTo: call) else { return }
             outgoing = fallback
         }
-        core.perform { [core] in
+        // On the calling thread when the connection's executor is idle: a reply sent from a
+        // task costs no thread switch (through the queue it cost a worker thread's wake-up).
+        core.performNow { [core] in
             do throws(DBusError) {
                 try core.transmit(outgoing, serial: core.allocateSerial())
             } catch {
