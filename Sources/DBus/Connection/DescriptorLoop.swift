@@ -12,6 +12,10 @@ import Synchronization
 /// and hands readiness to the connection's queue (synchronously, so that it runs on this
 /// thread when the queue is idle).
 ///
+/// Between reports it also runs the jobs of tasks that prefer ``DBusLoopExecutor``: a task that
+/// a report resumes (a call's handler, woken by the call it serves) runs on this thread right
+/// after the report, with no other thread woken.
+///
 /// libdbus expects level-triggered watches. Registrations here are level-triggered and
 /// one-shot: a descriptor reports once, then stays quiet until its connection has handled
 /// the event and re-armed it, so data left unread is reported again and nothing spins. With
@@ -34,10 +38,22 @@ final class DescriptorLoop: Sendable {
     /// The wake-ups asked for during the report being handled (``afterReport(_:)``); only the
     /// loop's thread adds to it and takes from it, so the lock is never contended.
     private let wakeUps = Mutex<[@Sendable () -> Void]>([])
+    /// True while the loop's thread hands a report to a connection's queue.
+    private let inReport = Atomic<Bool>(false)
+    /// The jobs of ``DBusLoopExecutor``, run between reports, and whether the loop has been
+    /// woken for them (the event descriptor written) since it last looked.
+    private let jobs = Mutex<(queue: [UnownedJob], woken: Bool)>(([], false))
+    /// Wakes the loop for jobs enqueued from other threads; registered under id 0, which no
+    /// descriptor gets (``nextRegistrationID()`` starts at 1).
+    private let jobSignal: Int32
 
     private init() {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         precondition(epoll >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
+        jobSignal = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        precondition(jobSignal >= 0, "eventfd failed: \(String(cString: strerror(errno)))")
+        var signalEvent = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: 0))
+        precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, jobSignal, &signalEvent) == 0, "could not watch the job signal")
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
@@ -77,7 +93,7 @@ final class DescriptorLoop: Sendable {
     }
 
     /// Runs `wakeUp` once the report being handled on this thread has left its connection's
-    /// queue; at once when called from any other thread.
+    /// queue; at once when called from any other thread, or from this one outside a report.
     ///
     /// For waking another thread from inside a report (resuming a task that waits for a reply):
     /// woken inside it, that thread would often reach the connection's queue while the report
@@ -87,8 +103,38 @@ final class DescriptorLoop: Sendable {
     }
 
     private func deferWakeUp(_ wakeUp: @escaping @Sendable () -> Void) {
-        guard UInt(pthread_self()) == loopThread.load(ordering: .relaxed) else { return wakeUp() }
+        guard isLoopThread, inReport.load(ordering: .relaxed) else { return wakeUp() }
         wakeUps.withLock { $0.append(wakeUp) }
+    }
+
+    /// Whether the caller runs on the loop's thread.
+    var isLoopThread: Bool { UInt(pthread_self()) == loopThread.load(ordering: .relaxed) }
+
+    /// Queues `job` to run on the loop's thread after the report under way, or at once when
+    /// the loop waits.
+    func enqueue(_ job: UnownedJob) {
+        let onLoop = isLoopThread
+        let wake = jobs.withLock { jobs in
+            jobs.queue.append(job)
+            guard !onLoop, !jobs.woken else { return false }
+            jobs.woken = true
+            return true
+        }
+        guard wake else { return }
+        var one: UInt64 = 1
+        _ = write(jobSignal, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// Runs the jobs queued so far (not the ones they queue); returns whether more wait.
+    private func runJobs() -> Bool {
+        let batch = jobs.withLock { jobs in
+            jobs.woken = false
+            defer { jobs.queue.removeAll(keepingCapacity: true) }
+            return jobs.queue
+        }
+        let executor = DBusLoopExecutor.shared.asUnownedTaskExecutor()
+        for job in batch { job.runSynchronously(on: executor) }
+        return jobs.withLock { !$0.queue.isEmpty }
     }
 
     /// Whether `id` is still registered.
@@ -100,21 +146,51 @@ final class DescriptorLoop: Sendable {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         var ready: [@Sendable () -> Void] = []
+        // With jobs still waiting after a round of them, the loop only looks at the
+        // descriptors (a zero timeout) before the next round: jobs that queue more jobs do not
+        // keep reports waiting.
+        var jobsWaiting = false
         while true {
-            let count = epoll_wait(epoll, &events, Int32(events.count), -1)
-            if count < 0 { continue }
-            for index in 0..<Int(count) {
+            let count = epoll_wait(epoll, &events, Int32(events.count), jobsWaiting ? 0 : -1)
+            for index in 0..<max(Int(count), 0) {
                 let id = events[index].data.u64
                 let mask = events[index].events
+                if id == 0 {
+                    var value: UInt64 = 0
+                    _ = read(jobSignal, &value, MemoryLayout<UInt64>.size)
+                    continue
+                }
                 guard let registration = registrations.withLock({ $0[id] }) else { continue }
                 // Synchronously: on an idle connection queue the report is handled on this
                 // thread, so a reply reaches its waiter without another thread switch.
+                inReport.store(true, ordering: .relaxed)
                 registration.queue.sync { registration.handler(mask) }
+                inReport.store(false, ordering: .relaxed)
                 // Outside the queue: whoever is woken finds it free.
                 wakeUps.withLock { swap(&ready, &$0) }
                 for wakeUp in ready { wakeUp() }
                 ready.removeAll(keepingCapacity: true)
             }
+            jobsWaiting = runJobs()
         }
+    }
+}
+
+/// Runs a task's jobs on the process's D-Bus I/O thread, between the reports it hands to
+/// connections: for a task that serves calls one after the other and spends its time waiting
+/// for the bus, each call it is resumed for runs on the thread that read it, with no other
+/// thread woken. A task that prefers it must not block: while its job runs, no connection in
+/// the process reads or writes.
+package final class DBusLoopExecutor: TaskExecutor {
+    /// The one loop executor of the process.
+    package static let shared = DBusLoopExecutor()
+
+    private init() {}
+
+    /// Whether the caller runs on the D-Bus I/O thread (a job of this executor, or a report).
+    package static var isCurrentThread: Bool { DescriptorLoop.shared.isLoopThread }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        DescriptorLoop.shared.enqueue(UnownedJob(job))
     }
 }
