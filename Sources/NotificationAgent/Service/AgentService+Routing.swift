@@ -47,10 +47,19 @@ extension AgentService {
         app.work.enqueue {
             await Self.run(invocation) {
                 try app.requireBound(sender)
-                return try await Self.perform(member, body, on: app)
+                guard Self.growingCalls.contains(member) else { return try await Self.perform(member, body, on: app) }
+                // A task of its own, with no executor preference: under one (even the global
+                // executor's), each return from the engine's actor would be a job of its own.
+                return try await Task.detached { try await Self.perform(member, body, on: app) }.value
             }
         }
     }
+
+    /// The calls whose work grows with the call or with the app's lists (up to a whole batch
+    /// of requests): they run on the global executor, so that one app's batch keeps neither
+    /// the D-Bus I/O thread, where an app's calls run (``SerialWork``), nor the other apps
+    /// waiting.
+    static let growingCalls: Set<String> = ["AddRequests", "PendingRequests", "DeliveredNotifications"]
 
     /// The input signature of each method.
     static let signatures: [String: String] = [
