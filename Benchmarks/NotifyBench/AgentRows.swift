@@ -32,15 +32,19 @@ enum AgentRows {
         var samples: [Sample] = []
         var shown: [Double] = []
         var agentCPU: [Double] = []
+        var agentSwitches: [Double] = []
         for sample in 0..<options.samples {
             var total = Sample(seconds: 0, cpuSeconds: 0)
             var untilShown = 0.0
             var agentSeconds = 0.0
+            var switches = 0
             for start in stride(from: 0, to: n, by: chunk) {
                 let end = min(start + chunk, n)
                 let agentBefore = agent.cpuSeconds
+                let switchesBefore = agent.contextSwitches.values.reduce(0, +)
                 let part = try await addChunk(start..<end, named: "g\(sample)-", to: center)
                 let agentAfterAdds = agent.cpuSeconds
+                switches += max(0, agent.contextSwitches.values.reduce(0, +) - switchesBefore)
                 let drain = try await measure {
                     while await center.deliveredNotifications().count < end - start {
                         try await Task.sleep(for: .milliseconds(1))
@@ -55,14 +59,18 @@ enum AgentRows {
             samples.append(total)
             shown.append(untilShown)
             agentCPU.append(agentSeconds)
+            agentSwitches.append(Double(switches))
         }
         // agent_cpu_us_per_op: the agent's CPU time while the app waited for its adds (the
         // timed part; the deliveries still under way at its end, about one add's worth, are
         // left out with the polling of the delivered list that follows), which a loaded
-        // machine moves far less than the wall times.
+        // machine moves far less than the wall times. agent_switches_per_op: the context
+        // switches of the agent's threads over the same part (a thread that ended meanwhile
+        // takes its count with it).
         report("agent-seq", count: n, samples: samples, extra: String(
-            format: "shown_us_per_op=%.3f agent_cpu_us_per_op=%.3f agent_rss_mb=%.1f", median(shown) / Double(n) * 1e6,
-            median(agentCPU) / Double(n) * 1e6, agent.residentMegabytes))
+            format: "shown_us_per_op=%.3f agent_cpu_us_per_op=%.3f agent_switches_per_op=%.2f agent_rss_mb=%.1f",
+            median(shown) / Double(n) * 1e6, median(agentCPU) / Double(n) * 1e6, median(agentSwitches) / Double(n),
+            agent.residentMegabytes))
     }
 
     /// un-kept: agent-seq's adds in process, with the state kept in a folder of the row's own
