@@ -106,7 +106,12 @@ public final class AgentService: Sendable {
         export.withLock { $0?.unexport() }
         pushSide.withLock { $0 }?.stop()
         for app in apps.withLock({ Array($0.values) }) {
-            try? await app.engine.writeStateNow()
+            do {
+                try await app.engine.writeStateNow()
+            } catch {
+                AgentLog.logger.error(
+                    "an app's state was not written as the agent stopped", metadata: ["app": "\(app.appID)", "error": AgentLog.describe(error)])
+            }
             app.engine.close()
         }
         await connection.close()
