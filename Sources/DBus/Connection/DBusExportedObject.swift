@@ -36,6 +36,10 @@ public struct DBusExportedInterface: Sendable {
 /// A method call received by an exported object, answered once with ``reply(_:)`` or
 /// ``fail(name:message:)``. Later answers are ignored. An invocation never answered leaves
 /// the caller to its own timeout, which is how a test server plays a hanging peer.
+///
+/// An answer is written from the answering thread, as a call is: at once when the
+/// connection's executor is idle, else after the work it is doing. So do not answer while
+/// holding a lock that the connection's handlers take: the two would wait for each other.
 public final class DBusMethodInvocation: Sendable {
     /// The call, with its sender and serial.
     public let message: DBusMessage
