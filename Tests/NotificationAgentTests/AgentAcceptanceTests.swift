@@ -87,6 +87,30 @@ struct AgentAcceptanceTests {
         #expect(await eventually { await Self.delivered(app).map(\.request.content.title) == ["second"] })
         await agent.stop()
     }
+
+    @Test("an add whose request has an attachment is shown with the agent's stored copy, in order with the adds around it")
+    func attachmentStored() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await app.connectApp(Self.appID)
+        let files = try TemporaryFolder(prefix: "agent-accept-files")
+        let picture = files.url.appendingPathComponent("picture.png")
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)).write(to: picture)
+        let content = UNMutableNotificationContent()
+        content.title = "with a picture"
+        content.attachments = [try UNNotificationAttachment(identifier: "picture", url: picture)]
+        try await app.add(AgentTestClient.request("before"), for: Self.appID)
+        try await app.add(UNNotificationRequest(identifier: "pictured", content: content, trigger: nil), for: Self.appID)
+        try await app.add(AgentTestClient.request("after"), for: Self.appID)
+        _ = try #require(await server.waitForNotify(count: 3))
+        #expect(server.notifications.map(\.request.summary) == ["Title of before", "with a picture", "Title of after"])
+        let uri = try #require(server.notifications.first { $0.request.summary == "with a picture" }?.request.hints.imagePath)
+        let shown = try #require(URL(string: uri)).path
+        #expect(shown.hasPrefix(fixture.stateRoot.path + "/"))
+        #expect(FileManager.default.contents(atPath: shown) == FileManager.default.contents(atPath: picture.path))
+        await agent.stop()
+    }
 }
 
 /// A log handler that keeps what it is given.

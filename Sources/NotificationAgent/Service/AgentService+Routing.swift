@@ -73,12 +73,15 @@ extension AgentService {
     static func perform(_ member: String, _ body: [DBusValue], on app: AgentApp) async throws -> [DBusValue] {
         let engine = app.engine
         switch member {
-        case "Add":
-            try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""))
-            return []
-        case "AddPresented":
-            let options = UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
-            try await app.add(try AgentPayload.request(from: body[0].stringValue ?? ""), presentation: options)
+        case "Add", "AddPresented":
+            let request = try AgentPayload.request(from: body[0].stringValue ?? "")
+            let options = member == "Add" ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
+            guard request.content.attachments.isEmpty else {
+                // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
+                try await Task.detached { try await app.add(request, presentation: options) }.value
+                return []
+            }
+            try await app.add(request, presentation: options)
             return []
         case "AddRequests": return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
         case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
