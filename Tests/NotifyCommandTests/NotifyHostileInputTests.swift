@@ -273,4 +273,26 @@ struct NotifyHostileInputTests {
         #expect(await bystander.kill() == .signaled(SIGKILL))
         await setup.stop()
     }
+
+    @Test("a descriptor limit that leaves the D-Bus I/O thread no descriptor ends in an error, never a trap")
+    func descriptorLimit() async throws {
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let notify = try NotifyCommandTests.executable().path
+        // With room to spare the same command line shows the notification: the limit is what fails.
+        for limit in [6, 7, 8, 9, 10, 12, 256] {
+            let result = try await ChildProcess(
+                executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "ulimit -n \(limit) && exec \"$0\" Summary", notify],
+                environment: bus.environment
+            ).result(timeout: .seconds(15))
+            guard case .exited(let code) = result.status else {
+                Issue.record("at a limit of \(limit) descriptors notify ended with \(result.status): \(result.standardError)")
+                continue
+            }
+            if limit == 256 { #expect(code == 0, "\(result.standardError)") }
+        }
+        #expect(server.notifications.map(\.request.summary).last == "Summary")
+        await server.stop()
+        await bus.stop()
+    }
 }

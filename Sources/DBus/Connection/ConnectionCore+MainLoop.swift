@@ -39,9 +39,9 @@ extension ConnectionCore {
             descriptor = existing
         } else {
             descriptor = DescriptorWatches(fd: fd)
-            let id = DescriptorLoop.shared.nextRegistrationID()
+            let id = loop.nextRegistrationID()
             descriptor.id = id
-            DescriptorLoop.shared.register(id: id, fd: fd, queue: queue) { [weak self] events in
+            loop.register(id: id, fd: fd, queue: queue) { [weak self] events in
                 self?.descriptorReady(fd: fd, id: id, events: events)
             }
             descriptors[fd] = descriptor
@@ -55,7 +55,7 @@ extension ConnectionCore {
         guard let descriptor = descriptors[fd] else { return }
         descriptor.watches.removeAll { $0 == watch }
         if descriptor.watches.isEmpty {
-            DescriptorLoop.shared.unregister(id: descriptor.id, fd: fd)
+            loop.unregister(id: descriptor.id, fd: fd)
             descriptors[fd] = nil
         } else {
             rearm(descriptor)
@@ -69,7 +69,7 @@ extension ConnectionCore {
 
     private func rearm(_ descriptor: DescriptorWatches) {
         let interests = descriptor.interests
-        DescriptorLoop.shared.arm(id: descriptor.id, fd: descriptor.fd, readable: interests.readable, writable: interests.writable)
+        loop.arm(id: descriptor.id, fd: descriptor.fd, readable: interests.readable, writable: interests.writable)
     }
 
     /// One report from the loop: hand each enabled watch its conditions, then re-arm.

@@ -9,6 +9,8 @@ import Dispatch
 /// make there. That confinement is why the type is `@unchecked Sendable`.
 final class ConnectionCore: @unchecked Sendable {
     let queue: DispatchQueue
+    /// The process's I/O thread, which watches the connection's socket.
+    let loop: DescriptorLoop
     private let queueKey = DispatchSpecificKey<ObjectIdentifier>()
     private(set) var raw: OpaquePointer?
     let openFlag = OpenFlag()
@@ -34,8 +36,9 @@ final class ConnectionCore: @unchecked Sendable {
     /// when it ends (``descriptorReady``).
     var isHandlingReport = false
 
-    init(raw: OpaquePointer, label: String) {
+    init(raw: OpaquePointer, label: String, loop: DescriptorLoop) {
         self.raw = raw
+        self.loop = loop
         self.queue = DispatchQueue(label: label)
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }

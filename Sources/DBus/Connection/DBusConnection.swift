@@ -41,12 +41,14 @@ public final class DBusConnection: Sendable {
     ///   - bus: the session bus, the system bus, or a bus at an address.
     ///   - timeout: the default deadline of every call on this connection, including the
     ///     registration itself (libdbus's own default is 25 seconds; ours is 5).
-    /// - Throws: ``DBusError/noBusAddress(_:)``, ``DBusError/connectionFailed(name:message:)``,
+    /// - Throws: ``DBusError/noBusAddress(_:)``, ``DBusError/connectionFailed(name:message:)``
+    ///   (also when the process has no descriptor or thread left for the I/O thread),
     ///   ``DBusError/timedOut(member:after:)``.
     public static func connect(to bus: DBusBus = .session, timeout: Duration = .seconds(5)) async throws -> DBusConnection {
         let address = try bus.resolveAddress()
         try DBusNames.validateString(address)
         DBusLibrary.prepare()
+        let loop = try DescriptorLoop.start()
         var error = CDBus.DBusError()
         dbus_error_init(&error)
         guard let raw = dbus_connection_open_private(address, &error) else {
@@ -54,7 +56,7 @@ public final class DBusConnection: Sendable {
             if case .rejected(let name, let message) = failure { throw DBusError.connectionFailed(name: name, message: message) }
             throw failure
         }
-        let core = ConnectionCore(raw: raw, label: "DBusConnection \(address)")
+        let core = ConnectionCore(raw: raw, label: "DBusConnection \(address)", loop: loop)
         core.perform { core.attachMainLoop() }
         do {
             let hello = try core.busCall("Hello", [])

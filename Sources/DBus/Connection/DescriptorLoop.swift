@@ -28,7 +28,25 @@ final class DescriptorLoop: Sendable {
         let handler: Handler
     }
 
-    static let shared = DescriptorLoop()
+    /// The loop once started; `nil` before, or after a start that failed.
+    private static let instance = Mutex<DescriptorLoop?>(nil)
+
+    /// The running loop, started by the first connection that opens (tried again by the next
+    /// one after a start that failed).
+    ///
+    /// - Throws: ``DBusError/connectionFailed(name:message:)`` when the process has no
+    ///   descriptor or thread left for it.
+    static func start() throws(DBusError) -> DescriptorLoop {
+        try instance.withLock { (loop: inout DescriptorLoop?) throws(DBusError) -> DescriptorLoop in
+            if let loop { return loop }
+            let started = try DescriptorLoop()
+            loop = started
+            return started
+        }
+    }
+
+    /// The running loop, `nil` before any connection opened.
+    static var running: DescriptorLoop? { instance.withLock { $0 } }
 
     private let epoll: Int32
     private let registrations = Locked<[UInt64: Registration]>([:])
@@ -47,20 +65,41 @@ final class DescriptorLoop: Sendable {
     /// descriptor gets (``nextRegistrationID()`` starts at 1).
     private let jobSignal: Int32
 
-    private init() {
+    private init() throws(DBusError) {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        precondition(epoll >= 0, "epoll_create1 failed: \(String(cString: strerror(errno)))")
+        guard epoll >= 0 else { throw Self.failure("epoll_create1") }
         jobSignal = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
-        precondition(jobSignal >= 0, "eventfd failed: \(String(cString: strerror(errno)))")
+        guard jobSignal >= 0 else {
+            let error = Self.failure("eventfd")
+            close(epoll)
+            throw error
+        }
         var signalEvent = epoll_event(events: EPOLLIN.rawValue, data: epoll_data_t(u64: 0))
-        precondition(epoll_ctl(epoll, EPOLL_CTL_ADD, jobSignal, &signalEvent) == 0, "could not watch the job signal")
+        guard epoll_ctl(epoll, EPOLL_CTL_ADD, jobSignal, &signalEvent) == 0 else {
+            let error = Self.failure("epoll_ctl")
+            close(jobSignal)
+            close(epoll)
+            throw error
+        }
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
             Unmanaged<DescriptorLoop>.fromOpaque(context!).takeUnretainedValue().run()
         }, context)
-        precondition(started == 0, "could not start the D-Bus I/O thread")
+        guard started == 0 else {
+            Unmanaged<DescriptorLoop>.fromOpaque(context).release()
+            close(jobSignal)
+            close(epoll)
+            throw .connectionFailed(
+                name: "org.freedesktop.DBus.Error.Failed", message: "the D-Bus I/O thread could not start: \(String(cString: strerror(started)))")
+        }
         pthread_detach(thread)
+    }
+
+    /// Why the loop could not start: `call` failed with `errno`.
+    private static func failure(_ call: String) -> DBusError {
+        .connectionFailed(
+            name: "org.freedesktop.DBus.Error.Failed", message: "the D-Bus I/O thread could not start: \(call): \(String(cString: strerror(errno)))")
     }
 
     /// A fresh registration id.
@@ -99,7 +138,8 @@ final class DescriptorLoop: Sendable {
     /// woken inside it, that thread would often reach the connection's queue while the report
     /// still holds it, and wait there for it, a thread switch each way.
     static func afterReport(_ wakeUp: @escaping @Sendable () -> Void) {
-        shared.deferWakeUp(wakeUp)
+        guard let loop = running else { return wakeUp() }
+        loop.deferWakeUp(wakeUp)
     }
 
     private func deferWakeUp(_ wakeUp: @escaping @Sendable () -> Void) {
@@ -188,9 +228,15 @@ package final class DBusLoopExecutor: TaskExecutor {
     private init() {}
 
     /// Whether the caller runs on the D-Bus I/O thread (a job of this executor, or a report).
-    package static var isCurrentThread: Bool { DescriptorLoop.shared.isLoopThread }
+    package static var isCurrentThread: Bool { DescriptorLoop.running?.isLoopThread ?? false }
 
+    /// Queues `job` for the I/O thread; before any connection started it (or when it could not
+    /// start), the job runs on a global queue instead, as the task would without a preference.
     package func enqueue(_ job: consuming ExecutorJob) {
-        DescriptorLoop.shared.enqueue(UnownedJob(job))
+        let job = UnownedJob(job)
+        guard let loop = DescriptorLoop.running else {
+            return DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
+        loop.enqueue(job)
     }
 }
