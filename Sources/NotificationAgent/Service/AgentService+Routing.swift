@@ -48,9 +48,7 @@ extension AgentService {
             await Self.run(invocation) {
                 try app.requireBound(sender)
                 guard Self.growingCalls.contains(member) else { return try await Self.perform(member, body, on: app) }
-                // A task of its own, with no executor preference: under one (even the global
-                // executor's), each return from the engine's actor would be a job of its own.
-                return try await Task.detached { try await Self.perform(member, body, on: app) }.value
+                return try await Self.offTheIOThread { try await Self.perform(member, body, on: app) }
             }
         }
     }
@@ -60,6 +58,13 @@ extension AgentService {
     /// the D-Bus I/O thread, where an app's calls run (``SerialWork``), nor the other apps
     /// waiting.
     static let growingCalls: Set<String> = ["AddRequests", "PendingRequests", "DeliveredNotifications"]
+
+    /// Runs `work` in a task of its own on the global executor, with no executor preference
+    /// (under one, even the global executor's, each return from the engine's actor would be a
+    /// job of its own), and waits for it: the app's later calls still wait their turn.
+    static func offTheIOThread<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await Task.detached(operation: work).value
+    }
 
     /// The input signature of each method.
     static let signatures: [String: String] = [
@@ -78,7 +83,7 @@ extension AgentService {
             let options = member == "Add" ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
             guard request.content.attachments.isEmpty else {
                 // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
-                try await Task.detached { try await app.add(request, presentation: options) }.value
+                try await offTheIOThread { try await app.add(request, presentation: options) }
                 return []
             }
             try await app.add(request, presentation: options)
