@@ -8,6 +8,11 @@ import UserNotificationsTesting
 struct LoopExecutorTests {
     @Test("a task that prefers the loop executor runs on the I/O thread, after each await too; a detached task does not")
     func runsOnTheLoop() async throws {
+        // The first connection of the process starts the I/O thread (before it, the executor's
+        // jobs run on a global queue).
+        let testBus = try await TestBus()
+        let connection = try await DBusConnection.connect(to: testBus.bus)
+        defer { withExtendedLifetime(connection) {} }
         let places = await Task(executorPreference: DBusLoopExecutor.shared) {
             var places = [DBusLoopExecutor.isCurrentThread]
             for _ in 0..<5 {

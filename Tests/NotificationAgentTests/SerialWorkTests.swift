@@ -1,6 +1,7 @@
 import DBus
 import DesktopNotificationsSupport
 import Testing
+import UserNotificationsTesting
 
 @testable import NotificationAgent
 
@@ -9,6 +10,10 @@ import Testing
 struct SerialWorkTests {
     @Test("items run one at a time in the order handed over, each on the D-Bus I/O thread, after each await too")
     func inOrderOnTheLoop() async throws {
+        // The agent's queues exist once its connection started the I/O thread: so here too.
+        let testBus = try await TestBus()
+        let connection = try await DBusConnection.connect(to: testBus.bus)
+        defer { withExtendedLifetime(connection) {} }
         let work = SerialWork()
         let log = Locked<[(index: Int, onLoop: Bool)]>([])
         let running = Locked(0)
