@@ -1,6 +1,7 @@
 import DBus
 import DesktopNotificationsSupport
 import Foundation
+import FreedesktopNotifications
 import Logging
 import NotificationAgent
 import Testing
@@ -66,6 +67,29 @@ struct AgentAcceptanceTests {
         await agent.stop()
     }
 
+    @Test("a kept request whose delivery fails on a server that lost the name is delivered to the one that took it")
+    func keptRetriedAfterTheServerChanged() async throws {
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await app.connectApp(Self.appID)
+        // No notification server: the Add is accepted, the request kept.
+        try await app.add(AgentTestClient.request("waiting"), for: Self.appID)
+        // A server takes the name and holds the agent's GetCapabilities: the kept request's
+        // delivery is under way on it.
+        let stalling = try await StallingServer.start(on: fixture.testBus.bus)
+        #expect(await eventually { stalling.heldCalls > 0 })
+        // Another takes the name while that delivery is under way, and only then the first
+        // fails the call: the delivery fails after the agent learned of the new server.
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        try await Task.sleep(for: .milliseconds(200))
+        stalling.failHeldCalls()
+        #expect(await eventually { await Self.delivered(app).map(\.request.identifier) == ["waiting"] })
+        #expect(server.notifications.map(\.request.summary) == ["Title of waiting"])
+        #expect(try await app.pending(of: Self.appID).isEmpty)
+        await agent.stop()
+        await stalling.stop()
+    }
+
     @Test("two adds of one identifier are shown in the order they came: the second replaces the first")
     func sameIdentifierInOrder() async throws {
         var script = FakeNotificationServer.Script()
@@ -110,6 +134,51 @@ struct AgentAcceptanceTests {
         #expect(shown.hasPrefix(fixture.stateRoot.path + "/"))
         #expect(FileManager.default.contents(atPath: shown) == FileManager.default.contents(atPath: picture.path))
         await agent.stop()
+    }
+}
+
+/// A notification server that holds every call until told to fail them, and gives its name
+/// to whoever asks to replace it.
+final class StallingServer: Sendable {
+    private let connection: DBusConnection
+    private let export: DBusConnection.Export
+    private let held: Locked<[DBusMethodInvocation]>
+
+    private init(connection: DBusConnection, export: DBusConnection.Export, held: Locked<[DBusMethodInvocation]>) {
+        self.connection = connection
+        self.export = export
+        self.held = held
+    }
+
+    static func start(on bus: DBusBus) async throws -> StallingServer {
+        let connection = try await DBusConnection.connect(to: bus)
+        let held = Locked<[DBusMethodInvocation]>([])
+        let interface = try DBusExportedInterface(
+            name: NotificationsInterface.name, introspectionXML: NotificationsInterface.introspectionXML
+        ) { invocation in
+            held.withLock { $0.append(invocation) }
+        }
+        let export = connection.export(DBusExportedObject(path: NotificationsInterface.path, interfaces: [interface]))
+        let reply = try await connection.requestName(NotificationsInterface.busName, flags: [.doNotQueue, .allowReplacement])
+        try #require(reply == .primaryOwner)
+        return StallingServer(connection: connection, export: export, held: held)
+    }
+
+    /// The calls received and not answered yet.
+    var heldCalls: Int { held.withLock(\.count) }
+
+    /// Fails every held call.
+    func failHeldCalls() {
+        let calls = held.withLock { held in
+            defer { held.removeAll() }
+            return held
+        }
+        for call in calls { call.fail(name: "org.freedesktop.DBus.Error.Failed", message: "the server is going away") }
+    }
+
+    func stop() async {
+        export.unexport()
+        await connection.close()
     }
 }
 

@@ -125,8 +125,7 @@ extension InProcessEngine {
         scheduleSave()
     }
 
-    /// Delivers a kept request again, unless a delivery of its identifier is under way (it is
-    /// tried again when a server next gets the name).
+    /// Delivers a kept request again, unless a delivery of its identifier is under way.
     func deliverKept(_ request: UNNotificationRequest) {
         guard !deliveries.isUnderWay(request.identifier) else { return }
         deliver(request, date: clock.now, waiter: nil, kept: request)
@@ -136,7 +135,12 @@ extension InProcessEngine {
     /// (or the host chose not to show it), unless a later request of its identifier replaced
     /// it there meanwhile; a failure is reported and the request stays (a replaced request's
     /// failure loses nothing: the request that replaced it is delivered after it).
+    ///
+    /// A failed delivery that was under way when a server got the name is tried once more: it
+    /// may have failed on the server before (whose `GetCapabilities` or `Notify` was answered
+    /// after the new one took the name), and nothing else would try it again.
     func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, NotificationDeliveryError>) {
+        let retry = keptRetries.remove(request.identifier) != nil
         guard let entry = pending[request.identifier], entry.request === request else { return }
         switch outcome {
         case .success:
@@ -144,16 +148,24 @@ extension InProcessEngine {
             scheduler?.cancel(request.identifier)
             release(request)
             scheduleSave()
+        case .failure where retry:
+            deliverKept(request)
         case .failure(let error):
             undeliveredAfterAcceptance?(request.identifier, error)
         }
     }
 
-    /// A notification server got the name: the kept requests not under way are delivered
-    /// again, oldest first.
+    /// A notification server got the name: the kept requests are delivered again, oldest
+    /// first; one whose delivery is under way is marked to be tried again if that delivery fails.
     func retryKept() {
         let kept = pending.entries.values.filter(\.awaitsDelivery).sorted { ($0.anchor, $0.identifier) < ($1.anchor, $1.identifier) }
-        for entry in kept { deliverKept(entry.request) }
+        for entry in kept {
+            if deliveries.isUnderWay(entry.identifier) {
+                keptRetries.insert(entry.identifier)
+            } else {
+                deliver(entry.request, date: clock.now, waiter: nil, kept: entry.request)
+            }
+        }
     }
 
     /// Cancels the app's pending requests (`nil`: all): those with a trigger; a kept request

@@ -62,6 +62,9 @@ actor InProcessEngine: NotificationEngine {
     var pending = PendingTable()
     var delivered = DeliveredTable()
     var deliveries = DeliveryQueue()
+    /// Kept requests whose delivery was under way when a server got the name: tried once more
+    /// if that delivery fails (``retryKept()``).
+    var keptRetries: Set<String> = []
     var ledger = AttachmentLedger()
     var authorizationStatus: UNAuthorizationStatus = .notDetermined
     var authorizationOptions: UNAuthorizationOptions = []
