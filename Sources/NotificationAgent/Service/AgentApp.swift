@@ -29,7 +29,7 @@ final class AgentApp: Sendable {
                 AgentLog.logger.warning(
                     "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
                     metadata: ["app": "\(appID)", "identifier": "\(TerminalText.singleLine(identifier))", "error": AgentLog.describe(error)])
-            })
+            }, taskExecutor: DBusLoopExecutor.shared)
     }
 
     /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app

@@ -23,10 +23,13 @@ package final class HostedEngine: Sendable {
     ///   - undelivered: Told of an accepted immediate request whose delivery failed (by its
     ///     identifier); the request stays pending with no trigger and is delivered again when a
     ///     notification server gets the name, or at the engine's next start.
+    ///   - taskExecutor: Where the engine's own drains run (after a reply or signal it read,
+    ///     after a call that does not wait); `nil` runs them on the global executor.
     package init(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
         stateDirectory: URL, locationHub: LocationHub? = nil,
-        undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered
+        undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered,
+        taskExecutor: (any TaskExecutor)? = nil
     ) {
         adapter = HostedEngineHostAdapter(host)
         let reference = EngineHostReference()
@@ -34,7 +37,7 @@ package final class HostedEngine: Sendable {
         engine = InProcessEngine.start(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
             stateDirectory: .success(stateDirectory), locationHub: locationHub,
-            undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) })
+            undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) }, taskExecutor: taskExecutor)
     }
 
     /// Logs an accepted request whose delivery failed (the default of `init`'s `undelivered`).

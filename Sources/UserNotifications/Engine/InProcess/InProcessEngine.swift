@@ -31,6 +31,10 @@ actor InProcessEngine: NotificationEngine {
     /// request stays, delivered again when a notification server gets the name (or at the
     /// next start). `nil` in the app's own process: `add` returns when the server answered.
     nonisolated let undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?
+    /// Where the engine's own drains run when nobody waits for them (`nil`: the global
+    /// executor); the agent's engines take the replies and signals they read on the D-Bus I/O
+    /// thread that read them (`DBusLoopExecutor`), with no other thread woken.
+    nonisolated let taskExecutor: (any TaskExecutor)?
     private let hostReference: EngineHostReference
     /// The app served; `nil` once it has gone.
     var host: (any EngineHost)? { hostReference.host }
@@ -94,11 +98,15 @@ actor InProcessEngine: NotificationEngine {
     static func start(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
-        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
+        taskExecutor: (any TaskExecutor)? = nil
     ) -> InProcessEngine {
         let engine = InProcessEngine(
             identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
-            locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance)
+            locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance,
+            taskExecutor: taskExecutor)
+        // The first drain starts the engine (the state read, the server's name) on the global
+        // executor: a large state is not read on the D-Bus I/O thread.
         Task { await engine.drain() }
         return engine
     }
@@ -106,10 +114,11 @@ actor InProcessEngine: NotificationEngine {
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub,
-        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?, taskExecutor: (any TaskExecutor)?
     ) {
         self.identity = identity
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
+        self.taskExecutor = taskExecutor
         self.locationHub = locationHub
         self.client = client
         self.clock = clock
@@ -152,13 +161,18 @@ actor InProcessEngine: NotificationEngine {
     /// task.
     nonisolated func submitAndWake(_ input: EngineInput, _ waiter: EngineAnswer<Result<Void, any Error>>?) {
         submit(input)
-        if let waiter { waiter.wake() } else { Task { await self.drain() } }
+        if let waiter { waiter.wake() } else { drainInTask() }
     }
 
     /// Puts an input in and drains in a new task, for a caller that does not wait.
     private nonisolated func submitInBackground(_ input: EngineInput) {
         submit(input)
-        Task { await self.drain() }
+        drainInTask()
+    }
+
+    /// Drains in a new task, on ``taskExecutor`` when there is one.
+    private nonisolated func drainInTask() {
+        Task(executorPreference: taskExecutor) { await self.drain() }
     }
 
     /// An item of the client's channel, on the connection's executor: a reply wakes the caller
@@ -187,7 +201,7 @@ actor InProcessEngine: NotificationEngine {
             return wakeUps
         }
         for waiter in due.waiters { waiter.wake() }
-        if due.drainWanted, due.waiters.isEmpty { Task { await self.drain() } }
+        if due.drainWanted, due.waiters.isEmpty { drainInTask() }
     }
 
     /// Makes the reply to the post `tag` wake `waiter`.
