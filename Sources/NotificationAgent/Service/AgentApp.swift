@@ -70,8 +70,12 @@ final class AgentApp: Sendable {
     /// lists, so the check costs the same at any size): a request that replaces one of the same
     /// identifier is always taken. With `presentation` (`AddPresented`), an immediate request
     /// is shown with those options and the app is not asked `WillPresent`; a request with a
-    /// trigger is refused then.
-    func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions? = nil) async throws {
+    /// trigger is refused then. `accepted` is called at acceptance, before the request is
+    /// posted (``UserNotifications/HostedEngine/add(_:accepted:)``).
+    func add(
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions? = nil,
+        accepted: (@Sendable () -> Void)? = nil
+    ) async throws {
         if presentation != nil, !AgentPayload.deliversAtOnce(request) {
             throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")
         }
@@ -84,9 +88,9 @@ final class AgentApp: Sendable {
             throw NotificationAgentError.limitReached("\(appID) shows \(caps.liveNotifications) notifications")
         }
         if let presentation {
-            try await engine.add(request, presentation: presentation)
+            try await engine.add(request, presentation: presentation, accepted: accepted)
         } else {
-            try await engine.add(request)
+            try await engine.add(request, accepted: accepted)
         }
     }
 

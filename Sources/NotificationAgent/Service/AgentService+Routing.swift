@@ -47,7 +47,9 @@ extension AgentService {
         app.work.enqueue {
             await Self.run(invocation) {
                 try app.requireBound(sender)
-                guard Self.growingCalls.contains(member) else { return try await Self.perform(member, body, on: app) }
+                guard Self.growingCalls.contains(member) else {
+                    return try await Self.perform(member, body, on: app) { invocation.reply() }
+                }
                 return try await Self.offTheIOThread { try await Self.perform(member, body, on: app) }
             }
         }
@@ -75,7 +77,12 @@ extension AgentService {
     ]
 
     /// Performs an app's call once its sender is known to be bound; `body` is without the app id.
-    static func perform(_ member: String, _ body: [DBusValue], on app: AgentApp) async throws -> [DBusValue] {
+    ///
+    /// `Add` and `AddPresented` call `accepted` as the request is accepted, before its `Notify`
+    /// is written: the caller answers the app there (its later, same answer is ignored).
+    static func perform(
+        _ member: String, _ body: [DBusValue], on app: AgentApp, accepted: (@Sendable () -> Void)? = nil
+    ) async throws -> [DBusValue] {
         let engine = app.engine
         switch member {
         case "Add", "AddPresented":
@@ -83,10 +90,10 @@ extension AgentService {
             let options = member == "Add" ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
             guard request.content.attachments.isEmpty else {
                 // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
-                try await offTheIOThread { try await app.add(request, presentation: options) }
+                try await offTheIOThread { try await app.add(request, presentation: options, accepted: accepted) }
                 return []
             }
-            try await app.add(request, presentation: options)
+            try await app.add(request, presentation: options, accepted: accepted)
             return []
         case "AddRequests": return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
         case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]

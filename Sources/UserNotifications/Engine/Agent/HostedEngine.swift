@@ -54,15 +54,22 @@ package final class HostedEngine: Sendable {
     /// request is accepted before it is shown: this returns once it is validated, its
     /// attachments taken and it is kept (pending with no trigger, saved as scheduled requests
     /// are) until the server took it.
-    package func add(_ request: UNNotificationRequest) async throws {
-        try await engine.add(request)
+    ///
+    /// `accepted` is called at acceptance, on the engine's actor, before the delivery's
+    /// `Notify` is built and written: the caller answers its app from there, and the app's
+    /// wait does not include the post.
+    package func add(_ request: UNNotificationRequest, accepted: (@Sendable () -> Void)? = nil) async throws {
+        try await engine.add(request, presentation: nil, accepted: accepted)
     }
 
     /// Shows the immediate `request` with the presentation options its app's delegate gave
     /// before the app sent it (`AddPresented`): the host is not asked `WillPresent`. It returns
-    /// at acceptance, as ``add(_:)`` does; a delivery tried again later asks the host.
-    package func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions) async throws {
-        try await engine.add(request, presentation: presentation)
+    /// at acceptance, as ``add(_:accepted:)`` does (and calls `accepted` as it does); a
+    /// delivery tried again later asks the host.
+    package func add(
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions, accepted: (@Sendable () -> Void)? = nil
+    ) async throws {
+        try await engine.add(request, presentation: presentation, accepted: accepted)
     }
 
     /// The pending requests, soonest first.

@@ -11,17 +11,26 @@ final class EngineAnswer<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
+    /// Called with the value as it is given, on the thread that gives it, before the caller
+    /// is woken.
+    private let onResolve: (@Sendable (Value) -> Void)?
+
+    /// Creates an answer; `onResolve` is told the value as it is given, before the caller wakes.
+    init(onResolve: (@Sendable (Value) -> Void)? = nil) {
+        self.onResolve = onResolve
+    }
 
     /// The value, once given.
     var value: Value? { state.withLock { $0.value } }
 
     /// Gives the value (later calls are ignored) and wakes the caller.
     func resolve(_ value: Value) {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard state.value == nil else { return nil }
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard state.value == nil else { return (false, nil) }
             state.value = value
-            return takeWaiter(&state)
+            return (true, takeWaiter(&state))
         }
+        if first { onResolve?(value) }
         waiter?.resume()
     }
 

@@ -289,11 +289,22 @@ actor InProcessEngine: NotificationEngine {
 
     /// Adds `request`; an immediate one is shown with `presentation` when given, without
     /// asking the host (the agent's app answered before it sent the request).
-    nonisolated func add(_ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?) async throws {
+    ///
+    /// `accepted` is called as the engine gives a successful answer, on the engine's actor,
+    /// before this returns: in the agent that is at acceptance, before the delivery's `Notify`
+    /// is built and written, so the agent answers the app's call first.
+    nonisolated func add(
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?,
+        accepted: (@Sendable () -> Void)? = nil
+    ) async throws {
         if let trigger = request.trigger as? UNLocationNotificationTrigger, trigger.regionRecord.problem == nil {
             try await prepareLocation(adding: trigger.regionRecord)
         }
-        let answer = EngineAnswer<Result<Void, any Error>>()
+        var onResolve: (@Sendable (Result<Void, any Error>) -> Void)?
+        if let accepted {
+            onResolve = { result in if case .success = result { accepted() } }
+        }
+        let answer = EngineAnswer<Result<Void, any Error>>(onResolve: onResolve)
         await submitAndDrain(.add(request, presentation, answer))
         while answer.value == nil {
             await answer.nextWake()
