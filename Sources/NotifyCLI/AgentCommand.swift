@@ -25,8 +25,11 @@ extension NotifyCommand {
                 replaces itself with a waiter (notify agent --wait-until, the same process) that \
                 owns no bus name and does nothing until the soonest is due, then starts the \
                 agent again; a call to the agent meanwhile starts a new one and ends the waiter. \
-                --stay keeps the agent itself running instead (the systemd unit uses it: systemd \
-                stops a D-Bus service whose name goes away).
+                --stay keeps the agent itself running instead. Under systemd a waiter cannot stay \
+                behind its unit: with --wake-unit UNIT (the systemd unit uses it), the agent arms a \
+                transient systemd timer (systemd-run --user --on-calendar) that starts UNIT when \
+                the soonest request is due, and exits; when the timer cannot be armed it stays, \
+                and tries again the next time it is idle.
 
                 "notify agent status" prints each app the agent holds, with its pending, shown \
                 and queued-response counts.
@@ -50,6 +53,12 @@ extension NotifyCommand {
         @Flag(help: "With --foreground, keep running while holding pending requests, instead of waiting for them as a waiter.")
         package var stay = false
 
+        /// `--wake-unit`: under systemd, a timer that starts this unit takes the waiter's place.
+        @Option(name: .customLong("wake-unit"), help: ArgumentHelp(
+            "With --foreground, when holding only requests due later, arm a systemd user timer that starts this service unit when the soonest is due, and exit.",
+            valueName: "UNIT"))
+        package var wakeUnit: String?
+
         /// `--wait-until`: run as the agent's waiter (``AgentWaiter``) until this instant.
         @Option(name: .customLong("wait-until"), help: ArgumentHelp(
             "With --foreground, wait as the agent's waiter until this wall-clock time (nanoseconds since 1970), then run the agent.",
@@ -70,6 +79,14 @@ extension NotifyCommand {
         package func validate() throws {
             guard (0...Self.maximumIdleExit).contains(idleExit) else {
                 throw ValidationError("--idle-exit takes 0 to \(Self.maximumIdleExit) seconds, not \(idleExit)")
+            }
+            if let wakeUnit {
+                guard foreground, !stay, waitUntil == nil else {
+                    throw ValidationError("--wake-unit goes with --foreground, and neither with --stay nor with --wait-until")
+                }
+                guard SystemdWakeTimer(unit: wakeUnit) != nil else {
+                    throw ValidationError("--wake-unit takes a systemd service unit name (NAME.service), not \(TerminalText.singleLine(wakeUnit))")
+                }
             }
             if let waitUntil, waitUntil < 0 || !foreground {
                 throw ValidationError("--wait-until takes nanoseconds since 1970 (not negative), with --foreground")
@@ -119,12 +136,23 @@ extension NotifyCommand {
             }
             var ending: AgentIdleEnd?
             for await reason in ends {
+                if case .waitsUntil(let date)? = reason, let timer = wakeUnit.flatMap(SystemdWakeTimer.init(unit:)) {
+                    do throws(SystemdWakeTimer.Failure) {
+                        try await timer.arm(at: date)
+                    } catch {
+                        // Its pending requests need a running process: it stays, and tries again
+                        // when next idle (after a sign of work; nothing wakes it meanwhile).
+                        Terminal.error("notify agent: no systemd timer to start \(timer.unit) when a request is due (\(error)); the agent stays\n")
+                        continue
+                    }
+                }
                 ending = reason
                 break
             }
             watcher.cancel()
             if service.connection.isConnected { await service.stop() }
-            guard case .waitsUntil(let date)? = ending else { return }
+            // Under systemd (--wake-unit) its timer takes the waiter's place.
+            guard case .waitsUntil(let date)? = ending, wakeUnit == nil else { return }
             // The state is saved and the name released: the same process waits in its place.
             let waiting = AgentWaitArguments(idleExit: idleExit, untilSecondsSince1970: date.timeIntervalSince1970)
             guard let program = AgentWaiter.ownExecutable() else {

@@ -14,7 +14,7 @@ extension FuzzTarget {
             ["agent", "--foreground", "--idle-exit", "86400", "--wait-until", "9223372036854775807"],
         ].map(\.joinedInput),
         tokens: [
-            "agent", "--foreground", "--idle-exit", "--wait-until", "--stay", "status", "0", "60", "86400", "86401", "-1", "+5", " 5",
+            "agent", "--foreground", "--idle-exit", "--wait-until", "--stay", "--wake-unit", "x.service", "status", "0", "60", "86400", "86401", "-1", "+5", " 5",
             "9223372036854775807", "9223372036854775808", "00000000000000000001", "1e9", "0x10", "--", "=",
         ].map { Array($0.utf8) },
         nesting: [[0]],

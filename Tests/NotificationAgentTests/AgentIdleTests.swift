@@ -119,6 +119,83 @@ struct AgentIdleTests {
         #expect(kill(agent, SIGTERM) == 0)
     }
 
+    @Test("with --wake-unit, holding only a request due later, it arms a systemd timer for the unit at the due time and exits; the agent the timer starts fires it once")
+    func wakeUnitTimer() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let systemd = try FakeSystemd()
+        let (agent, log, added) = try await addThroughStartedAgent(
+            [AgentTestClient.request("later", after: 7)], idleExit: 1, arguments: ["--wake-unit", "test-agent.service"],
+            environment: ["PATH": systemd.path])
+        // One idle second later it holds only a request 6 s ahead: it arms the timer and exits,
+        // leaving no waiter.
+        #expect(await eventually(timeout: .seconds(6)) { !Self.isAlive(agent) })
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == nil)
+        let calls = systemd.calls
+        #expect(calls.map(\.program) == ["systemctl", "systemd-run"])
+        #expect(calls.first?.arguments == ["--user", "stop", "test-agent.timer"])
+        let run = try #require(calls.last?.arguments)
+        #expect(run.count == 5)
+        #expect(Array(run.prefix(2)) == ["--user", "--unit=test-agent.service"])
+        #expect(Array(run.suffix(2)) == ["--timer-property=AccuracySec=1s", "--timer-property=RemainAfterElapse=no"])
+        // The due time, in UTC, rounded up to the second.
+        let event = try #require(run.first { $0.hasPrefix("--on-calendar=") }?.dropFirst("--on-calendar=".count))
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+        let due = try #require(format.date(from: String(event)), "\(event)")
+        #expect(due.timeIntervalSince(added) >= 7 && due.timeIntervalSince(added) < 9, "\(event), added \(added)")
+        #expect(server.notifications.isEmpty)
+        // The timer elapses: systemd starts the unit, here the bus does; the request fires once.
+        try await Task.sleep(for: .seconds(max(0, due.timeIntervalSinceNow)))
+        let again = try await AgentTestClient.connect(testBus.bus)
+        _ = try await again.call("Status")
+        #expect(await server.waitForNotify(timeout: .seconds(10)) != nil, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        try await Task.sleep(for: .seconds(1))
+        #expect(server.notifications.map(\.request.summary) == ["Title of later"])
+        await again.close()
+    }
+
+    @Test("with --wake-unit, a timer that cannot be armed keeps the agent itself, which says why; it does not try again until it is next idle")
+    func wakeUnitFailure() async throws {
+        let systemd = try FakeSystemd(runStatus: 1, message: "Failed to start transient timer unit: Unit test-agent.timer was already loaded\u{1B}[0m")
+        let (agent, log, _) = try await addThroughStartedAgent(
+            [AgentTestClient.request("later", after: 3600)], idleExit: 1, arguments: ["--wake-unit", "test-agent.service"],
+            environment: ["PATH": systemd.path])
+        #expect(await eventually(timeout: .seconds(6)) { systemd.calls.contains { $0.program == "systemd-run" } })
+        try await Task.sleep(for: .seconds(3))
+        #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
+        #expect(!Self.commandLine(of: agent).contains("--wait-until"))
+        #expect(systemd.calls.filter { $0.program == "systemd-run" }.count == 1)
+        let printed = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        #expect(printed.contains("no systemd timer to start test-agent.service"), "\(printed)")
+        #expect(printed.contains("exited with status 1: Failed to start transient timer unit"), "\(printed)")
+        #expect(!printed.contains("\u{1B}"), "\(printed)")
+        // A sign of work, then idle again: it tries again.
+        let app = try await AgentTestClient.connect(testBus.bus)
+        _ = try await app.call("Status")
+        await app.close()
+        #expect(await eventually(timeout: .seconds(6)) { systemd.calls.filter { $0.program == "systemd-run" }.count == 2 })
+        #expect(kill(agent, SIGTERM) == 0)
+    }
+
+    @Test("--wake-unit takes a service unit name, with --foreground, and neither --stay nor --wait-until")
+    func wakeUnitRefused() async throws {
+        let notify = try BuiltProduct.url(named: "notify").path
+        for bad in [
+            ["--foreground", "--wake-unit", "agent"], ["--foreground", "--wake-unit", "-x.service"], ["--foreground", "--wake-unit", ".service"],
+            ["--foreground", "--wake-unit", "a b.service"], ["--foreground", "--wake-unit", "a\u{1B}.service"],
+            ["--foreground", "--wake-unit", String(repeating: "a", count: 248) + ".service"],
+            ["--wake-unit", "a.service"], ["--foreground", "--stay", "--wake-unit", "a.service"],
+            ["--foreground", "--wait-until", "0", "--wake-unit", "a.service"],
+        ] {
+            let refused = try await testBus.run(notify, ["agent"] + bad)
+            #expect(refused.status == .exited(1), "\(bad): \(refused.status) \(refused.standardError)")
+            #expect(refused.standardError.contains("--wake-unit"), "\(bad): \(refused.standardError)")
+            #expect(!refused.standardError.contains("\u{1B}"), "\(bad): \(refused.standardError)")
+        }
+    }
+
     @Test("a waiter ends when another process owns the agent's name, and when the bus closes")
     func waiterEnds() async throws {
         let notify = try BuiltProduct.url(named: "notify").path
@@ -171,9 +248,9 @@ struct AgentIdleTests {
     /// that starts the agent), adds `requests` and leaves: the agent's process ID, the file of
     /// its standard error, and when the last add was sent.
     func addThroughStartedAgent(
-        _ requests: [UNNotificationRequest], idleExit: Int, arguments: [String] = []
+        _ requests: [UNNotificationRequest], idleExit: Int, arguments: [String] = [], environment: [String: String] = [:]
     ) async throws -> (pid: Int32, log: URL, lastAdd: Date) {
-        let log = try await writeAgentService(idleExit: idleExit, arguments)
+        let log = try await writeAgentService(idleExit: idleExit, arguments, environment: environment)
         let app = try await AgentTestClient.connect(testBus.bus)
         _ = try await app.connection.callBus("ReloadConfig")
         try await app.connectApp(Self.appID)
@@ -190,8 +267,10 @@ struct AgentIdleTests {
     /// Serves the agent through the test bus's service folder, with `--idle-exit idleExit`,
     /// `arguments`, and this suite's state folder.
     @discardableResult
-    func writeAgentService(idleExit: Int, _ arguments: [String] = []) async throws -> URL {
-        try await testBus.serveAgent(arguments: ["--idle-exit", String(idleExit)] + arguments, environment: ["XDG_STATE_HOME": stateHome.path])
+    func writeAgentService(idleExit: Int, _ arguments: [String] = [], environment: [String: String] = [:]) async throws -> URL {
+        try await testBus.serveAgent(
+            arguments: ["--idle-exit", String(idleExit)] + arguments,
+            environment: environment.merging(["XDG_STATE_HOME": stateHome.path]) { _, ours in ours })
     }
 
     /// The unique bus name of the connection of process `pid`.
