@@ -124,7 +124,7 @@ package struct SystemdWakeTimer: Sendable {
     }
 
     /// Runs `program` with `arguments`, standard input and output on `/dev/null`, and waits for
-    /// it at most `timeout` (then ends it).
+    /// it at most `timeout` (then ends it, by force if it must).
     static func run(_ program: String, _ arguments: [String], timeout: Duration) async throws(Failure) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -144,9 +144,14 @@ package struct SystemdWakeTimer: Sendable {
             throw .startFailed(String(describing: error))
         }
         try? errors.fileHandleForWriting.close()
+        // Ended after the timeout: asked first (SIGTERM), then, two seconds on, made to (SIGKILL).
+        let pid = process.processIdentifier
         let deadline = Task {
             try await Task.sleep(for: timeout)
             process.terminate()
+            try? await Task.sleep(for: .seconds(2))
+            // Not once it exited (the wait below cancels this): its PID may be another's by then.
+            if !Task.isCancelled { kill(pid, SIGKILL) }
         }
         for await _ in exits { break }
         deadline.cancel()

@@ -1,0 +1,49 @@
+import Foundation
+import NotificationAgent
+import Testing
+
+/// `SystemdWakeTimer`: what it asks of `systemd-run`, and how it ends when that fails.
+@Suite("The systemd timer that wakes an agent run by systemd")
+struct SystemdWakeTimerTests {
+    @Test("service unit names are taken; anything else is not")
+    func unitNames() {
+        for good in ["desktopnotifications-agent.service", "a.service", "app-x\\x2dy@1.service", "a:b_c.service"] {
+            #expect(SystemdWakeTimer(unit: good) != nil, "\(good)")
+        }
+        for bad in ["", ".service", "a.timer", "a", "-a.service", ".a.service", "a b.service", "a/b.service", "é.service",
+                    "a\u{1B}.service", String(repeating: "a", count: 248) + ".service"] {
+            #expect(SystemdWakeTimer(unit: bad) == nil, "\(bad)")
+        }
+        #expect(SystemdWakeTimer(unit: "desktopnotifications-agent.service")?.timerUnit == "desktopnotifications-agent.timer")
+    }
+
+    @Test("the due time is a UTC calendar event rounded up to the second")
+    func calendarEvent() throws {
+        #expect(SystemdWakeTimer.calendarEvent(for: Date(timeIntervalSince1970: 1_800_000_000)) == "2027-01-15 08:00:00 UTC")
+        #expect(SystemdWakeTimer.calendarEvent(for: Date(timeIntervalSince1970: 1_800_000_000.2)) == "2027-01-15 08:00:01 UTC")
+        let timer = try #require(SystemdWakeTimer(unit: "x.service"))
+        #expect(timer.arguments(for: Date(timeIntervalSince1970: 1_800_000_000)) == [
+            "--user", "--unit=x.service", "--on-calendar=2027-01-15 08:00:00 UTC",
+            "--timer-property=AccuracySec=1s", "--timer-property=RemainAfterElapse=no",
+        ])
+    }
+
+    @Test("no systemd-run on PATH, and a systemd-run that hangs even through SIGTERM: typed errors, in bounded time")
+    func failures() async throws {
+        let empty = try TemporaryFolder(prefix: "no-systemd")
+        var timer = try #require(SystemdWakeTimer(unit: "x.service"))
+        timer.timeout = .seconds(1)
+        await #expect(throws: SystemdWakeTimer.Failure.programMissing("systemd-run")) {
+            try await timer.arm(at: Date(), environment: ["PATH": empty.path])
+        }
+        let hanging = try TemporaryFolder(prefix: "hanging-systemd")
+        let script = try hanging.write("#!/bin/sh\ntrap '' TERM\nexec sleep 60\n", to: "systemd-run")
+        #expect(chmod(script, 0o755) == 0)
+        let started = ContinuousClock.now
+        await #expect(throws: SystemdWakeTimer.Failure.timedOut) {
+            try await timer.arm(at: Date(), environment: ["PATH": hanging.path])
+        }
+        let took = ContinuousClock.now - started
+        #expect(took >= .seconds(1) && took < .seconds(10), "\(took)")
+    }
+}
