@@ -90,6 +90,26 @@ struct AgentAcceptanceTests {
         await stalling.stop()
     }
 
+    @Test("adds answered while the server's capabilities are still unknown are shown in the order they came, whatever the order of the server's answers")
+    func orderWhileCapabilitiesUnknown() async throws {
+        let stalling = try await StallingServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await app.connectApp(Self.appID)
+        // Each add is answered at acceptance; none can be posted before the server says what it
+        // shows, and it says nothing yet.
+        for name in ["one", "two", "three"] { try await app.add(AgentTestClient.request(name), for: Self.appID) }
+        #expect(await eventually { stalling.heldCalls > 0 })
+        try await Task.sleep(for: .milliseconds(200))
+        // It answers the last call first: one GetCapabilities answer per delivery, each taken in
+        // a task of its own, would post the adds in reverse.
+        stalling.answerHeldCallsLastFirst()
+        #expect(await eventually { stalling.shown.count == 3 })
+        #expect(stalling.shown == ["Title of one", "Title of two", "Title of three"])
+        await agent.stop()
+        await stalling.stop()
+    }
+
     @Test("two adds of one identifier are shown in the order they came: the second replaces the first")
     func sameIdentifierInOrder() async throws {
         var script = FakeNotificationServer.Script()
@@ -137,43 +157,90 @@ struct AgentAcceptanceTests {
     }
 }
 
-/// A notification server that holds every call until told to fail them, and gives its name
-/// to whoever asks to replace it.
+/// A notification server that holds every call until told to fail them or to answer them
+/// (in the order it chooses: D-Bus lets a peer answer calls in any order), then answers at once;
+/// it gives its name to whoever asks to replace it.
 final class StallingServer: Sendable {
+    private struct State {
+        var held: [DBusMethodInvocation] = []
+        var answering = false
+        var nextID: UInt32 = 1
+        /// The summaries of the Notify calls answered, in the order answered.
+        var shown: [String] = []
+    }
+
     private let connection: DBusConnection
     private let export: DBusConnection.Export
-    private let held: Locked<[DBusMethodInvocation]>
+    private let state: Locked<State>
 
-    private init(connection: DBusConnection, export: DBusConnection.Export, held: Locked<[DBusMethodInvocation]>) {
+    private init(connection: DBusConnection, export: DBusConnection.Export, state: Locked<State>) {
         self.connection = connection
         self.export = export
-        self.held = held
+        self.state = state
     }
 
     static func start(on bus: DBusBus) async throws -> StallingServer {
         let connection = try await DBusConnection.connect(to: bus)
-        let held = Locked<[DBusMethodInvocation]>([])
+        let state = Locked(State())
         let interface = try DBusExportedInterface(
             name: NotificationsInterface.name, introspectionXML: NotificationsInterface.introspectionXML
         ) { invocation in
-            held.withLock { $0.append(invocation) }
+            let held = state.withLock { state in
+                if !state.answering { state.held.append(invocation) }
+                return !state.answering
+            }
+            if !held { answer(invocation, state) }
         }
         let export = connection.export(DBusExportedObject(path: NotificationsInterface.path, interfaces: [interface]))
         let reply = try await connection.requestName(NotificationsInterface.busName, flags: [.doNotQueue, .allowReplacement])
         try #require(reply == .primaryOwner)
-        return StallingServer(connection: connection, export: export, held: held)
+        return StallingServer(connection: connection, export: export, state: state)
     }
 
     /// The calls received and not answered yet.
-    var heldCalls: Int { held.withLock(\.count) }
+    var heldCalls: Int { state.withLock(\.held.count) }
+
+    /// The summaries of the Notify calls answered, in the order answered.
+    var shown: [String] { state.withLock(\.shown) }
 
     /// Fails every held call.
     func failHeldCalls() {
-        let calls = held.withLock { held in
-            defer { held.removeAll() }
-            return held
+        for call in takeHeld() { call.fail(name: "org.freedesktop.DBus.Error.Failed", message: "the server is going away") }
+    }
+
+    /// Answers the held calls, the last received first, and every later call at once.
+    func answerHeldCallsLastFirst() {
+        let calls = state.withLock { state in
+            state.answering = true
+            defer { state.held.removeAll() }
+            return state.held
         }
-        for call in calls { call.fail(name: "org.freedesktop.DBus.Error.Failed", message: "the server is going away") }
+        for call in calls.reversed() { Self.answer(call, state) }
+    }
+
+    private func takeHeld() -> [DBusMethodInvocation] {
+        state.withLock { state in
+            defer { state.held.removeAll() }
+            return state.held
+        }
+    }
+
+    /// Answers `GetCapabilities` and `Notify` as a server showing bodies and actions does.
+    private static func answer(_ call: DBusMethodInvocation, _ state: Locked<State>) {
+        switch call.message.member {
+        case "GetCapabilities":
+            call.reply([.stringArray(["body", "actions"])])
+        case "Notify":
+            let summary = call.message.body.count > 3 ? call.message.body[3].stringValue ?? "" : ""
+            let id = state.withLock { state in
+                state.shown.append(summary)
+                defer { state.nextID += 1 }
+                return state.nextID
+            }
+            call.reply([.uint32(id)])
+        default:
+            call.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "not served here")
+        }
     }
 
     func stop() async {

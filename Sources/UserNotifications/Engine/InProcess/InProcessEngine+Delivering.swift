@@ -104,15 +104,43 @@ extension InProcessEngine {
         if let cache = capabilityCache, cache.server == owner {
             return post(tag, capabilities: cache.capabilities)
         }
+        awaitCapabilities(tag)
+    }
+
+    /// Posts delivery `tag` once the server's capabilities are known. One `GetCapabilities`
+    /// is on its way at a time, and the deliveries that wait for it are posted in the order
+    /// they came: an app's adds are shown in the order it made them even when the agent
+    /// answered each before posting it (a `GetCapabilities` per delivery, each in a task of its
+    /// own, could post them in any order).
+    private func awaitCapabilities(_ tag: UInt64) {
+        if capabilityWaiters != nil {
+            capabilityWaiters?.append(tag)
+            return
+        }
+        capabilityWaiters = [tag]
         let client = self.client
         Task {
+            let result: Result<Set<NotificationCapability>, NotificationsError>
             do throws(NotificationsError) {
-                let capabilities = Set(try await client.capabilities())
-                self.learned(capabilities, of: client.serverOwner)
-                self.post(tag, capabilities: capabilities)
+                result = .success(Set(try await client.capabilities()))
             } catch {
-                self.finish(tag, .failure(NotificationDeliveryError(error)))
+                result = .failure(error)
             }
+            self.capabilitiesArrived(result, of: client.serverOwner)
+        }
+    }
+
+    /// The answer to the `GetCapabilities` that deliveries wait for: each is posted, in order,
+    /// or fails with its error.
+    private func capabilitiesArrived(_ result: Result<Set<NotificationCapability>, NotificationsError>, of server: String?) {
+        let waiting = capabilityWaiters ?? []
+        capabilityWaiters = nil
+        switch result {
+        case .success(let capabilities):
+            learned(capabilities, of: server)
+            for tag in waiting { post(tag, capabilities: capabilities) }
+        case .failure(let error):
+            for tag in waiting { finish(tag, .failure(NotificationDeliveryError(error))) }
         }
     }
 

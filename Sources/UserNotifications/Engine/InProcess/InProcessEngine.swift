@@ -76,6 +76,9 @@ actor InProcessEngine: NotificationEngine {
     var owner: String?
     /// The capabilities of the server that answered `GetCapabilities` last.
     var capabilityCache: (server: String, capabilities: Set<NotificationCapability>)?
+    /// The deliveries waiting for the server's capabilities, in the order they came, while a
+    /// `GetCapabilities` is on its way; `nil` when none is.
+    var capabilityWaiters: [UInt64]?
     private var lastTag: UInt64 = 0
 
     /// When the next save is written (``scheduleSave()``).
