@@ -70,10 +70,14 @@ public final class TestBus: Sendable {
                 environment: ProcessInfo.processInfo.environment
             )
             guard await process.waitForOutput(containing: "\n", timeout: startTimeout) else {
+                let exited = !process.isRunning
                 await process.kill()
+                // Its standard error once it is closed: the exit can be seen before the last
+                // bytes of it are read (the daemon's own message was missed so, once).
+                _ = try? await process.result(timeout: .seconds(5))
                 throw HarnessError.startFailed(
                     program: "dbus-daemon",
-                    reason: process.isRunning ? "no address within \(startTimeout)" : "it exited with \(process.exitStatus.map { "\($0)" } ?? "?")",
+                    reason: exited ? "it exited with \(process.exitStatus.map { "\($0)" } ?? "?")" : "no address within \(startTimeout)",
                     log: process.standardError
                 )
             }
