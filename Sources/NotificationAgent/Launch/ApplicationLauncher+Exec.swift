@@ -35,14 +35,7 @@ extension ApplicationLauncher {
     /// on the environment's `PATH`.
     func resolve(_ program: String) throws(ApplicationLaunchError) -> String {
         if program.contains("/") { return program }
-        let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = "\(folder)/\(program)"
-            var status = stat()
-            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        throw .spawnFailed(program: program, errno: ENOENT)
+        guard let found = ExecutableSearch.find(program, in: environment) else { throw .spawnFailed(program: program, errno: ENOENT) }
+        return found
     }
 }

@@ -100,7 +100,7 @@ package struct SystemdWakeTimer: Sendable {
     /// - Throws: ``Failure`` when `systemd-run` is missing, fails or hangs; the agent then
     ///   stays (its pending requests need a running process).
     package func arm(at date: Date, environment: [String: String] = ProcessInfo.processInfo.environment) async throws(Failure) {
-        if let systemctl = Self.find("systemctl", in: environment) {
+        if let systemctl = ExecutableSearch.find("systemctl", in: environment) {
             do {
                 try await Self.run(systemctl, ["--user", "stop", timerUnit], timeout: timeout)
             } catch {
@@ -109,18 +109,8 @@ package struct SystemdWakeTimer: Sendable {
                 AgentLog.logger.debug("no earlier wake-up timer was stopped", metadata: ["timer": "\(timerUnit)", "error": "\(error)"])
             }
         }
-        guard let program = Self.find("systemd-run", in: environment) else { throw .programMissing("systemd-run") }
+        guard let program = ExecutableSearch.find("systemd-run", in: environment) else { throw .programMissing("systemd-run") }
         try await Self.run(program, arguments(for: date), timeout: timeout)
-    }
-
-    /// The executable `name` in the folders of `environment`'s `PATH`.
-    static func find(_ name: String, in environment: [String: String]) -> String? {
-        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
-        for folder in folders where folder.hasPrefix("/") {
-            let path = "\(folder)/\(name)"
-            if access(path, X_OK) == 0 { return path }
-        }
-        return nil
     }
 
     /// Runs `program` with `arguments`, standard input and output on `/dev/null`, and waits for
