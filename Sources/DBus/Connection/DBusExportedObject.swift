@@ -54,23 +54,26 @@ public final class DBusMethodInvocation: Sendable {
     /// Replies with `body`. A body that cannot be marshalled becomes an error reply naming
     /// the problem, so the caller is never left without an answer.
     public func reply(_ body: [DBusValue] = []) {
-        answer(.methodReturn(replyingTo: message, body: body))
+        answer { .methodReturn(replyingTo: $0, body: body) }
     }
 
     /// Replies with the D-Bus error `name`.
     public func fail(name: String, message text: String) {
-        do {
-            answer(try .error(replyingTo: message, name: name, message: text))
-        } catch {
-            answer(try? .error(replyingTo: message, name: "org.freedesktop.DBus.Error.Failed", message: error.description))
+        answer { call in
+            do throws(DBusError) {
+                return try .error(replyingTo: call, name: name, message: text)
+            } catch {
+                return try? .error(replyingTo: call, name: "org.freedesktop.DBus.Error.Failed", message: error.description)
+            }
         }
     }
 
-    /// Sends `reply`; one that cannot be marshalled or sent (descriptors on a connection that
-    /// cannot pass them) is replaced by an error reply naming the problem.
-    private func answer(_ reply: DBusMessage?) {
+    /// Sends the reply `make` builds for the call; one that cannot be marshalled or sent
+    /// (descriptors on a connection that cannot pass them) is replaced by an error reply naming
+    /// the problem. A later answer, or one to a call that expects none, is not built at all.
+    private func answer(_ make: (DBusMessage) -> DBusMessage?) {
         guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        guard !message.flags.contains(.noReplyExpected), let reply else { return }
+        guard !message.flags.contains(.noReplyExpected), let reply = make(message) else { return }
         let call = message
         let outgoing: OutgoingMessage
         do {
