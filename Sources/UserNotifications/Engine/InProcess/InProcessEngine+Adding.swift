@@ -136,11 +136,10 @@ extension InProcessEngine {
     /// it there meanwhile; a failure is reported and the request stays (a replaced request's
     /// failure loses nothing: the request that replaced it is delivered after it).
     ///
-    /// A failed delivery that was under way when a server got the name is tried once more: it
-    /// may have failed on the server before (whose `GetCapabilities` or `Notify` was answered
-    /// after the new one took the name), and nothing else would try it again.
-    func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, NotificationDeliveryError>) {
-        let retry = keptRetries.remove(request.identifier) != nil
+    /// With `retry` (the delivery was under way when a server got the name), a failure is tried
+    /// once more: it may have failed on the server before (whose `GetCapabilities` or `Notify`
+    /// was answered after the new one took the name), and nothing else would try it again.
+    func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, NotificationDeliveryError>, retry: Bool) {
         guard let entry = pending[request.identifier], entry.request === request else { return }
         switch outcome {
         case .success:

@@ -197,12 +197,15 @@ extension InProcessEngine {
     /// delivery of its identifier starts.
     func finish(_ tag: UInt64, _ outcome: Result<Void, NotificationDeliveryError>) {
         guard let (finished, next) = deliveries.finish(tag) else { return }
+        // A mark of retryKept() is for the delivery under way then, whichever it was: it goes
+        // with it (a kept request's delivery that starts after it tries the new server anyway).
+        let retry = keptRetries.remove(finished.identifier) != nil
         forgetReplyWaiter(tag)
         release(folders: finished.folders)
         if let waiter = finished.waiter {
             waiter.resolve(outcome.mapError { $0 as any Error })
         } else if let kept = finished.kept {
-            keptDeliveryEnded(kept, outcome)
+            keptDeliveryEnded(kept, outcome, retry: retry)
         } else if case .failure(let error) = outcome {
             CenterLog.logger.error(
                 "a notification whose trigger fired was not delivered",
