@@ -30,9 +30,7 @@ struct AgentAcceptanceTests {
         var script = FakeNotificationServer.Script()
         script.replyDelay = .seconds(3)
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, script: script)
-        let agent = try await fixture.startAgent()
-        let app = try await AgentTestClient.connect(fixture.testBus.bus)
-        try await app.connectApp(Self.appID)
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
         try await app.add(AgentTestClient.request("held"), for: Self.appID)
         // The server holds its reply for seconds: nothing is delivered yet, nor listed pending.
         #expect(await Self.delivered(app).isEmpty)
@@ -69,9 +67,7 @@ struct AgentAcceptanceTests {
 
     @Test("a kept request whose delivery fails on a server that lost the name is delivered to the one that took it")
     func keptRetriedAfterTheServerChanged() async throws {
-        let agent = try await fixture.startAgent()
-        let app = try await AgentTestClient.connect(fixture.testBus.bus)
-        try await app.connectApp(Self.appID)
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
         // No notification server: the Add is accepted, the request kept.
         try await app.add(AgentTestClient.request("waiting"), for: Self.appID)
         // A server takes the name and holds the agent's GetCapabilities: the kept request's
@@ -93,9 +89,7 @@ struct AgentAcceptanceTests {
     @Test("adds answered while the server's capabilities are still unknown are shown in the order they came, whatever the order of the server's answers")
     func orderWhileCapabilitiesUnknown() async throws {
         let stalling = try await StallingServer.start(on: fixture.testBus.bus)
-        let agent = try await fixture.startAgent()
-        let app = try await AgentTestClient.connect(fixture.testBus.bus)
-        try await app.connectApp(Self.appID)
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
         // Each add is answered at acceptance; none can be posted before the server says what it
         // shows, and it says nothing yet.
         for name in ["one", "two", "three"] { try await app.add(AgentTestClient.request(name), for: Self.appID) }
@@ -115,9 +109,7 @@ struct AgentAcceptanceTests {
         var script = FakeNotificationServer.Script()
         script.replyDelay = .milliseconds(300)
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus, script: script)
-        let agent = try await fixture.startAgent()
-        let app = try await AgentTestClient.connect(fixture.testBus.bus)
-        try await app.connectApp(Self.appID)
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
         for version in ["first", "second"] {
             let content = UNMutableNotificationContent()
             content.title = version
@@ -135,9 +127,7 @@ struct AgentAcceptanceTests {
     @Test("an add whose request has an attachment is shown with the agent's stored copy, in order with the adds around it")
     func attachmentStored() async throws {
         let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
-        let agent = try await fixture.startAgent()
-        let app = try await AgentTestClient.connect(fixture.testBus.bus)
-        try await app.connectApp(Self.appID)
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
         let files = try TemporaryFolder(prefix: "agent-accept-files")
         let picture = files.url.appendingPathComponent("picture.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 64)).write(to: picture)

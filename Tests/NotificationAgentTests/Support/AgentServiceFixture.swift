@@ -21,4 +21,12 @@ struct AgentServiceFixture {
     func startAgent() async throws -> AgentService {
         try await AgentService.start(bus: .address(testBus.address), stateRoot: stateRoot)
     }
+
+    /// Starts an agent as ``startAgent()`` does, and an app's client connected to it as `appID`.
+    func startAgent(withApp appID: String) async throws -> (agent: AgentService, app: AgentTestClient) {
+        let agent = try await startAgent()
+        let app = try await AgentTestClient.connect(testBus.bus)
+        try await app.connectApp(appID)
+        return (agent, app)
+    }
 }
