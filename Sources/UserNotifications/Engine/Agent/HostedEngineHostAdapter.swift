@@ -10,10 +10,33 @@ final class HostedEngineHostAdapter: EngineHost {
         weak var host: (any HostedEngineHost)?
     }
 
-    private let slot: Locked<Slot>
+    /// One presentation question and whom to tell.
+    private struct Ask: Sendable {
+        let notification: UNNotification
+        let then: @Sendable (UNNotificationPresentationOptions) -> Void
+    }
 
+    private let slot: Locked<Slot>
+    private let asks: AsyncStream<Ask>.Continuation
+
+    /// Questions are asked one at a time, in the order the engine asks them, and answered in
+    /// that order: the engine posts in the order of the answers, so an app's adds are shown in
+    /// the order it made them (a task per question could ask, and answer, in any order).
     init(_ host: any HostedEngineHost) {
-        slot = Locked(Slot(host: host))
+        let slot = Locked(Slot(host: host))
+        self.slot = slot
+        let (questions, asks) = AsyncStream.makeStream(of: Ask.self)
+        self.asks = asks
+        Task {
+            for await ask in questions {
+                let host = slot.withLock { $0.host }
+                ask.then(await host?.presentationOptions(for: ask.notification) ?? UNUserNotificationCenter.defaultPresentationOptions)
+            }
+        }
+    }
+
+    deinit {
+        asks.finish()
     }
 
     private var host: (any HostedEngineHost)? { slot.withLock { $0.host } }
@@ -23,8 +46,7 @@ final class HostedEngineHostAdapter: EngineHost {
     func askPresentationOptions(
         for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
     ) {
-        let host = host
-        Task { then(await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions) }
+        asks.yield(Ask(notification: notification, then: then))
     }
 
     func receive(_ response: UNNotificationResponse) {
