@@ -104,6 +104,34 @@ struct AgentAcceptanceTests {
         await stalling.stop()
     }
 
+    @Test("capabilities answered by a server that lost the name meanwhile are not taken as the new server's")
+    func capabilitiesOfTheServerThatAnswered() async throws {
+        // The first server shows no markup, and holds the agent's GetCapabilities.
+        let stalling = try await StallingServer.start(on: fixture.testBus.bus, capabilities: ["body"])
+        let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
+        try await app.add(Self.subtitled("first"), for: Self.appID)
+        #expect(await eventually { stalling.heldCalls > 0 })
+        // A server that shows markup takes the name; only then the first answers.
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        try await Task.sleep(for: .milliseconds(200))
+        stalling.answerHeldCallsLastFirst()
+        #expect(await eventually { await Self.delivered(app).map(\.request.identifier) == ["first"] })
+        // The next delivery goes to the new server, as what it shows: markup.
+        try await app.add(Self.subtitled("second"), for: Self.appID)
+        #expect(await eventually { server.notifications.contains { $0.request.summary == "second" } })
+        #expect(server.notifications.last?.request.body == "<b>Subtitle</b>\nBody")
+        await agent.stop()
+        await stalling.stop()
+    }
+
+    static func subtitled(_ identifier: String) -> UNNotificationRequest {
+        let content = UNMutableNotificationContent()
+        content.title = identifier
+        content.subtitle = "Subtitle"
+        content.body = "Body"
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+    }
+
     @Test("two adds of one identifier are shown in the order they came: the second replaces the first")
     func sameIdentifierInOrder() async throws {
         var script = FakeNotificationServer.Script()
@@ -155,6 +183,7 @@ final class StallingServer: Sendable {
         var held: [DBusMethodInvocation] = []
         var answering = false
         var nextID: UInt32 = 1
+        var capabilities: [String]
         /// The summaries of the Notify calls answered, in the order answered.
         var shown: [String] = []
     }
@@ -169,9 +198,10 @@ final class StallingServer: Sendable {
         self.state = state
     }
 
-    static func start(on bus: DBusBus) async throws -> StallingServer {
+    /// Starts a server that answers `GetCapabilities` with `capabilities`.
+    static func start(on bus: DBusBus, capabilities: [String] = ["body", "actions"]) async throws -> StallingServer {
         let connection = try await DBusConnection.connect(to: bus)
-        let state = Locked(State())
+        let state = Locked(State(capabilities: capabilities))
         let interface = try DBusExportedInterface(
             name: NotificationsInterface.name, introspectionXML: NotificationsInterface.introspectionXML
         ) { invocation in
@@ -215,11 +245,11 @@ final class StallingServer: Sendable {
         }
     }
 
-    /// Answers `GetCapabilities` and `Notify` as a server showing bodies and actions does.
+    /// Answers `GetCapabilities` with the server's capabilities and `Notify` with a new id.
     private static func answer(_ call: DBusMethodInvocation, _ state: Locked<State>) {
         switch call.message.member {
         case "GetCapabilities":
-            call.reply([.stringArray(["body", "actions"])])
+            call.reply([.stringArray(state.withLock(\.capabilities))])
         case "Notify":
             let summary = call.message.body.count > 3 ? call.message.body[3].stringValue ?? "" : ""
             let id = state.withLock { state in

@@ -275,11 +275,18 @@ public final class NotificationsClient: Sendable {
 
     /// The server's capabilities, in the server's order.
     public func capabilities() async throws(NotificationsError) -> [NotificationCapability] {
+        try await capabilityAnswer().capabilities
+    }
+
+    /// The server's capabilities, in the server's order, with the unique name of the server
+    /// that answered: the name may have changed owner while the call was on its way, and what
+    /// one server can show says nothing of the next.
+    package func capabilityAnswer() async throws(NotificationsError) -> (capabilities: [NotificationCapability], server: String?) {
         let reply = try await call("GetCapabilities")
         guard let names = try? reply.arguments("as").first?.stringArrayValue else {
             throw .protocolViolation("GetCapabilities replied with signature \(reply.bodySignature)")
         }
-        return names.map(NotificationCapability.init(rawValue:))
+        return (names.map(NotificationCapability.init(rawValue:)), reply.sender)
     }
 
     /// The server's name, vendor, version and spec version.

@@ -120,24 +120,29 @@ extension InProcessEngine {
         capabilityWaiters = [tag]
         let client = self.client
         Task {
-            let result: Result<Set<NotificationCapability>, NotificationsError>
+            let result: Result<(capabilities: [NotificationCapability], server: String?), NotificationsError>
             do throws(NotificationsError) {
-                result = .success(Set(try await client.capabilities()))
+                result = .success(try await client.capabilityAnswer())
             } catch {
                 result = .failure(error)
             }
-            self.capabilitiesArrived(result, of: client.serverOwner)
+            self.capabilitiesArrived(result)
         }
     }
 
     /// The answer to the `GetCapabilities` that deliveries wait for: each is posted, in order,
-    /// or fails with its error.
-    private func capabilitiesArrived(_ result: Result<Set<NotificationCapability>, NotificationsError>, of server: String?) {
+    /// or fails with its error. The capabilities are kept as those of the server that answered,
+    /// which is not the current one when the name changed owner meanwhile: the next delivery
+    /// then asks the new one.
+    private func capabilitiesArrived(
+        _ result: Result<(capabilities: [NotificationCapability], server: String?), NotificationsError>
+    ) {
         let waiting = capabilityWaiters ?? []
         capabilityWaiters = nil
         switch result {
-        case .success(let capabilities):
-            learned(capabilities, of: server)
+        case .success(let answer):
+            let capabilities = Set(answer.capabilities)
+            learned(capabilities, of: answer.server)
             for tag in waiting { post(tag, capabilities: capabilities) }
         case .failure(let error):
             for tag in waiting { finish(tag, .failure(NotificationDeliveryError(error))) }

@@ -418,8 +418,10 @@ actor InProcessEngine: NotificationEngine {
     func currentCapabilities() async -> Set<NotificationCapability>? {
         if let cache = capabilityCache, cache.server == owner ?? client.serverOwner { return cache.capabilities }
         do {
-            let capabilities = Set(try await client.capabilities())
-            if let server = client.serverOwner {
+            let answer = try await client.capabilityAnswer()
+            let capabilities = Set(answer.capabilities)
+            // Kept as the answering server's, which need not be the owner by now.
+            if let server = answer.server {
                 voidTickets()
                 capabilityCache = (server, capabilities)
             }
