@@ -46,4 +46,24 @@ struct SystemdWakeTimerTests {
         let took = ContinuousClock.now - started
         #expect(took >= .seconds(1) && took < .seconds(10), "\(took)")
     }
+
+    @Test("a systemd-run that fails, and one ended by a signal: each told as what happened, with what it printed")
+    func exitAndSignal() async throws {
+        let folder = try TemporaryFolder(prefix: "failing-systemd")
+        let timer = try #require(SystemdWakeTimer(unit: "x.service"))
+        let script = try folder.write("#!/bin/sh\necho 'Failed to connect to bus' >&2\nexit 3\n", to: "systemd-run")
+        #expect(chmod(script, 0o755) == 0)
+        await #expect(throws: SystemdWakeTimer.Failure.failed(status: 3, message: "Failed to connect to bus")) {
+            try await timer.arm(at: Date(), environment: ["PATH": folder.path])
+        }
+        let killed = try folder.write("#!/bin/sh\necho 'about to go' >&2\nkill -KILL $$\n", to: "systemd-run")
+        #expect(chmod(killed, 0o755) == 0)
+        do {
+            try await timer.arm(at: Date(), environment: ["PATH": folder.path])
+            Issue.record("a systemd-run ended by SIGKILL was taken as a success")
+        } catch {
+            #expect(error == .killed(signal: SIGKILL, message: "about to go"))
+            #expect(error.description == "systemd-run was ended by signal 9: about to go")
+        }
+    }
 }

@@ -33,6 +33,9 @@ package struct SystemdWakeTimer: Sendable {
         /// It exited with this status, printing this on its standard error (its first 512
         /// bytes, control characters removed).
         case failed(status: Int32, message: String)
+        /// It was ended by this signal, printing this on its standard error (as for
+        /// ``failed(status:message:)``).
+        case killed(signal: Int32, message: String)
         /// It did not exit within the timeout (it was ended).
         case timedOut
 
@@ -41,6 +44,7 @@ package struct SystemdWakeTimer: Sendable {
             case .programMissing(let program): "\(program) is not on PATH"
             case .startFailed(let reason): "systemd-run could not be started: \(reason)"
             case .failed(let status, let message): "systemd-run exited with status \(status)\(message.isEmpty ? "" : ": \(message)")"
+            case .killed(let signal, let message): "systemd-run was ended by signal \(signal)\(message.isEmpty ? "" : ": \(message)")"
             case .timedOut: "systemd-run did not finish in time"
             }
         }
@@ -152,12 +156,14 @@ package struct SystemdWakeTimer: Sendable {
         } catch {
             timedOut = false
         }
+        // Its last line's end would be left as a space.
         let message = TerminalText.singleLine(String(decoding: readAvailable(errors.fileHandleForReading.fileDescriptor), as: UTF8.self))
+            .trimmingCharacters(in: .whitespaces)
         try? errors.fileHandleForReading.close()
         if timedOut { throw .timedOut }
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw .failed(status: process.terminationStatus, message: message)
-        }
+        // For a process ended by a signal, Foundation gives the signal's number as its status.
+        guard process.terminationReason == .exit else { throw .killed(signal: process.terminationStatus, message: message) }
+        guard process.terminationStatus == 0 else { throw .failed(status: process.terminationStatus, message: message) }
     }
 
     /// What can be read from `descriptor` without waiting, at most 512 bytes.
