@@ -67,9 +67,20 @@ public struct ApplicationIdentity: Sendable, Hashable {
         guard id.utf8.allSatisfy(isIDByte) else {
             throw invalid("only ASCII letters, digits, '_', '-' and '.' may appear in it")
         }
-        guard !id.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty) else {
+        guard !hasEmptyName(id) else {
             throw invalid("'.' must separate names, so it cannot start or end the id or follow another '.'")
         }
+    }
+
+    /// Whether a '.' starts or ends `id` or follows another (the agent checks the id of every
+    /// call it takes: no array of names is made for it).
+    private static func hasEmptyName(_ id: String) -> Bool {
+        var previous = UInt8(ascii: ".")
+        for byte in id.utf8 {
+            if byte == UInt8(ascii: "."), previous == UInt8(ascii: ".") { return true }
+            previous = byte
+        }
+        return previous == UInt8(ascii: ".")
     }
 
     private static func isIDByte(_ byte: UInt8) -> Bool {
