@@ -149,7 +149,9 @@ extension InProcessEngine {
         }
     }
 
-    private func learned(_ capabilities: Set<NotificationCapability>, of server: String?) {
+    /// Keeps `capabilities` as those of `server`, the server that answered (which need not
+    /// own the name by now); nothing is kept without one.
+    func learned(_ capabilities: Set<NotificationCapability>, of server: String?) {
         guard let server else { return }
         voidTickets()
         capabilityCache = (server, capabilities)

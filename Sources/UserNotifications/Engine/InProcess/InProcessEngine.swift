@@ -420,11 +420,7 @@ actor InProcessEngine: NotificationEngine {
         do {
             let answer = try await client.capabilityAnswer()
             let capabilities = Set(answer.capabilities)
-            // Kept as the answering server's, which need not be the owner by now.
-            if let server = answer.server {
-                voidTickets()
-                capabilityCache = (server, capabilities)
-            }
+            learned(capabilities, of: answer.server)
             return capabilities
         } catch {
             CenterLog.logger.info("the server's capabilities are not known", metadata: ["error": CenterLog.describe(error)])
