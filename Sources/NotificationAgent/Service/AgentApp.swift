@@ -18,7 +18,7 @@ final class AgentApp: Sendable {
 
     init(
         appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL,
-        caps: AgentLimits.AddCaps
+        caps: AgentLimits.AddCaps, saves: SaveLoad
     ) {
         self.appID = appID
         self.caps = caps
@@ -29,7 +29,7 @@ final class AgentApp: Sendable {
                 AgentLog.logger.warning(
                     "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
                     metadata: ["app": "\(appID)", "identifier": "\(TerminalText.singleLine(identifier))", "error": AgentLog.describe(error)])
-            }, taskExecutor: DBusLoopExecutor.shared)
+            }, taskExecutor: DBusLoopExecutor.shared, saves: saves)
     }
 
     /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app

@@ -32,6 +32,8 @@ public final class AgentService: Sendable {
     /// The caps each app's `Add` is checked against.
     let caps: AgentLimits.AddCaps
     let apps = Locked<[String: AgentApp]>([:])
+    /// The saves of every app's engine, spaced as one group.
+    let saves = SaveLoad()
     private let export = Locked<DBusConnection.Export?>(nil)
     let idleWatch = Locked<AgentIdleWatch?>(nil)
     let idleSignals = Locked<DBusSignalHandle?>(nil)
@@ -142,7 +144,8 @@ public final class AgentService: Sendable {
             appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
             touch: { [weak self] in self?.touched() })
         return AgentApp(
-            appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps)
+            appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps,
+            saves: saves)
     }
 
     /// Restores each app that has an `agent.json` under the state root.

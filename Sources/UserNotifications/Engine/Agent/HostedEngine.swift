@@ -25,11 +25,13 @@ package final class HostedEngine: Sendable {
     ///     notification server gets the name, or at the engine's next start.
     ///   - taskExecutor: Where the engine's own drains run (after a reply or signal it read,
     ///     after a call that does not wait); `nil` runs them on the global executor.
+    ///   - saves: The group whose saves the engine's are spaced with (``SaveLoad``): the
+    ///     agent's, shared by every app; by default, one of its own.
     package init(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
         stateDirectory: URL, locationHub: LocationHub? = nil,
         undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered,
-        taskExecutor: (any TaskExecutor)? = nil
+        taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
     ) {
         adapter = HostedEngineHostAdapter(host)
         let reference = EngineHostReference()
@@ -37,7 +39,8 @@ package final class HostedEngine: Sendable {
         engine = InProcessEngine.start(
             identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
             stateDirectory: .success(stateDirectory), locationHub: locationHub,
-            undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) }, taskExecutor: taskExecutor)
+            undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) }, taskExecutor: taskExecutor,
+            saves: saves)
     }
 
     /// Logs an accepted request whose delivery failed (the default of `init`'s `undelivered`).

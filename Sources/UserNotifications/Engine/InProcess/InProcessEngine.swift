@@ -82,7 +82,7 @@ actor InProcessEngine: NotificationEngine {
     private var lastTag: UInt64 = 0
 
     /// When the next save is written (``scheduleSave()``).
-    var saveTiming = SaveCoalescing()
+    var saveTiming: SaveCoalescing
     /// The state as this engine last read it from its file or wrote it there, which the merge
     /// at each save compares against; `nil` until the file was read, and nothing is written
     /// before.
@@ -102,12 +102,12 @@ actor InProcessEngine: NotificationEngine {
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
         undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
-        taskExecutor: (any TaskExecutor)? = nil
+        taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
     ) -> InProcessEngine {
         let engine = InProcessEngine(
             identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
             locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance,
-            taskExecutor: taskExecutor)
+            taskExecutor: taskExecutor, saves: saves)
         // The first drain starts the engine (the state read, the server's name) on the global
         // executor: a large state is not read on the D-Bus I/O thread.
         Task { await engine.drain() }
@@ -117,9 +117,11 @@ actor InProcessEngine: NotificationEngine {
     private init(
         identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub,
-        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?, taskExecutor: (any TaskExecutor)?
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?, taskExecutor: (any TaskExecutor)?,
+        saves: SaveLoad
     ) {
         self.identity = identity
+        self.saveTiming = SaveCoalescing(load: saves)
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.taskExecutor = taskExecutor
         self.locationHub = locationHub

@@ -4,19 +4,23 @@ import DesktopNotificationsSupport
 /// within ``interval`` (or the longer spacing of ``spacingFactor``), so a process that adds one
 /// request and exits keeps it; else once at the end of that interval for the whole burst.
 /// The in-process engine and the engines that keep their own lists (``SelfKeptEngine``) save
-/// this way; each keeps one value of it under its own isolation.
+/// this way; each keeps one value of it under its own isolation. Engines that share a
+/// process's time (the agent's) share a ``SaveLoad``, and a write starts at once only when
+/// the group's last write is far enough back too.
 struct SaveCoalescing: Sendable {
     /// How long a burst of changes is gathered into one write, at least.
     static let interval: Duration = .milliseconds(20)
     /// A write waits at least this many times as long as the last write took, times the
-    /// engines of the process with a write waiting (when that is longer than ``interval``): a
-    /// large state (thousands of requests) is read, merged and written again whole, so in a
-    /// burst of changes the saves of all the process's engines (the agent hosts one per app)
-    /// take about a fifth of its time instead of all of it, and a save lands within a few
-    /// times its own cost after the change.
+    /// engines of its ``SaveLoad`` with a write waiting (when that is longer than
+    /// ``interval``), and starts at once only this many times the group's last write after
+    /// that one started: a large state (thousands of requests) is read, merged and written
+    /// again whole, so in a burst of changes the saves of all the agent's engines (one per
+    /// app) take about a fifth of its time instead of all of it, and a save lands within a
+    /// few times its own cost after the change.
     static let spacingFactor = 4
-    /// The engines of the process whose write waits for the end of its interval.
-    static let waitingSaves = Locked(0)
+
+    /// The group of engines this engine's saves share the process's time with.
+    let load: SaveLoad
 
     /// What to do about a change.
     enum Decision: Equatable {
@@ -35,23 +39,29 @@ struct SaveCoalescing: Sendable {
     /// How long the last write took, which spaces the next.
     private var lastWriteDuration: Duration = .zero
 
+    /// The timing of an engine whose saves share `load` (by default, a load of its own).
+    init(load: SaveLoad = SaveLoad()) {
+        self.load = load
+    }
+
     /// Decides about a change made at `now`; a ``Decision/writeAfter(_:)`` counts as waiting
     /// until the write starts.
     mutating func change(at now: ContinuousClock.Instant) -> Decision {
         guard !writeWaiting else { return .waiting }
-        let waiting = Self.waitingSaves.withLock { $0 }
-        let spacing = max(Self.interval, lastWriteDuration * (Self.spacingFactor * (waiting + 1)))
-        if lastWrite.map({ now - $0 >= spacing }) ?? true { return .writeNow }
+        let spacing = max(Self.interval, lastWriteDuration * (Self.spacingFactor * (load.waiting + 1)))
+        let quiet = lastWrite.map { now - $0 >= spacing } ?? true
+        if quiet && load.allowsWrite(at: now) { return .writeNow }
         writeWaiting = true
-        Self.waitingSaves.withLock { $0 += 1 }
+        load.writeWaits()
         return .writeAfter(spacing)
     }
 
     /// A write starts at `now` (it takes a waiting one along).
     mutating func writeStarted(at now: ContinuousClock.Instant) {
-        if writeWaiting { Self.waitingSaves.withLock { $0 -= 1 } }
+        if writeWaiting { load.waitingWriteStarted() }
         writeWaiting = false
         lastWrite = now
+        load.writeStarted(at: now)
     }
 
     /// Starts the waiting write at `now`, if one waits: `true` when the caller must write.
@@ -64,6 +74,7 @@ struct SaveCoalescing: Sendable {
     /// The write that started last took `duration`.
     mutating func writeEnded(after duration: Duration) {
         lastWriteDuration = duration
+        load.writeEnded(after: duration)
     }
 
     /// Carries out `decision`: `write` now, or `flush` in a task of its own once the interval
