@@ -36,7 +36,9 @@ extension EngineState {
     /// other processes of the app wrote since `baseline`, the state as the engine last read or
     /// wrote it (``merged(over:since:)``). A file that still has `stamp`, the stamp of the
     /// engine's last save when that held its state alone, is not read again: nobody else
-    /// wrote since, so `ours` replaces it as it is.
+    /// wrote since, so `ours` replaces it as it is. So does a file read that holds the
+    /// baseline's entries (the first save after the engine read the file): there is nothing
+    /// of anyone else's to merge.
     ///
     /// - Returns: The stamp to pass next time: the new file's when it holds `ours` alone, else
     ///   `nil`.
@@ -51,7 +53,7 @@ extension EngineState {
             guard let stored else { return ours }
             let state = state(from: stored)
             holdsOursAlone = state.hasSameEntries(as: baseline)
-            return ours.merged(over: state, since: baseline)
+            return holdsOursAlone ? ours : ours.merged(over: state, since: baseline)
         }
         return holdsOursAlone ? written : nil
     }
