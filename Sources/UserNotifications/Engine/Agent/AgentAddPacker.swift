@@ -65,12 +65,13 @@ final class AgentAddPacker: Sendable {
                 state.calls += 1
                 return Batch(place: outbox.reserve(), items: [item], bytes: json.utf8.count)
             }
-            if var last = state.waiting.last, outbox.isNewest(last.place), last.items.count < AgentInterface.maximumBatchRequests,
-                last.bytes + json.utf8.count <= AgentInterface.maximumBatchBytes
+            // The newest batch grows in place: a copy of it would copy its items at each add.
+            if let last = state.waiting.indices.last, outbox.isNewest(state.waiting[last].place),
+                state.waiting[last].items.count < AgentInterface.maximumBatchRequests,
+                state.waiting[last].bytes + json.utf8.count <= AgentInterface.maximumBatchBytes
             {
-                last.items.append(item)
-                last.bytes += json.utf8.count
-                state.waiting[state.waiting.count - 1] = last
+                state.waiting[last].items.append(item)
+                state.waiting[last].bytes += json.utf8.count
             } else {
                 state.waiting.append(Batch(place: outbox.reserve(), items: [item], bytes: json.utf8.count))
             }
