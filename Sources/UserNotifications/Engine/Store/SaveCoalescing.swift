@@ -15,7 +15,7 @@ struct SaveCoalescing: Sendable {
     /// ``interval``), and starts at once only this many times the group's last write after
     /// that one started: a large state (thousands of requests) is read, merged and written
     /// again whole, so in a burst of changes the saves of all the agent's engines (one per
-    /// app) take about a fifth of its time instead of all of it, and a save lands within a
+    /// app) take about a quarter of its time instead of all of it, and a save lands within a
     /// few times its own cost after the change.
     static let spacingFactor = 4
 
