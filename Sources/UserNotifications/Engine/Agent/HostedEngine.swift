@@ -9,6 +9,8 @@ package final class HostedEngine: Sendable {
     private let engine: InProcessEngine
     /// Kept here: the engine holds its host weakly.
     private let adapter: HostedEngineHostAdapter
+    /// The group the engine's saves are spaced with.
+    package let saves: SaveLoad
 
     /// Starts the app's engine.
     ///
@@ -34,6 +36,7 @@ package final class HostedEngine: Sendable {
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
     ) {
         adapter = HostedEngineHostAdapter(host)
+        self.saves = saves
         let reference = EngineHostReference()
         reference.host = adapter
         engine = InProcessEngine.start(
