@@ -1,5 +1,10 @@
 import Foundation
 import FreedesktopNotifications
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Where accepted attachment files live while their notification is pending or shown:
 /// `<state folder>/attachments/<one folder per request>/`. Files are copied in (the caller's
@@ -19,17 +24,46 @@ struct AttachmentStore: Sendable {
     /// point at the copies, with the folder to release later. The shown image's clipped
     /// thumbnail is decoded from its copy now, so that delivery finds it ready.
     ///
+    /// Each file is opened once and copied from its descriptor (``AttachmentCopy``): a symbolic
+    /// link, a folder, a FIFO or a device is refused before anything is read or changed, and
+    /// the store's quota is checked against each file's size as its descriptor reports it.
+    ///
     /// - Throws: ``UNError`` `attachmentMoveIntoDataStoreFailed` when a copy fails or the store
     ///   would go over its quota; `attachmentNotInDataStore` when a file vanished since the
-    ///   attachment was made.
+    ///   attachment was made; `attachmentInvalidURL` for a link or anything but a regular file.
     func store(_ attachments: [UNNotificationAttachment]) throws -> (attachments: [UNNotificationAttachment], folder: URL) {
-        let files = FileManager.default
-        var incoming = 0
+        var sources: [Int32] = []
+        defer { for descriptor in sources { close(descriptor) } }
         for attachment in attachments {
-            guard let size = try? attachment.url.resourceValues(forKeys: [.fileSizeKey]).fileSize else {
+            do throws(AttachmentCopy.Refusal) {
+                sources.append(try AttachmentCopy.openSource(path: attachment.url.path))
+            } catch .cannotOpen(let code) where code == ENOENT {
                 throw UNError(.attachmentNotInDataStore, description: "\(attachment.url.path) is no longer there")
+            } catch {
+                throw UNError(.attachmentInvalidURL, description: "\(attachment.url.path) was not copied: \(error)")
             }
-            incoming += size
+        }
+        return try store(attachments, from: sources)
+    }
+
+    /// ``store(_:)`` with each attachment's bytes read from the open descriptor at the same
+    /// index of `sources` (which stay the caller's), never from its URL: the agent copies what
+    /// an app handed over this way (`AddFiles`), whatever path the request names.
+    ///
+    /// - Throws: ``UNError`` `attachmentInvalidURL` for a descriptor that is not a regular file;
+    ///   `attachmentMoveIntoDataStoreFailed` past the quota or when a copy fails.
+    func store(_ attachments: [UNNotificationAttachment], from sources: [Int32]) throws -> (attachments: [UNNotificationAttachment], folder: URL) {
+        guard sources.count == attachments.count else {
+            throw UNError(
+                .attachmentMoveIntoDataStoreFailed, description: "\(attachments.count) attachments came with \(sources.count) files")
+        }
+        var incoming = 0
+        for (attachment, source) in zip(attachments, sources) {
+            do throws(AttachmentCopy.Refusal) {
+                incoming += try AttachmentCopy.regularFileSize(of: source)
+            } catch {
+                throw UNError(.attachmentInvalidURL, description: "\(attachment.url.lastPathComponent) was not copied: \(error)")
+            }
         }
         let used = usedBytes()
         guard used + incoming <= quota else {
@@ -40,11 +74,12 @@ struct AttachmentStore: Sendable {
         let folder = root.appendingPathComponent(UUID().uuidString, isDirectory: true)
         do {
             try PrivateStorage.prepareFolder(root.path)
-            try files.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-            let stored = try attachments.enumerated().map { index, attachment in
-                let copy = folder.appendingPathComponent("\(index)-\(attachment.url.lastPathComponent)")
-                try files.copyItem(at: attachment.url, to: copy)
-                try files.setAttributes([.posixPermissions: 0o600], ofItemAtPath: copy.path)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            var room = quota - used
+            let stored = try zip(attachments, sources).enumerated().map { index, pair in
+                let (attachment, source) = pair
+                let copy = folder.appendingPathComponent("\(index)-\(Self.storedName(attachment.url.lastPathComponent))")
+                room -= try AttachmentCopy.copy(from: source, to: copy.path, room: room)
                 return UNNotificationAttachment(
                     identifier: attachment.identifier, url: copy, type: attachment.type,
                     isThumbnailHidden: attachment.isThumbnailHidden, thumbnailClippingRect: attachment.thumbnailClippingRect)
@@ -53,8 +88,20 @@ struct AttachmentStore: Sendable {
             return (stored, folder)
         } catch {
             remove(folder)
-            throw UNError(.attachmentMoveIntoDataStoreFailed, description: "could not copy into \(folder.path): \(error.localizedDescription)")
+            throw UNError(.attachmentMoveIntoDataStoreFailed, description: "could not copy into \(folder.path): \(error)")
         }
+    }
+
+    /// A file name for the copy: the source's last path element, at most 128 bytes, with no
+    /// `/` and no NUL (a name from another process is not trusted to be one element).
+    static func storedName(_ name: String) -> String {
+        let cleaned = String(name.unicodeScalars.filter { $0 != "/" && $0 != "\0" }.map(Character.init))
+        var result = ""
+        for character in cleaned {
+            guard result.utf8.count + String(character).utf8.count <= 128 else { break }
+            result.append(character)
+        }
+        return result.isEmpty || result == "." || result == ".." ? "attachment" : result
     }
 
     /// Removes a folder made by ``store(_:)``.
