@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import DBus
+import Foundation
 
 /// Tells which app a D-Bus caller is (see ``CallerIdentity`` for the order and the trust
 /// each answer carries), refusing callers of another user.
@@ -15,11 +16,18 @@ package struct CallerIdentityResolver: Sendable {
     package let processRoot: String
     /// The user the agent serves: its own.
     package let userID: UInt32
+    /// The user's runtime folder (`$XDG_RUNTIME_DIR`), where Flatpak keeps its running
+    /// instances (`.flatpak/<instance>/bwrapinfo.json`).
+    package let runtimeDirectory: String?
 
     /// Creates a resolver.
-    package init(processRoot: String = "/proc", userID: UInt32 = getuid()) {
+    package init(
+        processRoot: String = "/proc", userID: UInt32 = getuid(),
+        runtimeDirectory: String? = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
+    ) {
         self.processRoot = processRoot
         self.userID = userID
+        self.runtimeDirectory = runtimeDirectory
     }
 
     /// Asks the bus who `busName` is (`GetConnectionUnixUser`, `GetConnectionUnixProcessID`)
@@ -53,10 +61,27 @@ package struct CallerIdentityResolver: Sendable {
         return .declared
     }
 
+    /// The app id of a Flatpak sandbox, checked as xdg-desktop-portal checks it and more: the
+    /// process's `/.flatpak-info` (opened through its root, never through a link) must name the
+    /// app and its sandbox instance (`[Instance] instance-id`), that instance must be running
+    /// (`$XDG_RUNTIME_DIR/.flatpak/<instance>/bwrapinfo.json`, which Flatpak writes on the host,
+    /// names its sandbox's first process), and that process must share the caller's mount and
+    /// user namespaces. A process that made its own namespaces and a `/.flatpak-info` of its own
+    /// fails the last checks unless it also forged a running instance on the host, which only a
+    /// process of the user's own (trusted) domain can; even then it gains nothing over a caller
+    /// that declares the id (``CallerIdentityResolver/authorize(sender:senderPID:appID:boundSender:boundPID:on:)``).
+    ///
+    /// - Returns: `nil` when the process has no `/.flatpak-info`.
     private func flatpakID(folder: String, pid: Int32) throws(CallerIdentityError) -> String? {
+        let root = open("\(folder)/root", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard root >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .unreadableSandboxInfo(pid: pid, reason: "its root cannot be opened: \(BoundedFile.describe(errno: errno))")
+        }
+        defer { close(root) }
         let bytes: [UInt8]
         do {
-            bytes = try BoundedFile.read("\(folder)/root/.flatpak-info", limit: KeyFile.maximumFileSize)
+            bytes = try BoundedFile.read(".flatpak-info", in: root, limit: KeyFile.maximumFileSize)
         } catch .system(errno: ENOENT) {
             return nil
         } catch .system(errno: let code) {
@@ -73,7 +98,56 @@ package struct CallerIdentityResolver: Sendable {
         guard let name = file.group("Application")?.string("name"), !name.isEmpty else {
             throw .unreadableSandboxInfo(pid: pid, reason: "it has no [Application] name=")
         }
+        guard ApplicationID.isValid(name) else {
+            throw .unreadableSandboxInfo(pid: pid, reason: "its [Application] name= is not an app id")
+        }
+        guard let instance = file.group("Instance")?.string("instance-id"), Self.isInstanceID(instance) else {
+            throw .unreadableSandboxInfo(pid: pid, reason: "it names no sandbox instance ([Instance] instance-id=)")
+        }
+        try checkRunningInstance(instance, holds: folder, pid: pid)
         return name
+    }
+
+    /// A Flatpak instance id: 1 to 64 ASCII letters and digits (Flatpak's are numbers).
+    static func isInstanceID(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+    }
+
+    /// Throws unless the Flatpak instance `instance` runs and its sandbox's first process
+    /// shares the mount and user namespaces of the process in `folder`.
+    private func checkRunningInstance(_ instance: String, holds folder: String, pid: Int32) throws(CallerIdentityError) {
+        guard let runtimeDirectory, runtimeDirectory.hasPrefix("/") else {
+            throw .unreadableSandboxInfo(pid: pid, reason: "XDG_RUNTIME_DIR is not set, so its sandbox instance cannot be checked")
+        }
+        let infoPath = "\(runtimeDirectory)/.flatpak/\(instance)/bwrapinfo.json"
+        let childPID: Int
+        do {
+            let bytes = try BoundedFile.read(infoPath, limit: 64 * 1024)
+            guard bytes.count <= 64 * 1024,
+                  let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                  let number = object["child-pid"] as? NSNumber, let value = Int(exactly: number.doubleValue), value > 0,
+                  value <= Int(Int32.max) else {
+                throw CallerIdentityError.unreadableSandboxInfo(pid: pid, reason: "its sandbox instance \(instance) names no process")
+            }
+            childPID = value
+        } catch let error as CallerIdentityError {
+            throw error
+        } catch {
+            throw .unreadableSandboxInfo(pid: pid, reason: "its sandbox instance \(instance) is not running")
+        }
+        for namespace in ["mnt", "user"] {
+            guard let ours = Self.inode(of: "\(processRoot)/\(childPID)/ns/\(namespace)"),
+                  let theirs = Self.inode(of: "\(folder)/ns/\(namespace)"), ours == theirs else {
+                throw .unreadableSandboxInfo(pid: pid, reason: "it is not inside its sandbox instance \(instance)")
+            }
+        }
+    }
+
+    /// The device and inode a path leads to (following links, as `/proc/PID/ns/*` must be).
+    private static func inode(of path: String) -> [UInt64]? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return [UInt64(status.st_dev), UInt64(status.st_ino)]
     }
 
     private func ask(_ connection: DBusConnection, _ member: String, about busName: String) async throws(CallerIdentityError) -> UInt32 {

@@ -21,6 +21,20 @@ package enum BoundedFile {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         guard descriptor >= 0 else { throw .system(errno: errno) }
         defer { close(descriptor) }
+        return try read(descriptor: descriptor, limit: limit)
+    }
+
+    /// ``read(_:limit:)`` of the entry `name` of the open folder `folder`, never following a
+    /// link at `name` (`O_NOFOLLOW`: a link gives `ELOOP`). Under `/proc/PID/root` this keeps a
+    /// link inside another process's root from being resolved against this process's root.
+    package static func read(_ name: String, in folder: Int32, limit: Int) throws(Failure) -> [UInt8] {
+        let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw .system(errno: errno) }
+        defer { close(descriptor) }
+        return try read(descriptor: descriptor, limit: limit)
+    }
+
+    private static func read(descriptor: Int32, limit: Int) throws(Failure) -> [UInt8] {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .system(errno: errno) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }

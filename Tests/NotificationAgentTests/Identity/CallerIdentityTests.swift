@@ -8,12 +8,61 @@ import UserNotificationsTesting
 struct CallerIdentityTests {
     private static let unitCgroup = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-gnome-org.example.Unit\\x2dApp-9.scope\n"
 
-    @Test("a sandbox's .flatpak-info wins over its cgroup")
+    /// A fabricated Flatpak process `pid` of instance `instance`, whose sandbox's first process
+    /// (`bwrapinfo.json`'s `child-pid`) is `child`; namespaces are files standing for the kernel's.
+    private static func sandbox(
+        _ proc: TemporaryFolder, runtime: TemporaryFolder, pid: Int, instance: String = "1234", child: Int? = nil,
+        namespace: String = "mnt:[1]", info: String? = nil
+    ) throws {
+        try proc.write(
+            info ?? "[Application]\nname=org.example.Sandboxed\nruntime=runtime/org.gnome.Platform/x86_64/46\n[Instance]\ninstance-id=\(instance)\n",
+            to: "\(pid)/root/.flatpak-info")
+        for kind in ["mnt", "user"] { try proc.write(namespace + kind, to: "\(pid)/ns/\(kind)") }
+        try runtime.write("{\"child-pid\": \(child ?? pid), \"mnt-namespace\": 1}", to: ".flatpak/\(instance)/bwrapinfo.json")
+    }
+
+    @Test("a sandbox's .flatpak-info wins over its cgroup, once its running instance holds the process")
     func flatpak() throws {
         let proc = try TemporaryFolder()
-        try proc.write("[Application]\nname=org.example.Sandboxed\nruntime=runtime/org.gnome.Platform/x86_64/46\n", to: "100/root/.flatpak-info")
+        let runtime = try TemporaryFolder()
+        try Self.sandbox(proc, runtime: runtime, pid: 100)
         try proc.write(Self.unitCgroup, to: "100/cgroup")
-        #expect(try CallerIdentityResolver(processRoot: proc.path).identity(ofProcess: 100) == .flatpak("org.example.Sandboxed"))
+        #expect(try CallerIdentityResolver(processRoot: proc.path, runtimeDirectory: runtime.path).identity(ofProcess: 100) == .flatpak("org.example.Sandboxed"))
+    }
+
+    @Test("a /.flatpak-info that no running Flatpak instance stands behind is refused, as a namespace of one's own can fake it")
+    func fakedSandbox() throws {
+        let proc = try TemporaryFolder()
+        let runtime = try TemporaryFolder()
+        let resolver = CallerIdentityResolver(processRoot: proc.path, runtimeDirectory: runtime.path)
+        // No [Instance]: what a hand-made /.flatpak-info usually lacks.
+        try Self.sandbox(proc, runtime: runtime, pid: 300, info: "[Application]\nname=org.example.Sandboxed\n")
+        #expect(throws: CallerIdentityError.unreadableSandboxInfo(pid: 300, reason: "it names no sandbox instance ([Instance] instance-id=)")) {
+            try resolver.identity(ofProcess: 300)
+        }
+        // An instance Flatpak does not run.
+        try Self.sandbox(proc, runtime: runtime, pid: 301, instance: "77")
+        try FileManager.default.removeItem(atPath: "\(runtime.path)/.flatpak/77")
+        #expect(throws: CallerIdentityError.unreadableSandboxInfo(pid: 301, reason: "its sandbox instance 77 is not running")) {
+            try resolver.identity(ofProcess: 301)
+        }
+        // A running instance whose sandbox is another namespace than the caller's.
+        try Self.sandbox(proc, runtime: runtime, pid: 302, instance: "88", child: 303)
+        for kind in ["mnt", "user"] { try proc.write("mnt:[2]" + kind, to: "303/ns/\(kind)") }
+        #expect(throws: CallerIdentityError.unreadableSandboxInfo(pid: 302, reason: "it is not inside its sandbox instance 88")) {
+            try resolver.identity(ofProcess: 302)
+        }
+        // Without XDG_RUNTIME_DIR nothing can be checked.
+        try Self.sandbox(proc, runtime: runtime, pid: 304, instance: "99")
+        #expect(throws: CallerIdentityError.self) {
+            try CallerIdentityResolver(processRoot: proc.path, runtimeDirectory: nil).identity(ofProcess: 304)
+        }
+        // A link in the sandbox's root is never followed (it would resolve against ours).
+        try FileManager.default.createDirectory(atPath: "\(proc.path)/305/root", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(proc.path)/305/root/.flatpak-info", withDestinationPath: "\(proc.path)/100/root/.flatpak-info")
+        #expect(throws: CallerIdentityError.unreadableSandboxInfo(pid: 305, reason: BoundedFile.describe(errno: ELOOP))) {
+            try resolver.identity(ofProcess: 305)
+        }
     }
 
     @Test("a systemd app unit names the app; no unit leaves the caller's claim")
