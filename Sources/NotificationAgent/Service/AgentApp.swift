@@ -14,15 +14,26 @@ final class AgentApp: Sendable {
     let work = SerialWork()
     /// The caps ``add(_:)`` keeps.
     let caps: AgentLimits.AddCaps
-    private let binding = Locked<(pid: UInt32?, watch: DBusSignalHandle?)>((nil, nil))
+    /// The app's state folder.
+    let folder: URL
+    private let binding = Locked<(pid: UInt32?, watch: DBusSignalHandle?, confinement: CallerConfinement?)>((nil, nil, nil))
+    /// Called when the bound connection leaves the bus (the agent may let the app go then).
+    private let left: @Sendable (AgentApp) -> Void
+    /// The bytes of requests the app holds, as they traveled (``AgentAppBytes``).
+    let bytes: Locked<AgentAppBytes>
+    /// Set once the agent has let the app go: a call that finds it so starts again with a new app.
+    let isReleased = Locked(false)
 
     init(
         appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL,
-        caps: AgentLimits.AddCaps, saves: SaveLoad
+        caps: AgentLimits.AddCaps, saves: SaveLoad, left: @escaping @Sendable (AgentApp) -> Void = { _ in }
     ) {
         self.appID = appID
         self.caps = caps
         self.host = host
+        self.folder = folder
+        self.left = left
+        bytes = Locked(AgentAppBytes(estimate: AgentAppBytes.sizeOnDisk(of: folder)))
         engine = HostedEngine(
             identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
             undelivered: { identifier, error in
@@ -32,19 +43,21 @@ final class AgentApp: Sendable {
             }, taskExecutor: DBusLoopExecutor.shared, saves: saves)
     }
 
-    /// Binds `sender` to the app once `identifying` allows it, and follows it so that the app
-    /// counts as not running when it leaves the bus.
-    func bind(sender: String, on connection: DBusConnection, identifying: any CallerIdentifying) async throws {
+    /// Binds `sender` to the app once `identifying` allows it and `identity` is within what the
+    /// caller's confinement may name (``AgentLimits/iconBytes``: a sandboxed app's icon is a
+    /// theme name), and follows it so that the app counts as not running when it leaves the bus.
+    func bind(sender: String, identity: ApplicationIdentity, on connection: DBusConnection, identifying: any CallerIdentifying) async throws {
         let senderPID = await Self.processID(of: sender, on: connection)
         let bound = host.center
-        try await identifying.authorize(
+        let confinement = try await identifying.authorize(
             sender: sender, senderPID: senderPID, appID: appID, boundSender: bound, boundPID: binding.withLock { $0.pid },
             on: connection)
+        try AgentConnectOptions.check(icon: identity.icon, confinement: confinement)
         let watch = try await connection.subscribe(to: [], senderMustOwn: sender) { [weak self] event in
             if case .ownerChanged(_, _, nil) = event { self?.unbind(sender) }
         }
         let previous = binding.withLock { binding in
-            defer { binding = (senderPID, watch) }
+            defer { binding = (senderPID, watch, confinement) }
             return binding.watch
         }
         previous?.cancel()
@@ -57,7 +70,13 @@ final class AgentApp: Sendable {
         guard host.center == sender else { return }
         host.center = nil
         host.touch()
-        binding.withLock { $0.watch?.cancel(); $0 = (nil, nil) }
+        binding.withLock { $0.watch?.cancel(); $0 = (nil, nil, nil) }
+        left(self)
+    }
+
+    /// How the bound connection's process is confined; `nil` while none is bound.
+    var confinement: CallerConfinement? {
+        binding.withLock { $0.confinement }
     }
 
     /// Throws unless `sender` is the connection bound to the app.
@@ -72,9 +91,12 @@ final class AgentApp: Sendable {
     /// is shown with those options and the app is not asked `WillPresent`; a request with a
     /// trigger is refused then. `accepted` is called at acceptance, before the request is
     /// posted (``UserNotifications/HostedEngine/add(_:accepted:)``).
+    ///
+    /// `travelBytes` (the request's JSON) counts against ``AgentLimits/appStateBytes`` and,
+    /// with `othersBytes` (what the agent's other apps hold), ``AgentLimits/agentStateBytes``.
     func add(
-        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions? = nil,
-        accepted: (@Sendable () -> Void)? = nil
+        _ request: UNNotificationRequest, travelBytes: Int = 0, othersBytes: @Sendable () -> Int = { 0 },
+        presentation: UNNotificationPresentationOptions? = nil, accepted: (@Sendable () -> Void)? = nil
     ) async throws {
         if presentation != nil, !AgentPayload.deliversAtOnce(request) {
             throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")
@@ -87,10 +109,50 @@ final class AgentApp: Sendable {
         } else if occupancy.delivered >= caps.liveNotifications, !occupancy.isDelivered {
             throw NotificationAgentError.limitReached("\(appID) shows \(caps.liveNotifications) notifications")
         }
+        try await reserve(bytes: travelBytes, othersBytes: othersBytes)
         if let presentation {
             try await engine.add(request, presentation: presentation, accepted: accepted)
         } else {
             try await engine.add(request, accepted: accepted)
+        }
+    }
+
+    /// Counts `count` more bytes against the app's and the agent's budgets, measuring the app's
+    /// lists again first when the estimate would pass one (``AgentAppBytes``).
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/limitReached(_:)`` past a budget.
+    private func reserve(bytes count: Int, othersBytes: @Sendable () -> Int) async throws(NotificationAgentError) {
+        guard count > 0 else { return }
+        let others = othersBytes()
+        func over(_ estimate: Int) -> Bool {
+            estimate + count > caps.appStateBytes || others + estimate + count > caps.agentStateBytes
+        }
+        var held = bytes.withLock { $0 }
+        if over(held.estimate), held.mayMeasure(now: .now) {
+            let measured = await measureBytes()
+            held = AgentAppBytes(estimate: measured, measuredAt: .now)
+            bytes.withLock { $0 = held }
+        }
+        if over(held.estimate) {
+            if held.estimate + count > caps.appStateBytes {
+                throw .limitReached("\(appID) holds \(held.estimate) bytes of requests; \(count) more would pass \(caps.appStateBytes)")
+            }
+            throw .limitReached("the agent holds \(others + held.estimate) bytes of requests; \(count) more would pass \(caps.agentStateBytes)")
+        }
+        bytes.withLock { $0.estimate += count }
+    }
+
+    /// The bytes of the app's pending and shown requests, as their JSON.
+    func measureBytes() async -> Int {
+        do {
+            var total = 0
+            for request in await engine.pendingRequests() { total += try AgentPayload.encode(request).utf8.count }
+            for notification in await engine.deliveredNotifications() { total += try AgentPayload.encode(notification).utf8.count }
+            return total
+        } catch {
+            AgentLog.logger.error(
+                "the app's lists could not be measured; the estimate stands", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+            return bytes.withLock { $0.estimate }
         }
     }
 

@@ -4,7 +4,8 @@ import UserNotifications
 
 extension AgentService {
     /// Calls `idle` once the agent has held nothing that needs it for `period`: no shown
-    /// notification whose category has actions (or a custom dismiss action), no connected app,
+    /// notification (a click on its body must reach the app, and GNOME Shell 46+ would close it
+    /// if the agent left the bus), no connected app,
     /// and no pending request, or, when `waiting` is true, only pending requests that wait for
     /// a time more than one `period` ahead (``AgentIdleEnd/waitsUntil(_:)``: the agent's
     /// process may then sleep in its place until the soonest is due).
@@ -56,12 +57,10 @@ extension AgentService {
             guard app.host.center == nil else { return nil }
             wake = wake.combined(with: await app.engine.pendingWake())
             guard wake != .watching else { return nil }
-            guard await app.engine.occupancy(of: "").delivered > 0 else { continue }
-            let delivered = await app.engine.deliveredNotifications()
-            let answerable = Set(await app.engine.categories().filter { category in
-                !category.actions.isEmpty || category.options.contains(.customDismissAction)
-            }.map(\.identifier))
-            if delivered.contains(where: { answerable.contains($0.request.content.categoryIdentifier) }) { return nil }
+            // Every shown notification can be clicked (its body is the `default` action), and
+            // GNOME Shell 46 and later close a matched app's notifications when their sender
+            // leaves the bus: the agent stays while anything it showed is on screen.
+            if await app.engine.occupancy(of: "").delivered > 0 { return nil }
         }
         switch wake {
         case .nothing:

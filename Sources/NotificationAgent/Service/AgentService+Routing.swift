@@ -5,6 +5,10 @@ import UserNotifications
 extension AgentService {
     /// Takes a call on the connection's executor: checks its shape and app id at once, then
     /// hands it to the app's queue, so each app's calls are taken in the order they came.
+    ///
+    /// `Connect` for an app the agent does not hold checks the caller first
+    /// (``CallerIdentifying``) and makes the app only once it is allowed, within
+    /// ``AgentLimits/apps``: a refused caller leaves nothing behind.
     func route(_ invocation: DBusMethodInvocation) {
         touched()
         let message = invocation.message
@@ -18,7 +22,7 @@ extension AgentService {
         }
         switch member {
         case "Version": return invocation.reply([.uint32(AgentInterface.version)])
-        case "Status": return answer(invocation) { [self] in [.string(try await statusJSON())] }
+        case "Status": return answer(invocation) { [self] in [.string(try await statusJSON(for: sender))] }
         default: break
         }
         guard case .string(let appID) = message.body[0] else { return }
@@ -27,30 +31,58 @@ extension AgentService {
         } catch {
             return Self.fail(invocation, NotificationAgentError.invalidArgument(String(describing: error)))
         }
-        if member == "Connect" {
-            let options = message.body[1].variantDictionaryValue ?? [:]
-            let identity = ApplicationIdentity(
-                id: appID, displayName: options["name"]?.stringValue ?? appID, icon: options["icon"]?.stringValue ?? "")
-            let app = app(appID, identity: identity)
+        if member == "Connect" { return connect(invocation, appID: appID, sender: sender) }
+        guard let app = apps.withLock({ $0[appID] }) else {
+            return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
+        }
+        let body = Array(message.body.dropFirst())
+        app.work.enqueue { [self] in
+            await Self.run(invocation) {
+                try app.requireBound(sender)
+                guard Self.growingCalls.contains(member) else {
+                    return try await perform(member, body, on: app) { invocation.reply() }
+                }
+                return try await Self.offTheIOThread { try await self.perform(member, body, on: app) }
+            }
+        }
+    }
+
+    /// `Connect`: binds the sender to the app, made first (once the caller is allowed) when the
+    /// agent holds none; an app the agent let go meanwhile is made again.
+    private func connect(_ invocation: DBusMethodInvocation, appID: String, sender: String) {
+        let options = invocation.message.body[1].variantDictionaryValue ?? [:]
+        let identity: ApplicationIdentity
+        do throws(NotificationAgentError) {
+            identity = try AgentConnectOptions.identity(appID: appID, name: options["name"]?.stringValue, icon: options["icon"]?.stringValue)
+        } catch {
+            return Self.fail(invocation, error)
+        }
+        if let app = apps.withLock({ $0[appID] }) {
             return app.work.enqueue { [self] in
+                if app.isReleased.withLock({ $0 }) { return connect(invocation, appID: appID, sender: sender) }
                 await Self.run(invocation) {
-                    try await app.bind(sender: sender, on: connection, identifying: identifying)
+                    try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
                     app.host.remember(identity)
                     return [.uint32(AgentInterface.version)]
                 }
             }
         }
-        guard let app = apps.withLock({ $0[appID] }) else {
-            return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
-        }
-        let body = Array(message.body.dropFirst())
-        app.work.enqueue {
-            await Self.run(invocation) {
-                try app.requireBound(sender)
-                guard Self.growingCalls.contains(member) else {
-                    return try await Self.perform(member, body, on: app) { invocation.reply() }
+        answer(invocation) { [self] in
+            // Nothing is made for a caller before it is allowed to act for the id.
+            let confinement = try await identifying.authorize(
+                sender: sender, senderPID: nil, appID: appID, boundSender: nil, boundPID: nil, on: connection)
+            try AgentConnectOptions.check(icon: identity.icon, confinement: confinement)
+            let app = try admit(appID, identity: identity)
+            return try await withCheckedThrowingContinuation { continuation in
+                app.work.enqueue { [self] in
+                    do {
+                        try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
+                        app.host.remember(identity)
+                        continuation.resume(returning: [.uint32(AgentInterface.version)])
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
                 }
-                return try await Self.offTheIOThread { try await Self.perform(member, body, on: app) }
             }
         }
     }
@@ -59,7 +91,7 @@ extension AgentService {
     /// of requests): they run on the global executor, so that one app's batch keeps neither
     /// the D-Bus I/O thread, where an app's calls run (``SerialWork``), nor the other apps
     /// waiting.
-    static let growingCalls: Set<String> = ["AddRequests", "PendingRequests", "DeliveredNotifications"]
+    static let growingCalls: Set<String> = ["AddRequests", "PendingRequests", "DeliveredNotifications", "AddFiles"]
 
     /// Runs `work` in a task of its own on the global executor, with no executor preference
     /// (under one, even the global executor's, each return from the engine's actor would be a
@@ -73,27 +105,38 @@ extension AgentService {
         "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "AddPresented": "ssu", "AddRequests": "sas", "PendingRequests": "s",
         "RemovePendingRequests": "sasb", "DeliveredNotifications": "s", "RemoveDeliveredNotifications": "sasb",
         "SetCategories": "ss", "Categories": "s", "RequestAuthorization": "su", "Authorization": "s",
-        "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas",
+        "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas", "AddFiles": "ssah",
     ]
 
     /// Performs an app's call once its sender is known to be bound; `body` is without the app id.
     ///
     /// `Add` and `AddPresented` call `accepted` as the request is accepted, before its `Notify`
     /// is written: the caller answers the app there (its later, same answer is ignored).
-    static func perform(
+    func perform(
         _ member: String, _ body: [DBusValue], on app: AgentApp, accepted: (@Sendable () -> Void)? = nil
     ) async throws -> [DBusValue] {
         let engine = app.engine
         switch member {
         case "Add", "AddPresented":
-            let request = try AgentPayload.request(from: body[0].stringValue ?? "")
+            let (request, bytes) = try Self.request(from: body[0])
             let options = member == "Add" ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
             guard request.content.attachments.isEmpty else {
                 // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
-                try await offTheIOThread { try await app.add(request, presentation: options, accepted: accepted) }
+                try await Self.offTheIOThread { [self] in
+                    try await addWithFiles(request, bytes: bytes, sources: nil, to: app, presentation: options, accepted: accepted)
+                }
                 return []
             }
-            try await app.add(request, presentation: options, accepted: accepted)
+            try await app.add(request, travelBytes: bytes, othersBytes: othersBytes(app), presentation: options, accepted: accepted)
+            return []
+        case "AddFiles":
+            let (request, bytes) = try Self.request(from: body[0])
+            guard case .array(_, let files) = body[1] else { throw NotificationAgentError.invalidArgument("AddFiles takes its files as (ah)") }
+            let sources = files.compactMap { value -> DBusFileDescriptor? in
+                if case .unixFileDescriptor(let file) = value { return file }
+                return nil
+            }
+            try await addWithFiles(request, bytes: bytes, sources: sources, to: app, presentation: nil, accepted: nil)
             return []
         case "AddRequests": return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
         case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
@@ -133,7 +176,7 @@ extension AgentService {
     /// name, message) pair for each, both empty for a request taken; a refused request does not
     /// stop the ones after it. A list over ``UserNotifications/AgentInterface/maximumBatchRequests``
     /// requests or ``UserNotifications/AgentInterface/maximumBatchBytes`` bytes is refused whole.
-    static func addRequests(_ texts: [String], to app: AgentApp) async throws -> DBusValue {
+    func addRequests(_ texts: [String], to app: AgentApp) async throws -> DBusValue {
         guard texts.count <= AgentInterface.maximumBatchRequests else {
             throw NotificationAgentError.invalidArgument(
                 "AddRequests takes at most \(AgentInterface.maximumBatchRequests) requests, not \(texts.count)")
@@ -144,9 +187,15 @@ extension AgentService {
         }
         var results: [DBusValue] = []
         results.reserveCapacity(texts.count)
+        let others = othersBytes(app)
         for text in texts {
             do {
-                try await app.add(try AgentPayload.request(from: text))
+                let (request, size) = try Self.request(from: .string(text))
+                if request.content.attachments.isEmpty {
+                    try await app.add(request, travelBytes: size, othersBytes: others)
+                } else {
+                    try await addWithFiles(request, bytes: size, sources: nil, to: app, presentation: nil, accepted: nil)
+                }
                 results.append(.structure([.string(""), .string("")]))
             } catch {
                 let (name, message) = AgentErrorName.encode(error)
@@ -156,10 +205,39 @@ extension AgentService {
         return .array(element: .structure([.string, .string]), results)
     }
 
-    /// The JSON of `Status`.
+    /// The request a call's JSON argument holds, and its size, within ``AgentLimits/requestBytes``.
+    static func request(from value: DBusValue) throws -> (UNNotificationRequest, Int) {
+        let json = value.stringValue ?? ""
+        let bytes = json.utf8.count
+        guard bytes <= AgentLimits.requestBytes else {
+            throw NotificationAgentError.invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
+        }
+        return (try AgentPayload.request(from: json), bytes)
+    }
+
+    /// What the agent's apps other than `app` hold, in bytes, asked at the time of the check.
+    func othersBytes(_ app: AgentApp) -> @Sendable () -> Int {
+        { [weak self] in
+            guard let self else { return 0 }
+            return apps.withLock { apps in apps.values.reduce(0) { $1 === app ? $0 : $0 + $1.bytes.withLock { $0.estimate } } }
+        }
+    }
+
+    /// The JSON of `Status` for `sender`: every app for a process of the user's own on the
+    /// host, only the apps bound to `sender` for a sandboxed one.
+    package func statusJSON(for sender: String) async throws -> String {
+        let confinement = try await identifying.confinement(of: sender, on: connection)
+        return try await statusJSON { confinement == .host || $0.host.center == sender }
+    }
+
+    /// The JSON of `Status` with every app the agent holds.
     package func statusJSON() async throws -> String {
+        try await statusJSON { _ in true }
+    }
+
+    private func statusJSON(including included: (AgentApp) -> Bool) async throws -> String {
         var entries: [AgentStatus.App] = []
-        for app in apps.withLock({ $0.values.sorted { $0.appID < $1.appID } }) {
+        for app in apps.withLock({ $0.values.sorted { $0.appID < $1.appID } }) where included(app) {
             entries.append(await app.status())
         }
         let encoder = JSONEncoder()

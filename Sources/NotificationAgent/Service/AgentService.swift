@@ -129,7 +129,8 @@ public final class AgentService: Sendable {
         StateFile(folder: folder(of: appID), name: "agent")
     }
 
-    /// The app of `appID`, made with `identity` when the agent holds none yet.
+    /// The app of `appID`, made with `identity` when the agent holds none yet (tests; the
+    /// agent itself makes apps through ``admit(_:identity:)``).
     func app(_ appID: String, identity: ApplicationIdentity) -> AgentApp {
         apps.withLock { apps in
             if let app = apps[appID] { return app }
@@ -139,21 +140,89 @@ public final class AgentService: Sendable {
         }
     }
 
+    /// The app of `appID`, made with `identity` when the agent holds none yet and holds fewer
+    /// than ``AgentLimits/apps``.
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/limitReached(_:)`` when the agent
+    ///   holds as many apps as it may, or a new app would pass ``AgentLimits/keptApps``.
+    func admit(_ appID: String, identity: ApplicationIdentity) throws(NotificationAgentError) -> AgentApp {
+        if apps.withLock({ $0[appID] }) == nil, !FileManager.default.fileExists(atPath: folder(of: appID).path),
+           keptAppCount() >= AgentLimits.keptApps {
+            throw .limitReached("the agent keeps the state of \(AgentLimits.keptApps) apps")
+        }
+        let admitted: AgentApp? = apps.withLock { apps in
+            if let app = apps[appID] { return app }
+            guard apps.count < caps.apps else { return nil }
+            let app = makeApp(appID, record: AgentAppRecord(identity: identity))
+            apps[appID] = app
+            return app
+        }
+        guard let admitted else { throw .limitReached("the agent holds \(caps.apps) apps") }
+        return admitted
+    }
+
     private func makeApp(_ appID: String, record: AgentAppRecord) -> AgentApp {
         let host = AgentAppHost(
             appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
             touch: { [weak self] in self?.touched() })
         return AgentApp(
             appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps,
-            saves: saves)
+            saves: saves, left: { [weak self] app in self?.releaseIfEmpty(app) })
+    }
+
+    /// Lets `app` go, on its queue, when it is not connected and holds nothing: no pending
+    /// request, no shown notification, no queued response and no push registration. Its
+    /// engine is closed, so that it takes neither a place among ``AgentLimits/apps`` nor a bus
+    /// connection; its state folder is removed too when it keeps no categories and no
+    /// authorization answer (else the app's next `Connect` reads them back).
+    func releaseIfEmpty(_ app: AgentApp) {
+        app.work.enqueue { [self] in
+            guard app.host.center == nil, app.host.queuedCount == 0, !app.isReleased.withLock({ $0 }) else { return }
+            let occupancy = await app.engine.occupancy(of: "")
+            guard occupancy.pending == 0, occupancy.delivered == 0 else { return }
+            guard !FileManager.default.fileExists(atPath: app.folder.appendingPathComponent(RemotePushRecord.fileName).path) else { return }
+            let categories = await app.engine.categories()
+            let authorization = await app.engine.authorization()
+            let keepsSettings = !categories.isEmpty || authorization.status != .notDetermined
+            let removed = apps.withLock { apps in
+                guard apps[app.appID] === app else { return false }
+                apps[app.appID] = nil
+                return true
+            }
+            guard removed else { return }
+            app.isReleased.withLock { $0 = true }
+            app.engine.close()
+            if !keepsSettings {
+                do {
+                    try PrivateStorage.remove(app.folder.path)
+                } catch {
+                    AgentLog.logger.error(
+                        "the state folder of an app let go was not removed", metadata: ["app": "\(app.appID)", "error": AgentLog.describe(error)])
+                }
+            }
+            AgentLog.logger.info("an app that holds nothing was let go", metadata: ["app": "\(app.appID)", "settings kept": "\(keepsSettings)"])
+        }
+    }
+
+    /// How many app folders the state root holds.
+    private func keptAppCount() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []).count
     }
 
     /// Restores each app that has an `agent.json` under the state root.
+    /// Apps that hold nothing are let go at once (``releaseIfEmpty(_:)``); past
+    /// ``AgentLimits/apps``, the rest stay on disk, unread, and a log line says so.
     private func restoreApps() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []).sorted()
         for appID in names where (try? ApplicationIdentity.validate(id: appID)) != nil {
+            guard apps.withLock({ $0.count }) < caps.apps else {
+                AgentLog.logger.error("more apps are kept than the agent holds; the rest wait", metadata: ["app": "\(appID)"])
+                break
+            }
             guard case .loaded(let record)? = try? recordFile(of: appID).load() else { continue }
-            apps.withLock { $0[appID] = makeApp(appID, record: record) }
+            let app = makeApp(appID, record: record)
+            apps.withLock { $0[appID] = app }
+            releaseIfEmpty(app)
         }
     }
 }

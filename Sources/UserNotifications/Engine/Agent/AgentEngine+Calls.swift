@@ -8,8 +8,16 @@ extension AgentEngine {
     /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer. A
     /// request with a trigger, when the agent serves `AddRequests`, goes through the
     /// ``AgentAddPacker``.
+    ///
+    /// A request with attachments goes as `AddFiles` (version 5), its files opened here, with
+    /// the app's own rights, and handed over as descriptors: the agent never opens its paths.
     func add(_ request: UNNotificationRequest) async throws {
         let json = try AgentPayload.encode(request)
+        if !request.content.attachments.isEmpty, agentVersion.withLock({ $0 }) >= AgentInterface.addFilesVersion {
+            let files = try request.openAttachmentFiles().map { DBusValue.unixFileDescriptor(DBusFileDescriptor(taking: $0)) }
+            _ = try await callConnected("AddFiles", [.string(json), .array(element: .unixFileDescriptor, files)])
+            return
+        }
         if !AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addRequestsVersion {
             return try await addPacked(json)
         }

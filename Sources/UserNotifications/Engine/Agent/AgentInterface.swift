@@ -1,6 +1,6 @@
 import DBus
 
-/// The names of the per-user agent's D-Bus interface, version 4: `org.desktopnotifications.Agent1`
+/// The names of the per-user agent's D-Bus interface, version 5: `org.desktopnotifications.Agent1`
 /// served by the agent, and `org.desktopnotifications.AgentClient1` served by each app's
 /// center. `dbus/org.desktopnotifications.Agent1.xml` and
 /// `dbus/org.desktopnotifications.AgentClient1.xml` hold the same text, and a test keeps them
@@ -16,7 +16,9 @@ import DBus
 /// center to run its service extension on a pushed request with `mutable-content`); 4 adds
 /// `AddRequests` (up to ``maximumBatchRequests`` requests in one call, each added as `Add`
 /// adds it, in order, with an answer of its own: the center packs the adds made while one is
-/// on its way). A version only adds methods: a center calls `AddPresented` only when `Connect`
+/// on its way); 5 adds `AddFiles` (a request whose attachments' bytes travel as descriptors,
+/// one per attachment in order: the agent never opens a path a sandboxed app names, and a
+/// center sends every request with attachments this way). A version only adds methods: a center calls `AddPresented` only when `Connect`
 /// answered 2 or more, and `AddRequests` only when it answered 4 or more, and calls `Add`
 /// otherwise; a center older than 3 answers `ServiceExtension` with `UnknownMethod`, and the
 /// agent shows the push as it was sent.
@@ -32,11 +34,13 @@ package enum AgentInterface {
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`.
-    package static let version: UInt32 = 4
+    package static let version: UInt32 = 5
     /// The first version that serves `AddPresented`.
     package static let addPresentedVersion: UInt32 = 2
     /// The first version that serves `AddRequests`.
     package static let addRequestsVersion: UInt32 = 4
+    /// The version that adds `AddFiles`.
+    package static let addFilesVersion: UInt32 = 5
     /// The most requests one `AddRequests` call takes; a longer list gets
     /// ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
     package static let maximumBatchRequests = 1_000
@@ -73,6 +77,11 @@ package enum AgentInterface {
           <arg name="app_id" type="s" direction="in"/>
           <arg name="request_json" type="s" direction="in"/>
           <arg name="options" type="u" direction="in"/>
+        </method>
+        <method name="AddFiles">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="request_json" type="s" direction="in"/>
+          <arg name="files" type="ah" direction="in"/>
         </method>
         <method name="AddRequests">
           <arg name="app_id" type="s" direction="in"/>

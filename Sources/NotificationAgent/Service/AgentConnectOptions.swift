@@ -1,0 +1,37 @@
+import UserNotifications
+
+/// The identity an app connects with (`Connect`'s `name` and `icon`), bounded before the
+/// agent keeps or sends any of it.
+enum AgentConnectOptions {
+    /// The identity `Connect` asks for.
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/invalidArgument(_:)`` for a name
+    ///   over ``AgentLimits/displayNameBytes``, an icon over ``AgentLimits/iconBytes``, or
+    ///   either with a control character.
+    static func identity(appID: String, name: String?, icon: String?) throws(NotificationAgentError) -> ApplicationIdentity {
+        let name = name ?? appID
+        let icon = icon ?? ""
+        guard name.utf8.count <= AgentLimits.displayNameBytes else {
+            throw .invalidArgument("the display name is \(name.utf8.count) bytes, over \(AgentLimits.displayNameBytes)")
+        }
+        guard icon.utf8.count <= AgentLimits.iconBytes else {
+            throw .invalidArgument("the icon is \(icon.utf8.count) bytes, over \(AgentLimits.iconBytes)")
+        }
+        guard !containsControl(name), !containsControl(icon) else {
+            throw .invalidArgument("the display name and the icon take no control characters")
+        }
+        return ApplicationIdentity(id: appID, displayName: name.isEmpty ? appID : name, icon: icon)
+    }
+
+    /// Throws unless `icon` is what a caller of `confinement` may name: anything within the
+    /// bounds for a host app; for a sandboxed app, a theme name (no `/`), since a path would
+    /// make the notification server read a host file on the app's behalf.
+    static func check(icon: String, confinement: CallerConfinement) throws(NotificationAgentError) {
+        guard confinement == .sandboxed, icon.contains("/") else { return }
+        throw .notAllowed("a sandboxed app names its icon from the icon theme, not by path")
+    }
+
+    private static func containsControl(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}
