@@ -77,11 +77,15 @@ struct AgentIdleTests {
         })
         #expect(server.notifications.isEmpty)
         // When due, the waiter is the agent again (the same process), which fires the request.
-        #expect(await server.waitForNotify(timeout: .seconds(15)) != nil, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let id = await server.waitForNotify(timeout: .seconds(15))
+        #expect(id != nil, "\((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         #expect(Date().timeIntervalSince(added) >= 7)
         #expect(server.notifications.map(\.request.summary) == ["Title of later"])
         #expect(try await testBus.ownerPID(of: AgentInterface.busName) == agent)
-        // Holding nothing after the delivery, it exits.
+        // It stays while the notification is shown; once that is closed it holds nothing, and exits.
+        try await Task.sleep(for: .seconds(2))
+        #expect(Self.isAlive(agent))
+        if let id { server.close(id: id, reason: .dismissed) }
         #expect(await eventually(timeout: .seconds(15)) { !Self.isAlive(agent) })
     }
 

@@ -1,0 +1,233 @@
+import DBus
+import DesktopNotificationsSupport
+import Foundation
+import FreedesktopNotifications
+@testable import NotificationAgent
+import Testing
+@testable import UserNotifications
+import UserNotificationsTesting
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Tells the agent that the connections in `sandboxed` are sandboxed apps, and lets every
+/// caller act by the first-binding rule: the confinement the agent's own rules read, without
+/// a sandbox (the hostile-peer battery goes through the real identification).
+private struct StubConfinement: CallerIdentifying {
+    let sandboxed: Locked<Set<String>>
+    let refused: Bool
+
+    func authorize(
+        sender: String, senderPID: UInt32?, appID: String, boundSender: String?, boundPID: UInt32?, on connection: DBusConnection
+    ) async throws(NotificationAgentError) -> CallerConfinement {
+        if refused { throw .notAllowed("refused by the test") }
+        try DeclaredAppIdentity().authorizeDeclared(
+            sender: sender, senderPID: senderPID, appID: appID, boundSender: boundSender, boundPID: boundPID)
+        return sandboxed.withLock { $0.contains(sender) } ? .sandboxed : .host
+    }
+
+    func confinement(of sender: String, on connection: DBusConnection) async throws(NotificationAgentError) -> CallerConfinement {
+        sandboxed.withLock { $0.contains(sender) } ? .sandboxed : .host
+    }
+}
+
+@Suite("The agent as a trust boundary: callers checked first, every value bounded")
+struct AgentTrustTests {
+    static let appID = "org.example.Trusted"
+    static let prefix = AgentErrorName.prefix
+    let fixture: AgentServiceFixture
+    let sandboxed = Locked<Set<String>>([])
+
+    init() async throws {
+        fixture = try await AgentServiceFixture(prefix: "agent-trust")
+    }
+
+    func startAgent(refusing: Bool = false, caps: AgentLimits.AddCaps = .standard) async throws -> AgentService {
+        try await AgentService.start(
+            bus: .address(fixture.testBus.address), clock: SystemNotificationClock(), launcher: NoAppLauncher(),
+            identifying: StubConfinement(sandboxed: sandboxed, refused: refusing), stateRoot: fixture.stateRoot, caps: caps)
+    }
+
+    func appFolders() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: fixture.stateRoot.path)) ?? []
+    }
+
+    func connectBody(_ appID: String, name: String = "App", icon: String = "dialog-information") -> [DBusValue] {
+        [.string(appID), .variantDictionary([("name", .string(name)), ("icon", .string(icon))])]
+    }
+
+    @Test("a refused Connect makes nothing: no app, no folder, no engine")
+    func refusedConnectLeavesNothing() async throws {
+        let agent = try await startAgent(refusing: true)
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        for index in 0..<20 {
+            #expect(await peer.errorName(of: "Connect", connectBody("org.example.Junk\(index)")) == Self.prefix + "NotAllowed")
+        }
+        #expect(try await agent.statusJSON() == #"{"apps":[]}"#)
+        #expect(appFolders().isEmpty)
+        await peer.close()
+        await agent.stop()
+    }
+
+    @Test("an app that leaves holding nothing is let go; one that holds a shown notification is kept")
+    func emptyAppsLetGo() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let empty = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await empty.connectApp("org.example.Empty")
+        let holding = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await holding.connectApp(Self.appID)
+        try await holding.add(AgentTestClient.request("shown"), for: Self.appID)
+        _ = try #require(await server.waitForNotify())
+        await empty.close()
+        await holding.close()
+        #expect(await eventually { (try? await agent.statusJSON()) == #"{"apps":[{"appID":"org.example.Trusted","connected":false,"delivered":1,"pending":0,"queued":0}]}"# })
+        #expect(await eventually { appFolders() == [Self.appID] })
+        await agent.stop()
+    }
+
+    @Test("past the number of apps the agent holds, a new app's Connect is LimitReached; a known one still connects")
+    func appBudget() async throws {
+        let agent = try await startAgent(caps: AgentLimits.AddCaps(pendingRequests: 10, liveNotifications: 10, apps: 2))
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await peer.connectApp("org.example.One")
+        try await peer.connectApp("org.example.Two")
+        #expect(await peer.errorName(of: "Connect", connectBody("org.example.Three")) == Self.prefix + "LimitReached")
+        #expect(await peer.errorName(of: "Connect", connectBody("org.example.One")) == nil)
+        #expect(!appFolders().contains("org.example.Three"))
+        await peer.close()
+        await agent.stop()
+    }
+
+    @Test("a name or icon too long or with control characters is refused; a sandboxed app's icon is a theme name")
+    func identityBounds() async throws {
+        let agent = try await startAgent()
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        let long = String(repeating: "n", count: AgentLimits.displayNameBytes + 1)
+        #expect(await peer.errorName(of: "Connect", connectBody(Self.appID, name: long)) == Self.prefix + "InvalidArgument")
+        #expect(await peer.errorName(of: "Connect", connectBody(Self.appID, name: "a\u{1B}[2Jb")) == Self.prefix + "InvalidArgument")
+        let longIcon = "/" + String(repeating: "i", count: AgentLimits.iconBytes)
+        #expect(await peer.errorName(of: "Connect", connectBody(Self.appID, icon: longIcon)) == Self.prefix + "InvalidArgument")
+        _ = sandboxed.withLock { $0.insert(peer.connection.uniqueName) }
+        #expect(await peer.errorName(of: "Connect", connectBody(Self.appID, icon: "/home/someone/.ssh/id_rsa")) == Self.prefix + "NotAllowed")
+        #expect(await peer.errorName(of: "Connect", connectBody(Self.appID, icon: "face-smile")) == nil)
+        #expect(appFolders() == [Self.appID])
+        await peer.close()
+        await agent.stop()
+    }
+
+    @Test("Status tells a sandboxed caller about its own app alone, a host caller about every app")
+    func statusScope() async throws {
+        let agent = try await startAgent()
+        let host = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await host.connectApp("org.example.Host")
+        let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
+        _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
+        try await boxed.connectApp("org.example.Boxed")
+        let everything = try await host.call("Status").first?.stringValue ?? ""
+        #expect(everything.contains("org.example.Host") && everything.contains("org.example.Boxed"))
+        let own = try await boxed.call("Status").first?.stringValue ?? ""
+        #expect(own.contains("org.example.Boxed") && !own.contains("org.example.Host"))
+        await host.close()
+        await boxed.close()
+        await agent.stop()
+    }
+
+    @Test("a request over 64 KiB is InvalidArgument; past the app's bytes, LimitReached; other apps go on")
+    func byteBudgets() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let caps = AgentLimits.AddCaps(pendingRequests: 1000, liveNotifications: 1000, appStateBytes: 200_000)
+        let agent = try await startAgent(caps: caps)
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await peer.connectApp(Self.appID)
+        func request(_ identifier: String, bodyBytes: Int) throws -> DBusValue {
+            let content = UNMutableNotificationContent()
+            content.title = identifier
+            content.body = String(repeating: "b", count: bodyBytes)
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
+            return .string(try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)))
+        }
+        #expect(await peer.errorName(of: "Add", [.string(Self.appID), try request("big", bodyBytes: 70_000)]) == Self.prefix + "InvalidArgument")
+        var refusedAt: Int?
+        for index in 0..<10 where refusedAt == nil {
+            if let name = await peer.errorName(of: "Add", [.string(Self.appID), try request("r\(index)", bodyBytes: 50_000)]) {
+                #expect(name == Self.prefix + "LimitReached")
+                refusedAt = index
+            }
+        }
+        #expect(refusedAt == 3)
+        let other = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await other.connectApp("org.example.Other")
+        #expect(await other.errorName(of: "Add", [.string("org.example.Other"), try request("fine", bodyBytes: 100)]) == nil)
+        // Room made by a removal is found again by a new measure (at most once a second).
+        try await peer.call("RemovePendingRequests", [.string(Self.appID), .stringArray([]), .boolean(true)])
+        try await Task.sleep(for: .milliseconds(1100))
+        #expect(await peer.errorName(of: "Add", [.string(Self.appID), try request("again", bodyBytes: 50_000)]) == nil)
+        await peer.close()
+        await other.close()
+        await agent.stop()
+    }
+
+    /// A request with one attachment naming `path`.
+    func attached(_ identifier: String, path: String) throws -> String {
+        let content = UNMutableNotificationContent()
+        content.title = identifier
+        content.attachments = [UNNotificationAttachment(identifier: "img", url: URL(fileURLWithPath: path), type: "public.png")]
+        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+    }
+
+    @Test("attachments: a sandboxed app's paths are refused unopened; its descriptors are copied; a FIFO or a mismatch is refused")
+    func attachmentsAsDescriptors() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-files")
+        let image = try files.write("not really a png, bytes all the same", to: "pic.png")
+        let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
+        _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
+        try await boxed.connectApp(Self.appID)
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), .string(try attached("path", path: image))]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), .string(try attached("missing", path: "/nonexistent/secret"))])
+            == Self.prefix + "NotAllowed")
+        let descriptor = DBusFileDescriptor(taking: open(image, O_RDONLY | O_CLOEXEC))
+        try await boxed.call("AddFiles", [.string(Self.appID), .string(try attached("handed", path: "/somewhere/pic.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+        _ = try #require(await server.waitForNotify())
+        let stored = try #require(server.notifications.last?.request.hints.imagePath.flatMap(URL.init(string:)))
+        #expect(stored.path.hasPrefix(fixture.stateRoot.path))
+        #expect(try String(contentsOf: stored, encoding: .utf8) == "not really a png, bytes all the same")
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), .string(try attached("none", path: "/x.png")), .array(element: .unixFileDescriptor, [])])
+            == Self.prefix + "InvalidArgument")
+        let fifo = "\(files.path)/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let pipe = DBusFileDescriptor(taking: open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), .string(try attached("fifo", path: "/x.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
+            == Self.prefix + "UNError100")
+        // The staging folder is gone once each call is answered.
+        let incoming = fixture.stateRoot.appendingPathComponent(Self.appID).appendingPathComponent("incoming").path
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).isEmpty)
+        await boxed.close()
+        await agent.stop()
+    }
+
+    @Test("a host app's attachment path is opened without following a link or waiting on a FIFO")
+    func hostPaths() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-host")
+        let target = try files.write("secret", to: "target")
+        #expect(chmod(target, 0o644) == 0)
+        let link = "\(files.path)/link.png"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let fifo = "\(files.path)/pipe.png"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let host = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await host.connectApp(Self.appID)
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("link", path: link))]) == Self.prefix + "UNError100")
+        #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o644)
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("fifo", path: fifo))]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("dir", path: files.path))]) == Self.prefix + "UNError100")
+        // The agent still answers.
+        #expect(try await host.call("Version") == [.uint32(AgentInterface.version)])
+        await host.close()
+        await agent.stop()
+    }
+}
