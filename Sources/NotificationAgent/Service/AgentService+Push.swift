@@ -62,6 +62,9 @@ extension AgentService {
             return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
         }
         let options = message.body.count > 1 ? message.body[1].variantDictionaryValue ?? [:] : [:]
+        for key in ["distributor", "description"] where (options[key]?.stringValue?.utf8.count ?? 0) > AgentLimits.displayNameBytes {
+            return Self.fail(invocation, NotificationAgentError.invalidArgument("\(key) is at most \(AgentLimits.displayNameBytes) bytes"))
+        }
         app.work.enqueue {
             await Self.runPush(invocation) {
                 try app.requireBound(sender)
