@@ -67,6 +67,19 @@ struct AgentIdleTests {
         #expect(await eventually(timeout: .seconds(10)) { (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil })
     }
 
+    @Test("with GNOME 46's personality (a gone sender's notifications are closed), the agent's idle exit does not take down what it shows")
+    func gnome46KeepsShown() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .gnome46)
+        let (agent, _, _) = try await addThroughStartedAgent([AgentTestClient.request("shown")], idleExit: 1)
+        let id = try #require(await server.waitForNotify(timeout: .seconds(10)))
+        try await Task.sleep(for: .seconds(4))
+        #expect(Self.isAlive(agent))
+        #expect(server.liveIDs == [id])
+        // GNOME sends the close to the poster alone, the app's engine in the agent.
+        server.close(id: id, reason: .dismissed)
+        #expect(await eventually(timeout: .seconds(15)) { !Self.isAlive(agent) })
+    }
+
     @Test("holding only a request due later, it becomes a waiter without a bus name, which starts it again in the same process when due")
     func waitsInItsPlace() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)

@@ -17,8 +17,9 @@ extension AgentService {
     /// responses expire.
     ///
     /// Signs of work set the one idle timer again: every call to the agent, a connected app
-    /// leaving the bus, a delivery, a response, and a `NotificationClosed` or `ActionInvoked`
-    /// signal on the bus. The timer is checked when it rings; while the agent holds something,
+    /// leaving the bus, a delivery, a response, a `NotificationClosed` or `ActionInvoked`
+    /// signal on the bus, and a save of any app's state (a close that a server sends to the
+    /// app's own engine alone, as GNOME Shell does, is heard there). The timer is checked when it rings; while the agent holds something,
     /// it stays unset until the next sign of work, so nothing wakes the agent while it waits.
     ///
     /// - Throws: `DBusError` when the signals cannot be subscribed to.
@@ -27,6 +28,7 @@ extension AgentService {
     ) async throws {
         let watch = AgentIdleWatch(period: period, check: { [weak self] in await self?.idleEnd(period: period, waiting: waiting) }, idle: idle)
         idleWatch.withLock { $0 = watch }
+        saves.onWrite { [weak self] in self?.touched() }
         let rules = ["NotificationClosed", "ActionInvoked"].map { DBusMatchRule(interface: "org.freedesktop.Notifications", member: $0) }
         let signals = try await connection.subscribe(to: rules) { [weak self] _ in self?.touched() }
         idleSignals.withLock { $0 = signals }
@@ -60,7 +62,8 @@ extension AgentService {
             // Every shown notification can be clicked (its body is the `default` action), and
             // GNOME Shell 46 and later close a matched app's notifications when their sender
             // leaves the bus: the agent stays while anything it showed is on screen.
-            if await app.engine.occupancy(of: "").delivered > 0 { return nil }
+            let occupancy = await app.engine.occupancy(of: "")
+            if occupancy.delivered > 0 || occupancy.underWay > 0 { return nil }
         }
         switch wake {
         case .nothing:

@@ -179,7 +179,7 @@ public final class AgentService: Sendable {
         app.work.enqueue { [self] in
             guard app.host.center == nil, app.host.queuedCount == 0, !app.isReleased.withLock({ $0 }) else { return }
             let occupancy = await app.engine.occupancy(of: "")
-            guard occupancy.pending == 0, occupancy.delivered == 0 else { return }
+            guard occupancy.isEmpty else { return }
             guard !FileManager.default.fileExists(atPath: app.folder.appendingPathComponent(RemotePushRecord.fileName).path) else { return }
             let categories = await app.engine.categories()
             let authorization = await app.engine.authorization()

@@ -9,4 +9,10 @@ package struct EngineOccupancy: Sendable, Hashable {
     package var isPending: Bool
     /// Whether the identifier asked about is shown now (an `Add` of it replaces it).
     package var isDelivered: Bool
+    /// The deliveries on their way to the server (a trigger that fired, an update): while any
+    /// is, the engine holds something even with both lists empty.
+    package var underWay: Int = 0
+
+    /// Whether the engine holds nothing: no pending request, nothing shown, nothing on its way.
+    package var isEmpty: Bool { pending == 0 && delivered == 0 && underWay == 0 }
 }

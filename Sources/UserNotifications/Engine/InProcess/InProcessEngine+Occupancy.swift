@@ -8,7 +8,7 @@ extension InProcessEngine {
         let kept = pending[identifier]?.awaitsDelivery
         return EngineOccupancy(
             pending: pending.count - pending.awaitingDelivery, delivered: delivered.live.count + pending.awaitingDelivery,
-            isPending: kept == false, isDelivered: delivered[identifier] != nil || kept == true)
+            isPending: kept == false, isDelivered: delivered[identifier] != nil || kept == true, underWay: deliveries.count)
     }
 }
 

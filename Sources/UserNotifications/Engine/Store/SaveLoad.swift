@@ -18,9 +18,17 @@ package final class SaveLoad: Sendable {
     }
 
     private let state = Locked(State())
+    private let written = Locked<(@Sendable () -> Void)?>(nil)
 
     /// A load of its own, shared with no other engine until it is handed to one.
     package init() {}
+
+    /// Calls `action` as each write of the group's engines starts: every change of an engine's
+    /// state is saved, so the agent takes a write as a sign of work (a notification the server
+    /// closed, which only the app's engine hears, among them).
+    package func onWrite(_ action: @escaping @Sendable () -> Void) {
+        written.withLock { $0 = action }
+    }
 
     /// How many of the group's engines have a write waiting for the end of its interval.
     var waiting: Int { state.withLock { $0.waiting } }
@@ -46,6 +54,7 @@ package final class SaveLoad: Sendable {
     /// A write of one of the group's engines started at `now`.
     func writeStarted(at now: ContinuousClock.Instant) {
         state.withLock { $0.lastStart = now }
+        written.withLock { $0 }?()
     }
 
     /// The write that started last took `duration`.
