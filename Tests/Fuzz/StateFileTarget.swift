@@ -4,7 +4,9 @@ import UserNotifications
 extension FuzzTarget {
     /// The center's state file, `notifications.json`, read as a center reads it at start-up:
     /// `EngineState.file(in:).load()` (which sets a damaged file aside), then the requests,
-    /// notifications and categories rebuilt from what loaded. One temporary folder, in memory
+    /// notifications and categories rebuilt from what loaded, without the entries that cannot
+    /// be honoured (an interval over 100 years, a date out of range), as the engine leaves them
+    /// out. One temporary folder, in memory
     /// when /dev/shm exists, holds the file; each case writes the input there first.
     static func stateFile() -> FuzzTarget {
         let parent = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : NSTemporaryDirectory()
@@ -30,6 +32,10 @@ extension FuzzTarget {
                     case .loaded(let state):
                         let objects = state.makeObjects()
                         _ = objects.pending.map(\.content.body) + objects.delivered.map(\.request.content.title)
+                        // What was kept can be scheduled: its next date is computed without a trap.
+                        for trigger in objects.pending.compactMap({ $0.trigger as? UNTimeIntervalNotificationTrigger }) {
+                            _ = trigger.nextTriggerDate()
+                        }
                         // A location request's region is checked as the engine checks it at
                         // restore; one that passes is classified against a fix.
                         for trigger in objects.pending.compactMap({ $0.trigger as? UNLocationNotificationTrigger }) {

@@ -21,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, request-json, gnome-action-target, activatable-entry, geoclue, web-push, push-request, unifiedpush-call or push-record.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, request-json, gnome-action-target, activatable-entry, geoclue, portal-target, web-push, push-request, unifiedpush-call or push-record.")
     var target: String?
 
     @Option(help: "Cases per target.")

@@ -68,10 +68,19 @@ extension AgentService {
         switch wake {
         case .nothing:
             return .holdsNothing
-        case .at(let date) where waiting && .seconds(date.timeIntervalSinceNow) > period:
+        case .at(let date) where waiting && Self.isDue(date, laterThan: period, from: Date()):
             return .waitsUntil(date)
         case .at, .watching:
             return nil
         }
+    }
+
+    /// Whether `date` is more than `period` after `now`. The dates come from the apps' saved
+    /// requests, so they are compared as seconds, never made a `Duration` (which traps past
+    /// about 1.7 × 10^20 seconds): a date at infinity is later than any period, one that is
+    /// not a number is not.
+    package static func isDue(_ date: Date, laterThan period: Duration, from now: Date) -> Bool {
+        let (seconds, attoseconds) = period.components
+        return date.timeIntervalSince(now) > Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

@@ -78,10 +78,27 @@ package struct SystemdWakeTimer: Sendable {
     /// The timer's unit name: the service's with `.timer` for `.service`.
     package var timerUnit: String { String(unit.dropLast(".service".count)) + ".timer" }
 
+    /// The latest time a systemd calendar event can name: 2199-12-31 23:59:59 UTC (systemd
+    /// takes the years 1970 to 2199), in seconds since 1970.
+    static let latestCalendarEvent: Int64 = 7_258_118_399
+
     /// `date` as a systemd calendar event in UTC, rounded up to the second
     /// (`2026-11-27 15:04:05 UTC`).
+    ///
+    /// A date systemd cannot name is brought within its years, so that no date traps (the
+    /// dates come from the apps' saved requests): one after 2199 (up to infinity) is
+    /// 2199-12-31 23:59:59 UTC, where the agent the timer starts finds nothing due and arms a
+    /// timer again; one before 1970, or not a number, is 1970-01-01 00:00:00 UTC (the agent
+    /// asks for a timer only for a time ahead of it).
     package static func calendarEvent(for date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.up))
+        let rounded = date.timeIntervalSince1970.rounded(.up)
+        let seconds: Int64 = if rounded.isNaN || rounded <= 0 {
+            0
+        } else if rounded >= Double(latestCalendarEvent) {
+            latestCalendarEvent
+        } else {
+            Int64(rounded)
+        }
         var time = time_t(seconds)
         var parts = tm()
         gmtime_r(&time, &parts)

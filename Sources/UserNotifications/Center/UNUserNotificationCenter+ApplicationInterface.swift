@@ -23,7 +23,11 @@ extension UNUserNotificationCenter {
     /// a center that serves the interface gets its notifications' click and buttons as
     /// `app.notification-response` actions: the portal calls the same `ActivateAction` with a
     /// target naming the notification and the action, and the center hands the delegate the
-    /// response for the notification in its saved list, once.
+    /// response for the notification in its saved list, once. Such a target is taken from the
+    /// owner of `org.freedesktop.portal.Desktop` only, and only when it carries the secret
+    /// nonce the engine gave that notification (kept in the saved list, so a click after a
+    /// relaunch is taken too): any session peer may call `ActivateAction`, and identifiers are
+    /// easy to guess.
     ///
     /// A GNOME target (the response itself, which GNOME Shell sends for a notification posted
     /// through ``NotificationEngineKind/gnome``) is taken whatever engine this launch chose, so
@@ -35,7 +39,8 @@ extension UNUserNotificationCenter {
     /// malformed call, a notification response other than a GNOME target for a center whose
     /// notifications are neither in the agent, GNOME's nor the portal's (``engineKind`` is
     /// ``NotificationEngineKind/inProcess``), a GNOME target that does not read or does not come
-    /// from GNOME Shell, a portal target the engine does not know, or one past 16 being taken
+    /// from GNOME Shell, a portal target not sent by the portal or that the engine does not
+    /// know (another nonce among them), or one past 16 being taken
     /// at once, is answered with a D-Bus error. Call it once the delegate is set; calling it again while the interface is
     /// served, or being set up, does nothing. The center serves until it goes away.
     ///
@@ -76,10 +81,14 @@ extension UNUserNotificationCenter {
     /// and takes it only from GNOME Shell; any other takes what the agent keeps. A GNOME target
     /// that reaches a center on another engine (an earlier launch posted through GNOME's
     /// interface, and this one chose the agent or another engine) is read the same way, from
-    /// GNOME Shell only, and handed to the delegate as it stands.
+    /// GNOME Shell only, and handed to the delegate as it stands. The portal engine takes its
+    /// targets from the portal's owner only.
     private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String, connection: DBusConnection) async -> Bool {
         if await engineKind == .gnome, let gnome = (engine as? ChoosingEngine)?.chosenEngine as? GnomeEngine {
             return await gnome.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
+        }
+        if await engineKind == .portal, let portal = (engine as? PortalEngine) ?? ((engine as? ChoosingEngine)?.chosenEngine as? PortalEngine) {
+            return await portal.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
         }
         if GnomeActionTarget.isTarget(id) {
             guard let response = await GnomeEngine.response(

@@ -9,6 +9,14 @@
 /// first moment after the gap (02:30 on 10 March 2024 in Los Angeles fires at 03:00), and a time
 /// that happens twice on a fall-back day fires once, at its first occurrence. A date that does
 /// not exist in some years, such as 29 February, fires only in the years that have it.
+///
+/// **Linux divergence:** each component must lie in the range a date can have (a year from 1
+/// to 100,000, a month from 1 to 13, a weekday ordinal from 1 to 5, and so on). Foundation
+/// answers some values outside them with a date, and for others never returns (a weekday
+/// ordinal of 6, an ISO 8601 week of the month of 0), so the trigger matches no date instead:
+/// ``nextTriggerDate()`` is `nil`, and adding its request fails with `UNError`
+/// `notificationInvalidNoDate`, as for 30 February. A saved request that holds such components
+/// is skipped (and logged) when the center reads its state back.
 open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
     private let storedDateComponents: DateComponents
 
@@ -33,10 +41,29 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
 
     // MARK: - What the center uses
 
+    /// The values each component may have: those a date can have in one of Foundation's
+    /// calendars (a Hebrew leap year has 13 months; a Japanese era number exceeds 200), with
+    /// years up to 100,000. A component outside its range matches no date. (`Int.max` is
+    /// Foundation's mark of a component not set, so it is not a value here.)
+    static let componentRanges: [(Calendar.Component, ClosedRange<Int>)] = [
+        (.era, 0...1_000), (.year, 1...100_000), (.yearForWeekOfYear, 1...100_000), (.quarter, 1...4), (.month, 1...13),
+        (.weekOfYear, 1...53), (.weekOfMonth, 1...6), (.weekdayOrdinal, 1...5), (.weekday, 1...7), (.day, 1...31),
+        (.dayOfYear, 1...366), (.hour, 0...23), (.minute, 0...59), (.second, 0...60), (.nanosecond, 0...999_999_999),
+    ]
+
+    /// Whether every component is within ``componentRanges``.
+    package var hasComponentsInRange: Bool {
+        Self.componentRanges.allSatisfy { component, range in
+            dateComponents.value(for: component).map(range.contains) ?? true
+        }
+    }
+
     /// The first date strictly after `date` that matches the components, with the components'
-    /// own calendar and time zone taking precedence over `calendar`'s.
+    /// own calendar and time zone taking precedence over `calendar`'s; `nil` when none does or
+    /// a component is out of range (``hasComponentsInRange``).
     func nextFireDate(after date: Date, calendar: Calendar) -> Date? {
-        CalendarMatch(components: dateComponents, fallbackCalendar: calendar).nextDate(after: date)
+        guard hasComponentsInRange else { return nil }
+        return CalendarMatch(components: dateComponents, fallbackCalendar: calendar).nextDate(after: date)
     }
 
     /// A repeating trigger fires at every match after `date`; a one-shot trigger only at the
@@ -54,6 +81,7 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
     /// same across daylight-saving changes, resolved as every match is (after a skipped hour, at
     /// the first of a repeated one). `nil` when there is no such date, or `days` is not positive.
     package func nextFireDate(after date: Date, anchor: Date, everyDays days: Int, calendar: Calendar) -> Date? {
+        guard hasComponentsInRange else { return nil }
         guard repeats else {
             guard let only = nextFireDate(after: anchor, calendar: calendar), only > date else { return nil }
             return only

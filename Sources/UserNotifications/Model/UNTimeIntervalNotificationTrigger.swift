@@ -4,6 +4,14 @@
 /// under 60 seconds. On Linux the trigger is created as asked and adding its request fails with a
 /// ``NotificationTriggerError`` instead.
 ///
+/// **Linux divergence:** the interval is at most
+/// ``NotificationTriggerError/maximumTimeInterval``, 100 years of 365.25 days (3,155,760,000
+/// seconds). Apple states no upper bound; here a longer interval (such as `1e300`) cannot be
+/// honoured, and adding its request fails with
+/// ``NotificationTriggerError/timeIntervalAboveMaximum(_:)``, as for the other bad values.
+/// ``nextTriggerDate()`` is `nil` for such a trigger, and a saved request that holds one is
+/// skipped (and logged) when the center reads its state back.
+///
 /// Repeats are counted from the moment the request was scheduled: the k-th delivery is at
 /// schedule time + k × interval, so a late delivery never pushes the later ones back.
 open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
@@ -44,6 +52,7 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
     override func validate() throws(NotificationTriggerError) {
         guard timeInterval.isFinite else { throw .timeIntervalNotFinite(timeInterval) }
         guard timeInterval > 0 else { throw .timeIntervalNotPositive(timeInterval) }
+        guard timeInterval <= NotificationTriggerError.maximumTimeInterval else { throw .timeIntervalAboveMaximum(timeInterval) }
         guard !repeats || timeInterval >= NotificationTriggerError.minimumRepeatingTimeInterval else {
             throw .repeatingTimeIntervalBelowMinimum(timeInterval)
         }
@@ -53,13 +62,16 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
     /// timeInterval` once, or `anchor + k × timeInterval` for the smallest k ≥ 1 when repeating.
     ///
     /// `nil` when a one-shot trigger has already fired, or the interval is not finite and
-    /// positive, or a repeating one is shorter than `minimumRepeatingInterval`: Apple's 60
-    /// seconds for the center, less for a tool that delivers by itself (`notify --every 1s`).
+    /// positive, or it is longer than ``NotificationTriggerError/maximumTimeInterval``, or a
+    /// repeating one is shorter than `minimumRepeatingInterval`: Apple's 60 seconds for the
+    /// center, less for a tool that delivers by itself (`notify --every 1s`).
     package func nextFireDate(
         after date: Date, anchor: Date,
         minimumRepeatingInterval: TimeInterval = NotificationTriggerError.minimumRepeatingTimeInterval
     ) -> Date? {
-        guard timeInterval.isFinite, timeInterval > 0, !repeats || timeInterval >= minimumRepeatingInterval else { return nil }
+        guard timeInterval.isFinite, timeInterval > 0, timeInterval <= NotificationTriggerError.maximumTimeInterval,
+              !repeats || timeInterval >= minimumRepeatingInterval
+        else { return nil }
         let first = anchor.addingTimeInterval(timeInterval)
         guard repeats else { return first > date ? first : nil }
         guard first <= date else { return first }

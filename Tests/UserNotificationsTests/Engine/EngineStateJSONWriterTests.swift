@@ -18,14 +18,15 @@ struct EngineStateJSONWriterTests {
         }
     }
 
-    /// `count` delivered entries of random requests, dates, servers and ids.
+    /// `count` delivered entries of random requests, dates, servers and ids, half with a nonce.
     static func delivered(_ count: Int, seed: UInt64) throws -> [EngineState.Delivered] {
         var generator = FastRequestDecoderTests.Generator(state: seed)
         return try (0..<count).map { _ in
             let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &generator))
             return EngineState.Delivered(
                 notification: try NotificationSnapshot(UNNotification(date: date, request: FastRequestDecoderTests.request(&generator))),
-                server: FastRequestDecoderTests.text(&generator), id: UInt32.random(in: 0...UInt32.max, using: &generator))
+                server: FastRequestDecoderTests.text(&generator), id: UInt32.random(in: 0...UInt32.max, using: &generator),
+                nonce: Bool.random(using: &generator) ? FastRequestDecoderTests.text(&generator) : nil)
         }
     }
 

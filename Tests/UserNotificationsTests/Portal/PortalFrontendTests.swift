@@ -78,13 +78,18 @@ struct PortalFrontendTests {
         }
         #expect(id == "a")
         #expect(notification["default-action"] == .string("app.notification-response"))
-        #expect(notification["default-action-target"] == .string("portal:default:a"))
+        let target = try #require(notification["default-action-target"]?.stringValue.flatMap(PortalResponseID.init(parsing:)))
+        #expect(target.action == "default" && target.identifier == "a")
+        let buttonTarget = "portal:action.0:\(target.nonce):a"
         let buttons = "\(notification["buttons"].map { "\($0)" } ?? "")"
-        #expect(buttons.contains("app.notification-response") && buttons.contains("portal:action.0:a"))
+        #expect(buttons.contains("app.notification-response") && buttons.contains(buttonTarget))
 
         // A backend's click on an app.* action: the 1.16 frontend relays it to the app as
-        // ActionInvoked, with the target as the parameter's first element.
-        try backend.invokeAction(appID: "", id: "a", action: "app.notification-response", parameter: [.string("portal:action.0:a")])
+        // ActionInvoked, with the target as the parameter's first element. A target with
+        // another nonce is refused first.
+        let forged = "portal:action.0:\(PortalResponseID.makeNonce()):a"
+        try backend.invokeAction(appID: "", id: "a", action: "app.notification-response", parameter: [.string(forged)])
+        try backend.invokeAction(appID: "", id: "a", action: "app.notification-response", parameter: [.string(buttonTarget)])
         let response = try #require(await delegate.responses.next())
         #expect(response.actionIdentifier == "later")
         #expect(response.notification.request.identifier == "a")

@@ -16,10 +16,12 @@ struct PortalRelaunchTests {
         try await fixture.post("a")
         let added = try #require(fixture.portal.added.last?.notification)
         #expect(added["default-action"] == .string("app.notification-response"))
-        #expect(added["default-action-target"] == .string("portal:default:a"))
+        let target = try #require(added["default-action-target"]?.stringValue.flatMap(PortalResponseID.init(parsing:)))
+        #expect(target.action == "default" && target.identifier == "a")
         #expect(added["buttons"] == .array(element: .dictionary(key: .string, value: .variant), [
             .variantDictionary([
-                ("label", .string("Later")), ("action", .string("app.notification-response")), ("target", .string("portal:action.0:a")),
+                ("label", .string("Later")), ("action", .string("app.notification-response")),
+                ("target", .string("portal:action.0:\(target.nonce):a")),
             ]),
             // The reply's text comes only with ActionInvoked, so the reply button stays a plain name.
             .variantDictionary([("label", .string("Reply")), ("action", .string("action.1")), ("purpose", .string("im.reply-with-text"))]),
@@ -62,15 +64,24 @@ struct PortalRelaunchTests {
         await fixture.stop()
     }
 
-    @Test("the target is read defensively")
+    @Test("the target is read defensively: action, a 128-bit nonce in hexadecimal, identifier")
     func targets() {
-        #expect(PortalResponseID(parsing: "portal:default:a:b") == PortalResponseID(action: "default", identifier: "a:b"))
-        #expect(PortalResponseID(parsing: "portal:action.3:x") == PortalResponseID(action: "action.3", identifier: "x"))
-        for bad in ["", "portal:", "portal:default", "portal:default:", "portal:quit:x", "portal:action.-1:x", "agent:default:x",
-                    "portal:default:" + String(repeating: "x", count: PortalResponseID.maximumBytes)] {
-            #expect(PortalResponseID(parsing: bad) == nil, "\(bad.prefix(40))")
+        let nonce = "0123456789abcdef0123456789abcdef"
+        #expect(PortalResponseID(parsing: "portal:default:\(nonce):a:b") == PortalResponseID(action: "default", nonce: nonce, identifier: "a:b"))
+        #expect(PortalResponseID(parsing: "portal:action.3:\(nonce):x") == PortalResponseID(action: "action.3", nonce: nonce, identifier: "x"))
+        for bad in ["", "portal:", "portal:default", "portal:default:", "portal:quit:\(nonce):x", "portal:action.-1:\(nonce):x",
+                    "agent:default:\(nonce):x", "portal:default:\(nonce):", "portal:default:\(nonce)",
+                    // Targets of the form before the nonce, and nonces of another length or case.
+                    "portal:default:a", "portal:action.0:a:b", "portal:default:\(nonce.dropLast()):x", "portal:default:\(nonce)0:x",
+                    "portal:default:\(nonce.uppercased()):x", "portal:default:\(String(repeating: "g", count: 32)):x",
+                    "portal:default:\(nonce):" + String(repeating: "x", count: PortalResponseID.maximumBytes)] {
+            #expect(PortalResponseID(parsing: bad) == nil, "\(bad.prefix(60))")
         }
-        let id = PortalResponseID(action: "action.12", identifier: "ünï:cöde")
+        let id = PortalResponseID(action: "action.12", nonce: PortalResponseID.makeNonce(), identifier: "ünï:cöde")
         #expect(PortalResponseID(parsing: id.text) == id)
+        let nonces = (0..<64).map { _ in PortalResponseID.makeNonce() }
+        #expect(nonces.allSatisfy { PortalResponseID.isNonce($0[...]) })
+        #expect(Set(nonces).count == nonces.count)
+        #expect(PortalResponseID.nonce(nonce, matches: nonce) && !PortalResponseID.nonce(nonces[0], matches: nonce))
     }
 }

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Decoding is bounded: a text over ``AgentInterface/maximumArgumentBytes`` is refused before
 /// it is parsed, and anything that does not decode is ``NotificationAgentError/invalidArgument(_:)``;
-/// nothing a peer sends can trap.
+/// nothing a peer sends can trap. A request whose trigger cannot be honoured (an interval
+/// that `add` refuses, such as `1e300` seconds, or calendar components out of range) is
+/// refused the same way when read, and is not sent when written.
 package enum AgentPayload {
     // MARK: - Requests and notifications
 
@@ -17,7 +19,16 @@ package enum AgentPayload {
 
     /// The JSON of one request: of the common shape, written by ``EngineStateJSONWriter``
     /// (the bytes `JSONEncoder` writes, faster).
+    ///
+    /// - Throws: for a trigger that cannot be honoured, what `add` throws in process:
+    ///   ``NotificationTriggerError``, or ``UNError`` `notificationInvalidNoDate` for calendar
+    ///   components out of range; ``NotificationAgentError/invalidArgument(_:)`` for JSON over
+    ///   the argument limit.
     package static func encode(_ request: UNNotificationRequest) throws -> String {
+        try request.trigger?.validate()
+        if let calendar = request.trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
+            throw UNError(.notificationInvalidNoDate, description: "a calendar component is out of range: \(calendar.dateComponents)")
+        }
         let snapshot = try NotificationRequestSnapshot(request)
         guard let bytes = EngineStateJSONWriter.request(snapshot) else { return try text(of: snapshot) }
         guard bytes.count <= AgentInterface.maximumArgumentBytes else {
@@ -28,10 +39,34 @@ package enum AgentPayload {
 
     /// The request in `json`: read by ``FastRequestDecoder`` when it has the common shape, by
     /// `JSONDecoder` otherwise (the same value either way).
+    ///
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for text that is not a request,
+    ///   or a request whose trigger cannot be honoured (``checkTrigger(of:)``).
     package static func request(from json: String) throws(NotificationAgentError) -> UNNotificationRequest {
         try checkSize(json)
-        if let snapshot = FastRequestDecoder.request(from: json) { return snapshot.makeRequest() }
-        return try value(NotificationRequestSnapshot.self, from: json).makeRequest()
+        let request = if let snapshot = FastRequestDecoder.request(from: json) {
+            snapshot.makeRequest()
+        } else {
+            try value(NotificationRequestSnapshot.self, from: json).makeRequest()
+        }
+        try checkTrigger(of: request)
+        return request
+    }
+
+    /// Refuses a request whose trigger cannot be honoured: one that `add` refuses
+    /// (``NotificationTriggerError``: an interval not finite, not positive, over
+    /// ``NotificationTriggerError/maximumTimeInterval``, or under 60 seconds repeating; a
+    /// location that is not valid), or a calendar trigger with a component out of range.
+    static func checkTrigger(of request: UNNotificationRequest) throws(NotificationAgentError) {
+        guard let trigger = request.trigger else { return }
+        do {
+            try trigger.validate()
+        } catch {
+            throw .invalidArgument("the request's trigger cannot be honoured: \(error.localizedDescription)")
+        }
+        if let calendar = trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
+            throw .invalidArgument("the request's trigger cannot be honoured: a calendar component is out of range")
+        }
     }
 
     /// How ``FastRequestDecoder`` reads `json` against `JSONDecoder`: `nil` when it leaves the

@@ -8,8 +8,11 @@ struct GnomeDelivered: SelfKeptDelivered {
         self.notification = notification
     }
 
+    /// GNOME's targets are the responses themselves, taken from GNOME Shell only: no nonce.
+    var actionNonce: String? { nil }
+
     /// The record of `notification` read back from the state file.
-    init(restoring notification: UNNotification, categories: [String: UNNotificationCategory]) {
+    init(restoring notification: UNNotification, nonce: String?, categories: [String: UNNotificationCategory]) {
         self.init(notification: notification)
     }
 }

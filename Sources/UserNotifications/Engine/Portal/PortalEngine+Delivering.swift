@@ -27,9 +27,11 @@ extension PortalEngine {
             .delivery(for: request, category: category, options: options, replacing: replacing)
         // Every descriptor is closed once the call returned or failed, whatever happened.
         defer { delivery.closeDescriptors() }
-        if relaunches {
+        // A new nonce for each delivery: a target of a notification this one replaced is not taken.
+        let nonce = relaunches ? PortalResponseID.makeNonce() : nil
+        if let nonce {
             let textInput = Set(actions.indices.filter { actions[$0] is UNTextInputNotificationAction })
-            delivery.activatingApplication(identifier: request.identifier, textInputIndices: textInput)
+            delivery.activatingApplication(identifier: request.identifier, nonce: nonce, textInputIndices: textInput)
         }
         do {
             let message = try DBusMessage.methodCall(
@@ -41,7 +43,7 @@ extension PortalEngine {
         } catch {
             throw .noNotificationServer(String(describing: error))
         }
-        let delivered = PortalDelivered(notification: notification, actions: actions)
+        let delivered = PortalDelivered(notification: notification, actions: actions, nonce: nonce)
         let dropped: String? = state.withLock { state in
             state.delivered[request.identifier] = delivered
             guard state.delivered.count > Self.maximumDelivered else { return nil }
@@ -104,24 +106,39 @@ extension PortalEngine {
             return
         }
         // An app.* action relayed as the signal (the 1.16 frontend does so for its backend's
-        // click): the target says which action of which notification.
+        // click): the target says which action of which notification, with its nonce.
         guard let target = parameter.target.flatMap(PortalResponseID.init(parsing:)), target.identifier == id else {
             return CenterLog.logger.info("an ActionInvoked for an app action without a target of this engine was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
         }
-        _ = answer(id: id, action: target.action, parameter: parameter)
+        _ = answer(id: id, action: target.action, parameter: parameter, nonce: target.nonce)
     }
 
     /// The response to the portal action `action` on the notification `id`, handed to the
     /// delegate; the notification leaves the list. Returns `false` (and logs) when no listed
-    /// notification has that id or that action.
-    func answer(id: String, action: String, parameter: PortalActionParameter) -> Bool {
-        let answered: (PortalDelivered, String)? = state.withLock { state in
-            guard let entry = state.delivered[id], let identifier = Self.actionIdentifier(action, of: entry) else { return nil }
+    /// notification has that id or that action, or, for a target's click (`nonce` given), when
+    /// `nonce` is not the notification's: a target of a notification replaced since, or a
+    /// forger's guess.
+    func answer(id: String, action: String, parameter: PortalActionParameter, nonce: String? = nil) -> Bool {
+        enum Outcome { case answered(PortalDelivered, String), unknown, wrongNonce }
+        let outcome: Outcome = state.withLock { state in
+            guard let entry = state.delivered[id], let identifier = Self.actionIdentifier(action, of: entry) else { return .unknown }
+            if let nonce {
+                guard let expected = entry.actionNonce, PortalResponseID.nonce(nonce, matches: expected) else { return .wrongNonce }
+            }
             state.delivered.removeValue(forKey: id)
-            return (entry, identifier)
+            return .answered(entry, identifier)
         }
-        guard let (entry, identifier) = answered else {
+        let entry: PortalDelivered, identifier: String
+        switch outcome {
+        case .answered(let answered, let action):
+            (entry, identifier) = (answered, action)
+        case .unknown:
             CenterLog.logger.info("an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+            return false
+        case .wrongNonce:
+            CenterLog.logger.warning(
+                "a notification response whose target does not carry the notification's nonce was refused",
+                metadata: ["identifier": "\(TerminalText.singleLine(id))"])
             return false
         }
         stateChanged()

@@ -21,9 +21,10 @@ import FreedesktopNotifications
 /// When the app id is a bus name with an owner or a D-Bus service (the app serves
 /// `org.freedesktop.Application`, ``UNUserNotificationCenter/serveApplicationInterface()``),
 /// the default action and the buttons are `app.notification-response` with a
-/// ``PortalResponseID`` target: the portal activates them through `ActivateAction` on the app
-/// id, which relaunches an app that exited, and the app side hands the target to
-/// ``takeKeptResponses(activatedFor:activationToken:)``. Otherwise, and for text-input
+/// ``PortalResponseID`` target, which carries a nonce kept with the notification: the portal
+/// activates them through `ActivateAction` on the app id, which relaunches an app that exited,
+/// and the app side hands the target and its caller to
+/// ``takeResponse(target:activationToken:sender:)``. Otherwise, and for text-input
 /// actions, they are plain names that come back as `ActionInvoked` to the running app.
 ///
 /// Every call takes effect on the caller's thread under one lock (``PortalEngineState``), so
@@ -134,16 +135,36 @@ final class PortalEngine: SelfKeptEngine {
         }
     }
 
-    /// The click an `app.notification-response` action of this engine carried: `id` is its
-    /// ``PortalResponseID`` target. The response goes to the delegate and the notification
-    /// leaves the list; `false` for a target this engine did not make or a notification it
-    /// does not list (withdrawn, or answered already).
+    /// Always `false`: a click through `ActivateAction` is taken only with its caller's name
+    /// (``takeResponse(target:activationToken:sender:)``, which the app side calls), as any bus
+    /// peer may call `ActivateAction`.
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        guard let target = PortalResponseID(parsing: id) else {
-            CenterLog.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
+        CenterLog.logger.info("a portal notification response without its caller's name was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
+        return false
+    }
+
+    /// The click an `app.notification-response` action of this engine carried, which the app
+    /// side received through `ActivateAction` from the unique name `sender`: `target` is its
+    /// ``PortalResponseID``. It is taken only from the current owner of the portal's bus name
+    /// (xdg-desktop-portal calls from the connection that owns it; any session peer may call
+    /// `ActivateAction`), and only when the target carries the nonce of the notification it
+    /// names. The response goes to the delegate and the notification leaves the list; `false`,
+    /// logged, for another sender, a target this engine did not make, a wrong nonce, or a
+    /// notification it does not list (withdrawn, or answered already).
+    func takeResponse(target text: String, activationToken: String?, sender: String) async -> Bool {
+        let owner = try? await connection.nameOwner(of: PortalInterface.busName)
+        guard let owner, owner == sender else {
+            CenterLog.logger.warning(
+                "a notification response not sent by the owner of \(PortalInterface.busName) was refused",
+                metadata: ["sender": "\(TerminalText.singleLine(sender))", "owner": "\(owner ?? "none")"])
             return false
         }
-        return answer(id: target.identifier, action: target.action, parameter: PortalActionParameter(activationToken: activationToken))
+        guard let target = PortalResponseID(parsing: text) else {
+            CenterLog.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(text))"])
+            return false
+        }
+        return answer(
+            id: target.identifier, action: target.action, parameter: PortalActionParameter(activationToken: activationToken), nonce: target.nonce)
     }
 
     func close() {

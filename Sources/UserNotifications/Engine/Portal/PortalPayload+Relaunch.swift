@@ -11,9 +11,9 @@ extension PortalPayload.Delivery {
     /// Rewrites the default action and every button but a reply button (one with the
     /// `im.reply-with-text` purpose, whose text only the `ActionInvoked` signal carries) of the
     /// notification `identifier` into ``applicationAction`` with a ``PortalResponseID``
-    /// target. Text-input actions stay plain too: the portal hands their text to the running
-    /// app alone.
-    mutating func activatingApplication(identifier: String, textInputIndices: Set<Int>) {
+    /// target that carries `nonce`, the notification's. Text-input actions stay plain too: the
+    /// portal hands their text to the running app alone.
+    mutating func activatingApplication(identifier: String, nonce: String, textInputIndices: Set<Int>) {
         var rewritten: [(String, DBusValue)] = []
         for (key, value) in entries {
             switch key {
@@ -21,14 +21,14 @@ extension PortalPayload.Delivery {
                 rewritten.append((key, .string(Self.applicationAction)))
                 rewritten.append((
                     "default-action-target",
-                    .string(PortalResponseID(action: PortalInterface.defaultAction, identifier: identifier).text)))
+                    .string(PortalResponseID(action: PortalInterface.defaultAction, nonce: nonce, identifier: identifier).text)))
             case "buttons":
                 guard case .array(let element, let buttons) = value else {
                     rewritten.append((key, value))
                     continue
                 }
                 let changed = buttons.enumerated().map { index, button in
-                    Self.button(button, identifier: identifier, plain: textInputIndices.contains(index))
+                    Self.button(button, identifier: identifier, nonce: nonce, plain: textInputIndices.contains(index))
                 }
                 rewritten.append((key, .array(element: element, changed)))
             default:
@@ -38,12 +38,12 @@ extension PortalPayload.Delivery {
         entries = rewritten
     }
 
-    private static func button(_ button: DBusValue, identifier: String, plain: Bool) -> DBusValue {
+    private static func button(_ button: DBusValue, identifier: String, nonce: String, plain: Bool) -> DBusValue {
         guard !plain, let fields = button.variantDictionaryValue, let action = fields["action"]?.stringValue,
               fields["purpose"] == nil else { return button }
         var pairs: [(String, DBusValue)] = [
             ("label", fields["label"] ?? .string("")), ("action", .string(applicationAction)),
-            ("target", .string(PortalResponseID(action: action, identifier: identifier).text)),
+            ("target", .string(PortalResponseID(action: action, nonce: nonce, identifier: identifier).text)),
         ]
         for (key, value) in fields.sorted(by: { $0.key < $1.key }) where !["label", "action", "target"].contains(key) {
             pairs.append((key, value))

@@ -42,7 +42,8 @@ extension SelfKeptEngine {
             for entry in saved.delivered where entry.server == Self.savedServer {
                 let notification = entry.notification.makeNotification()
                 guard state.delivered[notification.request.identifier] == nil else { continue }
-                state.delivered[notification.request.identifier] = State.Delivered(restoring: notification, categories: state.categories)
+                state.delivered[notification.request.identifier] = State.Delivered(
+                    restoring: notification, nonce: entry.nonce, categories: state.categories)
             }
             return rescheduled
         }
@@ -120,7 +121,8 @@ extension SelfKeptEngine {
             }
             saved.delivered = state.delivered.values.compactMap { entry in
                 EngineState.entry(of: entry.notification.request.identifier) {
-                    EngineState.Delivered(notification: try NotificationSnapshot(entry.notification), server: Self.savedServer, id: 0)
+                    EngineState.Delivered(
+                        notification: try NotificationSnapshot(entry.notification), server: Self.savedServer, id: 0, nonce: entry.actionNonce)
                 }
             }
             saved.categories = state.categories.values.map(NotificationCategorySnapshot.init)

@@ -15,7 +15,10 @@ protocol SelfKeptState: Sendable {
 /// An entry of a ``SelfKeptState``'s delivered list.
 protocol SelfKeptDelivered: Sendable {
     var notification: UNNotification { get }
-    /// The entry of `notification`, read back from the state file, with the engine's
-    /// `categories` as they are after the read.
-    init(restoring notification: UNNotification, categories: [String: UNNotificationCategory])
+    /// The secret its action targets carry, saved with it so that a click after a restart is
+    /// still taken; `nil` when they carry none.
+    var actionNonce: String? { get }
+    /// The entry of `notification`, read back from the state file with its saved `nonce`,
+    /// with the engine's `categories` as they are after the read.
+    init(restoring notification: UNNotification, nonce: String?, categories: [String: UNNotificationCategory])
 }

@@ -4,11 +4,12 @@ import Foundation
 
 // What the engines that save an ``EngineState`` share to read and write it.
 extension EngineState {
-    /// The state in a load's result, reporting (logging) a file that was set aside.
+    /// The state in a load's result, reporting (logging) a file that was set aside, and
+    /// without the entries that cannot be honoured (``leavingOutWhatCannotBeHonoured()``).
     static func state(from result: StateFile<EngineState>.LoadResult) -> EngineState {
         switch result {
         case .loaded(let state):
-            return state
+            return state.leavingOutWhatCannotBeHonoured()
         case .fresh:
             return EngineState()
         case .setAside(let reason, let movedTo):

@@ -12,6 +12,10 @@ package struct EngineState: Codable, Sendable {
         var notification: NotificationSnapshot
         var server: String
         var id: UInt32
+        /// The secret the notification's action targets carry (the portal engine's
+        /// ``PortalResponseID``), so that a click after a restart is still taken; absent for
+        /// the other engines and in files written before it.
+        var nonce: String?
     }
 
     var pending: [Pending] = []

@@ -53,6 +53,7 @@ enum EngineStateJSONWriter {
         guard date.isFinite, writable(entry.notification.request) else { return false }
         raw("{\"id\":", &out)
         raw(String(entry.id), &out)
+        if let nonce = entry.nonce { field("nonce", nonce, &out) }
         raw(",\"notification\":{\"date\":", &out)
         raw(number(date), &out)
         raw(",\"request\":", &out)
