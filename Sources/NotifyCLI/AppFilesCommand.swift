@@ -13,7 +13,7 @@ extension NotifyCommand {
                 Writes ID.desktop (Type=Application, Name, Exec, Icon, \
                 X-GNOME-UsesNotifications=true) into $XDG_DATA_HOME/applications. With \
                 --dbus-activatable the entry says DBusActivatable=true and ID.service (Name=ID, \
-                Exec=PATH) goes into $XDG_DATA_HOME/dbus-1/services: the bus then starts the \
+                Exec=PATH ARG...) goes into $XDG_DATA_HOME/dbus-1/services: the bus then starts the \
                 app when a click on one of its notifications calls ActivateAction on its app \
                 id, and the app's center, serving org.freedesktop.Application, hands the click \
                 to its delegate. Without it the agent starts the entry's Exec. Each --arg adds \
