@@ -75,6 +75,7 @@ struct Settings: ParsableCommand {
 
 let targets: [FuzzTarget] = [
     .payload, .format, .hint, .arguments, .agentWaitArguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .requestJSON(), .gnomeActionTarget(), .activatableEntry,
+    .appFilesExec,
     .geoClueLocation,
     .portalTarget,
     .webPush(), .pushRequest, .unifiedPushCall, .pushRecord,

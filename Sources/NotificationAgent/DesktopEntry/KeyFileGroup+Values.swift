@@ -36,18 +36,21 @@ extension KeyFileGroup {
         entries[key]?.line
     }
 
+    /// The string type's escapes undone, scalar by scalar (a backslash followed by a combining
+    /// mark is still a backslash), the value split at unescaped `separator`s when one is given.
     private static func unescape(_ raw: String, splittingAt separator: Character?) -> [String] {
+        let separator = separator?.unicodeScalars.first
         var elements: [String] = []
-        var current = ""
-        var iterator = raw.makeIterator()
-        while let character = iterator.next() {
-            if character == separator {
-                elements.append(current)
-                current = ""
+        var current = String.UnicodeScalarView()
+        var iterator = raw.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            if scalar == separator {
+                elements.append(String(current))
+                current = String.UnicodeScalarView()
                 continue
             }
-            guard character == "\\", let next = iterator.next() else {
-                current.append(character)
+            guard scalar == "\\", let next = iterator.next() else {
+                current.append(scalar)
                 continue
             }
             switch next {
@@ -60,7 +63,7 @@ extension KeyFileGroup {
             default: current.append("\\"); current.append(next)
             }
         }
-        elements.append(current)
+        elements.append(String(current))
         return elements
     }
 }

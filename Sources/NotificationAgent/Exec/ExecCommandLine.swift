@@ -33,7 +33,7 @@ package struct ExecCommandLine: Sendable, Hashable {
     ///   spec, `%F`/`%U`/`%i` inside a longer argument, or a program with `=` or a field code.
     package init(parsing exec: String, line: Int) throws(DesktopEntryError) {
         var arguments: [Argument] = []
-        var rest = Substring(exec)
+        var rest = exec.unicodeScalars[...]
         while true {
             rest = rest.drop { $0 == " " }
             guard let first = rest.first else { break }
@@ -52,42 +52,46 @@ package struct ExecCommandLine: Sendable, Hashable {
             case .fieldCode(let code): "%\(code.rawValue)"
             }
         }.joined()
-        guard program.pieces.allSatisfy({ if case .text = $0 { true } else { false } }), !programText.contains("="), !programText.isEmpty else {
+        guard program.pieces.allSatisfy({ if case .text = $0 { true } else { false } }), !programText.unicodeScalars.contains("="),
+              !programText.isEmpty else {
             throw .invalidProgram(programText, line: line)
         }
         self.arguments = arguments
     }
 
-    private static let reserved: Set<Character> = [
+    /// The rules are read scalar by scalar: a quote, backslash, space or reserved character
+    /// followed by a combining mark is still that character (as every other reader of the
+    /// spec sees it), not part of one `Character` with the mark.
+    private static let reserved: Set<Unicode.Scalar> = [
         " ", "\t", "\n", "\"", "'", "\\", ">", "<", "~", "|", "&", ";", "$", "*", "?", "#", "(", ")", "`",
     ]
 
     /// An argument without quotes, up to the next space.
-    private static func unquoted(_ text: Substring, line: Int) throws(DesktopEntryError) -> (String, Substring) {
+    private static func unquoted(_ text: Substring.UnicodeScalarView, line: Int) throws(DesktopEntryError) -> (String, Substring.UnicodeScalarView) {
         let end = text.firstIndex(of: " ") ?? text.endIndex
         let argument = text[..<end]
         if let bad = argument.first(where: { reserved.contains($0) }) {
-            throw .reservedCharacterUnquoted(bad, line: line)
+            throw .reservedCharacterUnquoted(Character(bad), line: line)
         }
-        return (String(argument), text[end...])
+        return (String(String.UnicodeScalarView(argument)), text[end...])
     }
 
     /// A quoted argument, from after its opening quote, with the quoting undone.
-    private static func quoted(_ text: Substring, line: Int) throws(DesktopEntryError) -> (String, Substring) {
-        var result = ""
+    private static func quoted(_ text: Substring.UnicodeScalarView, line: Int) throws(DesktopEntryError) -> (String, Substring.UnicodeScalarView) {
+        var result = String.UnicodeScalarView()
         var index = text.startIndex
         while index < text.endIndex {
-            let character = text[index]
+            let scalar = text[index]
             index = text.index(after: index)
-            if character == "\"" {
+            if scalar == "\"" {
                 guard index == text.endIndex || text[index] == " " else { throw .textAfterClosingQuote(line: line) }
-                return (result, text[index...])
+                return (String(result), text[index...])
             }
-            if character == "\\", index < text.endIndex, "\"`$\\".contains(text[index]) {
+            if scalar == "\\", index < text.endIndex, "\"`$\\".unicodeScalars.contains(text[index]) {
                 result.append(text[index])
                 index = text.index(after: index)
             } else {
-                result.append(character)
+                result.append(scalar)
             }
         }
         throw .unterminatedQuote(line: line)
@@ -96,11 +100,11 @@ package struct ExecCommandLine: Sendable, Hashable {
     /// `raw` (quoting undone) cut into text and field codes.
     private static func argument(_ raw: String, line: Int) throws(DesktopEntryError) -> Argument {
         var pieces: [Piece] = []
-        var text = ""
-        var iterator = raw.makeIterator()
-        while let character = iterator.next() {
-            guard character == "%" else {
-                text.append(character)
+        var text = String.UnicodeScalarView()
+        var iterator = raw.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "%" else {
+                text.append(scalar)
                 continue
             }
             guard let letter = iterator.next() else { throw .invalidFieldCode("%", line: line) }
@@ -108,12 +112,12 @@ package struct ExecCommandLine: Sendable, Hashable {
                 text.append("%")
                 continue
             }
-            guard let code = ExecFieldCode(rawValue: letter) else { throw .invalidFieldCode("%\(letter)", line: line) }
-            if !text.isEmpty { pieces.append(.text(text)) }
-            text = ""
+            guard let code = ExecFieldCode(rawValue: Character(letter)) else { throw .invalidFieldCode("%\(letter)", line: line) }
+            if !text.isEmpty { pieces.append(.text(String(text))) }
+            text = String.UnicodeScalarView()
             pieces.append(.fieldCode(code))
         }
-        if !text.isEmpty { pieces.append(.text(text)) }
+        if !text.isEmpty { pieces.append(.text(String(text))) }
         for case .fieldCode(let code) in pieces where code.expandsToSeveralArguments && pieces.count > 1 {
             throw .fieldCodeNotAlone("%\(code.rawValue)", line: line)
         }

@@ -6,7 +6,8 @@ import UserNotifications
 /// The host of one app's engine in the agent: it asks the app's connected center how to
 /// present a notification and to run its service extension on a mutable push, and keeps each response in the app's agent state until a center
 /// acknowledges it (`AcknowledgeResponses`): it goes to the connected center as the `Response`
-/// signal at once, or, with no center connected, the launcher is asked to start the app. A
+/// signal at once, or, with no center connected, the launcher is asked to start the app (one launch
+/// at a time: ``beginLaunch()``). A
 /// center that exits before it took a response gets it from `TakeResponses` at its next start.
 final class AgentAppHost: HostedEngineHost {
     let appID: String
@@ -15,6 +16,8 @@ final class AgentAppHost: HostedEngineHost {
     private let recordFile: StateFile<AgentAppRecord>
     private let clock: any NotificationClock
     private let state: Locked<(record: AgentAppRecord, center: String?)>
+    /// When the launch under way started, or `nil` when none is (``beginLaunch()``).
+    private let launchStarted = Locked<Date?>(nil)
     /// Tells the agent that work happened (its idle period counts again).
     let touch: @Sendable () -> Void
 
@@ -34,7 +37,11 @@ final class AgentAppHost: HostedEngineHost {
     /// The unique name of the app's connected center, if one is.
     var center: String? {
         get { state.withLock { $0.center } }
-        set { state.withLock { $0.center = newValue } }
+        set {
+            state.withLock { $0.center = newValue }
+            // The launched app has connected: the launch is over.
+            if newValue != nil { launchStarted.withLock { $0 = nil } }
+        }
     }
 
     /// Records the identity the app posts with at the agent's next start.
@@ -116,15 +123,41 @@ final class AgentAppHost: HostedEngineHost {
         let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
         enqueue(queued)
         if let center, send(queued, to: center) { return }
+        guard let started = beginLaunch() else {
+            AgentLog.logger.info("the app is being launched; the response waits for its center", metadata: ["app": "\(appID)"])
+            return
+        }
         let launcher = self.launcher
         let appID = self.appID
         let token = response.activationToken
+        let launchStarted = self.launchStarted
         Task {
             do {
                 try await launcher.launch(appID: appID, responseID: queued.id, activationToken: token)
             } catch {
+                launchStarted.withLock { if $0 == started { $0 = nil } }
                 AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             }
+        }
+    }
+
+    /// How long a launch counts as under way while the app's center does not connect, in
+    /// seconds of the agent's clock: after it, the next response launches the app again.
+    static let launchWait: TimeInterval = 30
+
+    /// Starts a launch unless one is under way, and returns its start, or `nil` when one is.
+    ///
+    /// One launch at a time: a launch is under way from its start until the app's center
+    /// connects, the launch fails, or ``launchWait`` has passed (a clock set back ends it too).
+    /// Responses that come meanwhile wait in the app's queue for the app being launched: a
+    /// second launch would start a second copy, whose center the agent refuses (the first copy
+    /// is connected) and which keeps its notifications in its own process.
+    private func beginLaunch() -> Date? {
+        let now = clock.now
+        return launchStarted.withLock { started -> Date? in
+            if let begun = started, now >= begun, now.timeIntervalSince(begun) < Self.launchWait { return nil }
+            started = now
+            return now
         }
     }
 

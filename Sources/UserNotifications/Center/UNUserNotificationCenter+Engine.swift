@@ -22,6 +22,23 @@ extension UNUserNotificationCenter {
         }
     }
 
+    /// Why this center's notifications do not live where it first tried to keep them, or `nil`
+    /// when they do. A Linux addition.
+    ///
+    /// Set when the agent refused the app (``NotificationEngineFallback/Reason/refused(_:)``;
+    /// ``NotificationAgentError/notAllowed(_:)`` when another process of the app is connected to
+    /// it, as a second copy of the app is) or did not answer `Connect` in time, or when the
+    /// portal or GNOME's interface, asked for, could not be reached; ``engineKind`` then says where
+    /// the notifications live instead (in this process, or GNOME's interface when the agent was
+    /// not asked for by name). Answers once the engine is chosen, as ``engineKind`` does. The
+    /// fallback is logged too (label `org.desktopnotifications.center`: a refusal as an error).
+    public var engineFallback: NotificationEngineFallback? {
+        get async {
+            guard let choosing = engine as? ChoosingEngine else { return nil }
+            return await choosing.fallback()
+        }
+    }
+
     /// With the agent as the engine, how many add calls the center sent it and how many
     /// requests they carried (``AgentAddPacker``); `nil` with another engine. For tests and the
     /// bench.

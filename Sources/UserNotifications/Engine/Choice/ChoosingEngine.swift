@@ -8,7 +8,7 @@ final class ChoosingEngine: NotificationEngine {
     typealias Work = @Sendable (any NotificationEngine) async -> Void
 
     private struct State: Sendable {
-        var chosen: (engine: any NotificationEngine, kind: NotificationEngineKind)?
+        var chosen: (engine: any NotificationEngine, kind: NotificationEngineKind, fallback: NotificationEngineFallback?)?
         var waiting: [Work] = []
         var draining = false
         var closed = false
@@ -16,11 +16,12 @@ final class ChoosingEngine: NotificationEngine {
 
     private let state = Locked(State())
 
-    /// Starts `choose` now.
-    init(choose: @escaping @Sendable () async -> (any NotificationEngine, NotificationEngineKind)) {
+    /// Starts `choose` now, which gives the engine, its kind, and why an engine tried before
+    /// it was not used, if one was.
+    init(choose: @escaping @Sendable () async -> (any NotificationEngine, NotificationEngineKind, NotificationEngineFallback?)) {
         Task { [self] in
-            let (engine, kind) = await choose()
-            adopt(engine, kind)
+            let (engine, kind, fallback) = await choose()
+            adopt(engine, kind, fallback)
         }
     }
 
@@ -40,9 +41,15 @@ final class ChoosingEngine: NotificationEngine {
         await perform { _ in } ?? .inProcess
     }
 
-    private func adopt(_ engine: any NotificationEngine, _ kind: NotificationEngineKind) {
+    /// Why an engine tried before the chosen one was not used, once the calls made before this
+    /// one have reached the chosen engine; `nil` when none was.
+    func fallback() async -> NotificationEngineFallback? {
+        await value { [state] _ in state.withLock { $0.chosen?.fallback } }
+    }
+
+    private func adopt(_ engine: any NotificationEngine, _ kind: NotificationEngineKind, _ fallback: NotificationEngineFallback?) {
         state.withLock { state in
-            state.chosen = (engine, kind)
+            state.chosen = (engine, kind, fallback)
             state.draining = true
         }
         Task { await drain(engine) }

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import FreedesktopNotifications
+import Logging
 
 /// How a center's engine is chosen (see ``NotificationEngineKind``).
 ///
@@ -16,6 +17,10 @@ import FreedesktopNotifications
 ///    owner (the session is GNOME) and the app is D-Bus activatable
 ///    (``ActivatableDesktopEntry``);
 /// 3. else in process, which is logged when the agent was asked for or found.
+///
+/// Why an agent asked for or found was not used (a refusal, no answer), or why the portal or
+/// GNOME's engine asked for could not be reached, is kept with the choice
+/// (``NotificationEngineFallback``, the center's ``UNUserNotificationCenter/engineFallback``).
 ///
 /// The agent comes first because it does what GNOME's interface does (notifications stay
 /// after the app exits, a click relaunches a D-Bus activatable app) and more: its pending
@@ -58,41 +63,44 @@ enum EngineChoice {
         if requested == .inProcess { return makeInProcess() }
         if requested == .portal {
             return ChoosingEngine {
-                let portal = await portalEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory)
-                guard let portal else {
-                    return (makeInProcess(), .inProcess)
+                switch await portalEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory) {
+                case .success(let portal): (portal, .portal, nil)
+                case .failure(let fallback): (makeInProcess(), .inProcess, fallback)
                 }
-                return (portal, .portal)
             }
         }
         if requested == .gnome {
             return ChoosingEngine {
-                guard let gnome = await gnomeEngine(
-                    identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: true) else {
-                    return (makeInProcess(), .inProcess)
+                switch await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: true) {
+                case .success(let gnome?): (gnome, .gnome, nil)
+                case .success(nil): (makeInProcess(), .inProcess, nil)
+                case .failure(let fallback): (makeInProcess(), .inProcess, fallback)
                 }
-                return (gnome, .gnome)
             }
         }
         return ChoosingEngine {
-            if let agent = await agentEngine(required: requested == .agent, identity: identity, bus: bus, host: host) {
-                return (agent, .agent)
+            let agent = await agentEngine(required: requested == .agent, identity: identity, bus: bus, host: host)
+            let fallback: NotificationEngineFallback?
+            switch agent {
+            case .success(let agent?): return (agent, .agent, nil)
+            case .success(nil): fallback = nil
+            case .failure(let reason): fallback = reason
             }
             if requested == nil, ActivatableDesktopEntry.isActivatable(appID: identity.id, environment: environment),
-               let gnome = await gnomeEngine(
+               case .success(let gnome?) = await gnomeEngine(
                 identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: false) {
-                return (gnome, .gnome)
+                return (gnome, .gnome, fallback)
             }
-            return (makeInProcess(), .inProcess)
+            return (makeInProcess(), .inProcess, fallback)
         }
     }
 
-    /// GNOME's engine, or `nil` when the bus cannot be reached (logged) or, unless `required`,
-    /// when `org.gtk.Notifications` has no owner.
+    /// GNOME's engine; `nil` when, unless `required`, `org.gtk.Notifications` has no owner; the
+    /// fallback when the bus cannot be reached (logged).
     private static func gnomeEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, required: Bool
-    ) async -> GnomeEngine? {
+    ) async -> Result<GnomeEngine?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeEngine.callDeadline)
@@ -100,56 +108,56 @@ enum EngineChoice {
             CenterLog.logger.error(
                 "the session bus is not reachable for GNOME's notifications; notifications stay in this process",
                 metadata: ["error": CenterLog.describe(error)])
-            return nil
+            return .failure(NotificationEngineFallback(attempted: .gnome, reason: .unreachable(String(describing: error))))
         }
         let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
         let reachable = required ? true : await engine.reachable()
         guard reachable else {
             engine.close()
-            return nil
+            return .success(nil)
         }
-        return engine
+        return .success(engine)
     }
 
-    /// The agent's engine, or `nil` when the agent is not there or does not answer in time.
+    /// The agent's engine; `nil` when the agent is neither running nor activatable (and was not
+    /// asked for); the fallback, logged, when it refuses the app or does not answer in time.
     private static func agentEngine(
         required: Bool, identity: ApplicationIdentity, bus: NotificationBus, host: EngineHostReference
-    ) async -> AgentEngine? {
+    ) async -> Result<AgentEngine?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: AgentEngine.connectDeadline)
         } catch {
-            if required { fallingBack(error) }
-            return nil
+            guard required else { return .success(nil) }
+            return .failure(fallingBack(error, appID: identity.id))
         }
         let reachable = required ? true : await agentReachable(on: connection)
         guard reachable else {
             await connection.close()
-            return nil
+            return .success(nil)
         }
         do {
-            return try await AgentEngine.start(identity: identity, connection: connection, host: host)
+            return .success(try await AgentEngine.start(identity: identity, connection: connection, host: host))
         } catch {
-            fallingBack(error)
             await connection.close()
-            return nil
+            return .failure(fallingBack(error, appID: identity.id))
         }
     }
 
-    /// The portal's engine, or `nil` when the bus cannot be reached (logged).
+    /// The portal's engine, or the fallback when the bus cannot be reached (logged).
     private static func portalEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
-    ) async -> PortalEngine? {
+    ) async -> Result<PortalEngine, NotificationEngineFallback> {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
-            return await PortalEngine.start(
-                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
+            return .success(await PortalEngine.start(
+                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory))
         } catch {
             CenterLog.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",
                 metadata: ["error": CenterLog.describe(error)])
-            return nil
+            return .failure(NotificationEngineFallback(attempted: .portal, reason: .unreachable(String(describing: error))))
         }
     }
 
@@ -159,8 +167,18 @@ enum EngineChoice {
         return (try? await connection.listActivatableNames())?.contains(AgentInterface.busName) == true
     }
 
-    private static func fallingBack(_ error: any Error) {
-        CenterLog.logger.warning(
-            "the notification agent did not answer; notifications stay in this process", metadata: ["error": CenterLog.describe(error)])
+    /// Logs why the agent was not used and returns it: a refusal (an error the agent named,
+    /// such as ``NotificationAgentError/notAllowed(_:)`` for a second process of the app) as an
+    /// error, no answer or a failure as a warning.
+    private static func fallingBack(_ error: any Error, appID: String) -> NotificationEngineFallback {
+        let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": CenterLog.describe(error)]
+        if let refusal = error as? NotificationAgentError {
+            if case .failed = refusal {} else {
+                CenterLog.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
+                return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
+            }
+        }
+        CenterLog.logger.warning("the notification agent did not answer; notifications stay in this process", metadata: metadata)
+        return NotificationEngineFallback(attempted: .agent, reason: .unreachable(String(describing: error)))
     }
 }
