@@ -60,6 +60,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     @Option(name: NotifyOption.icon.names, help: NotifyOption.icon.help)
     var icon: String?
 
+    @Option(name: NotifyOption.appIcon.names, help: NotifyOption.appIcon.help)
+    var appIcon: String?
+
     @Option(name: NotifyOption.category.names, help: NotifyOption.category.help)
     var category: String?
 
@@ -72,6 +75,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     @Flag(name: NotifyOption.printID.names, help: NotifyOption.printID.help)
     var printID = false
 
+    @Option(name: NotifyOption.idFD.names, help: NotifyOption.idFD.help)
+    var idFD: Int32?
+
     @Option(name: NotifyOption.replaceID.names, help: NotifyOption.replaceID.help)
     var replaceID: Int32?
 
@@ -80,6 +86,12 @@ package struct NotifyCommand: AsyncParsableCommand {
 
     @Option(name: NotifyOption.action.names, help: NotifyOption.action.help)
     var action: [String] = []
+
+    @Option(name: NotifyOption.selectedActionFD.names, help: NotifyOption.selectedActionFD.help)
+    var selectedActionFD: Int32?
+
+    @Option(name: NotifyOption.activationTokenFD.names, help: NotifyOption.activationTokenFD.help)
+    var activationTokenFD: Int32?
 
     @Flag(name: NotifyOption.version.names, help: NotifyOption.version.help)
     var version = false
@@ -167,9 +179,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     /// The options as values, for ``NotifyOptions/makePlan()``.
     package var options: NotifyOptions {
         NotifyOptions(
-            urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, category: category,
-            transient: transient, hint: hint, printID: printID, replaceID: replaceID, wait: wait, action: action,
-            version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
+            urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, appIcon: appIcon, category: category,
+            transient: transient, hint: hint, printID: printID, idFD: idFD, replaceID: replaceID, wait: wait, action: action,
+            selectedActionFD: selectedActionFD, activationTokenFD: activationTokenFD, version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
             json: json, noFallback: noFallback, text: text)
     }
 }
