@@ -3,10 +3,16 @@ import NotificationAgent
 import UserNotifications
 
 /// notify's scheduled notifications that the agent holds (``AgentHandoff``), for `notify
-/// pending` and `notify cancel`: the pending requests of the app ids in ``AgentApps``.
+/// pending` and `notify cancel`: the pending requests of the app ids in ``AgentApps``, or, with
+/// `--app ID`, of that app, whichever app made them.
 ///
-/// Only an app the agent's `Status` shows with pending requests is connected to; an id it
-/// holds nothing for is forgotten. Without a reachable agent there are none.
+/// Only an app the agent's `Status` shows with pending requests is connected to (so naming an
+/// app the agent does not hold leaves no trace in it); one of notify's ids it holds nothing for
+/// is forgotten. Without a reachable agent there are none. Connecting for an app means
+/// connecting as that app: the agent lets a caller act for an app id its sandbox or systemd
+/// unit names, and for any id when nothing names one (a plain shell of the same user), so
+/// another app's requests are reachable from a shell, not from inside a Flatpak or another
+/// app's unit (see `CallerIdentity`).
 enum AgentScheduled {
     /// One pending request.
     struct Entry: Sendable {
@@ -23,9 +29,9 @@ enum AgentScheduled {
     /// The requests pending in the agent for notify's app ids.
     ///
     /// - Throws: ``AgentAccess/Failure`` when the agent does not answer or refuses an id.
-    static func list(now: Date = Date()) async throws(AgentAccess.Failure) -> [Entry] {
+    static func list(app: String? = nil, now: Date = Date()) async throws(AgentAccess.Failure) -> [Entry] {
         var entries: [Entry] = []
-        for (appID, center) in try await centers() {
+        for (appID, center) in try await centers(app: app) {
             for request in await center.pendingNotificationRequests() {
                 guard let trigger = request.trigger else { continue }
                 entries.append(Entry(
@@ -36,13 +42,13 @@ enum AgentScheduled {
         return entries
     }
 
-    /// Cancels the requests named by `identifiers` (`nil`: all of notify's); returns those it
-    /// cancelled.
+    /// Cancels the requests named by `identifiers` (`nil`: all of notify's, or all of `app`'s);
+    /// returns those it cancelled.
     ///
     /// - Throws: ``AgentAccess/Failure`` when the agent does not answer or refuses an id.
-    static func cancel(_ identifiers: Set<String>?) async throws(AgentAccess.Failure) -> Set<String> {
+    static func cancel(_ identifiers: Set<String>?, app: String? = nil) async throws(AgentAccess.Failure) -> Set<String> {
         var cancelled: Set<String> = []
-        for (_, center) in try await centers() {
+        for (_, center) in try await centers(app: app) {
             let held = Set(await center.pendingNotificationRequests().map(\.identifier))
             let chosen = identifiers.map { held.intersection($0) } ?? held
             guard !chosen.isEmpty else { continue }
@@ -54,9 +60,10 @@ enum AgentScheduled {
         return cancelled
     }
 
-    /// A center in the agent for each of notify's app ids with pending requests.
-    private static func centers() async throws(AgentAccess.Failure) -> [(String, UNUserNotificationCenter)] {
-        let ids = AgentApps.list()
+    /// A center in the agent for each of notify's app ids (or for `app` alone) with pending
+    /// requests.
+    private static func centers(app: String?) async throws(AgentAccess.Failure) -> [(String, UNUserNotificationCenter)] {
+        let ids = app.map { [$0] } ?? AgentApps.list()
         guard !ids.isEmpty, let connection = await AgentAccess.reachableConnection() else { return [] }
         let status: AgentStatus
         do {
@@ -71,11 +78,13 @@ enum AgentScheduled {
         var centers: [(String, UNUserNotificationCenter)] = []
         for appID in ids {
             guard let count = pending[appID], count > 0 else {
-                AgentApps.forget(appID)
+                if app == nil { AgentApps.forget(appID) }
                 continue
             }
             guard let center = await AgentAccess.center(appID: appID) else {
-                throw AgentAccess.Failure(description: "the notification agent does not let notify act for the app \(appID)")
+                throw AgentAccess.Failure(description: app == nil
+                    ? "the notification agent does not let notify act for the app \(appID)"
+                    : "the notification agent does not let notify act for the app \(appID): this notify runs as another app (in a Flatpak, or in an app's systemd unit)")
             }
             centers.append((appID, center))
         }
