@@ -3,7 +3,8 @@ import DBus
 import Foundation
 import FreedesktopNotifications
 
-/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (0.8), with
+/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (0.8.4 and later,
+/// its default app name when started as `notify-send`, its portal mode in a sandbox), with
 /// waiting that always ends, inline replies, JSON output, a terminal fallback and a small
 /// notification server.
 package struct NotifyCommand: AsyncParsableCommand {
@@ -14,7 +15,12 @@ package struct NotifyCommand: AsyncParsableCommand {
         abstract: "Show a desktop notification (a drop-in for notify-send).",
         discussion: """
             Takes the options of notify-send: scripts written for it work unchanged. The body \
-            understands C escapes such as \\n, as notify-send's does.
+            understands C escapes such as \\n, as notify-send's does. Started as notify-send (a \
+            symbolic link), the default app name is notify-send, as libnotify's; otherwise it \
+            is notify. In a Flatpak or Snap sandbox, or with NOTIFY_FORCE_PORTAL set (never \
+            with NOTIFY_IGNORE_PORTAL), notify sends through the notification portal as \
+            libnotify does, when the portal answers; the portal has no field for -a, -n, -c, \
+            -h, -e, --image, --sound, --id or --reply, and notify says which it drops.
 
             With no session bus or no notification server (an SSH session, a container), the \
             notification is shown in this terminal instead, and actions can be chosen from the \

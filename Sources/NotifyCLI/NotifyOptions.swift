@@ -137,6 +137,7 @@ extension NotifyOptions {
     /// name of the feature as libnotify names it when it drops it ("App Icon", "Category").
     private var portalNotes: [String] {
         var notes: [String] = []
+        if appName != nil { notes.append("-a (App Name)") }
         if appIcon != nil { notes.append("-n (App Icon)") }
         if category != nil { notes.append("-c (Category)") }
         if !hint.isEmpty { notes.append("-h (Hints)") }

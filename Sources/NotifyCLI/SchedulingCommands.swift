@@ -26,7 +26,8 @@ extension NotifyCommand {
                 that app: from a shell of the same user it may ask for any app, but a notify \
                 that runs in a Flatpak, or in an app's systemd unit (app-ID-....scope), is only \
                 that app, and the agent refuses it any other (exit status 1). Requests whose \
-                trigger is not a time (a location) are not listed.
+                trigger is not a time (a location) are not listed; their number is said on \
+                standard error.
                 """,
             helpNames: [.customShort("?"), .long])
 
@@ -62,9 +63,16 @@ extension NotifyCommand {
             }
             var rows = live.map { PendingRow(record: $0.record, next: $0.next) }
             do {
+                var timeless = 0
                 for entry in try await AgentScheduled.list(app: app, now: now) {
-                    guard let next = entry.schedule.upcoming(at: now) else { continue }
+                    guard let next = entry.schedule.upcoming(at: now) else {
+                        timeless += 1
+                        continue
+                    }
                     rows.append(PendingRow(agent: entry, next: next))
+                }
+                if timeless > 0 {
+                    Terminal.error("notify pending: \(timeless) of the agent's requests fire at no time (a location trigger) and are not listed.\n")
                 }
             } catch {
                 if let app {

@@ -231,6 +231,7 @@ struct NotifySendCompatibilityTests {
             ["-r", "1234", "-a", "foo.App", "-n", "app-icon", "-i", "some-icon", "-c", "some.category", "-u", "critical", "title", "my text"],
             environment: environment)
         #expect(options.status == .exited(0), "\(options.standardError)")
+        #expect(options.standardError.contains("-a (App Name) is not available when using Portal Notifications"))
         #expect(options.standardError.contains("-n (App Icon) is not available when using Portal Notifications"))
         #expect(options.standardError.contains("-c (Category) is not available when using Portal Notifications"))
         let image = link.folder.appendingPathComponent("icon.png")
