@@ -9,7 +9,8 @@ import FreedesktopNotifications
 /// asked), `Notify`, then the wait. The client's signal subscription is in place before
 /// `Notify`, so an answer that comes before the reply is not lost. The wait ends on the
 /// first of: an action, a reply, a close, Control-C (which closes the notification), the
-/// `--timeout`, or the server going away.
+/// `--timeout` (which closes it too), `-t`'s time when above 0 (which leaves it to the server,
+/// as notify-send does), or the server going away.
 struct Delivery: Sendable {
     /// What to show and how to wait, from the command line.
     struct Plan: Sendable {
@@ -202,6 +203,8 @@ struct Delivery: Sendable {
         case event(NotificationEvent)
         case signal
         case timeout
+        /// `-t`'s time ran out while waiting.
+        case expired
         case eventsEnded
     }
 
@@ -255,6 +258,13 @@ struct Delivery: Sendable {
                 do { try await Task.sleep(for: timeout) } catch { return }
                 feed.yield(.timeout)
             },
+            // notify-send waits at most -t's time (when above 0), whether or not the server
+            // honours it: GNOME Shell, for one, ignores it.
+            Task { [expiry = request.expiry.rawValue] in
+                guard expiry > 0 else { return }
+                do { try await Task.sleep(for: .milliseconds(Int64(expiry))) } catch { return }
+                feed.yield(.expired)
+            },
         ]
         defer { tasks.forEach { $0.cancel() } }
         let keys = Set(request.actions.map(\.key))
@@ -298,6 +308,11 @@ struct Delivery: Sendable {
                 Terminal.error("Wait timeout expired, closing notification\n")
                 outcome.ending = .timeout
                 closeIt = true
+                break loop
+            case .expired:
+                // As notify-send: the wait ends, the notification is left to the server.
+                Terminal.error("Wait timeout expired\n")
+                outcome.ending = .timeout
                 break loop
             case .event:
                 continue

@@ -186,6 +186,22 @@ struct NotifySendCompatibilityTests {
         await bus.stop()
     }
 
+    @Test("--wait ends after -t's time when the server does not close it (GNOME ignores -t); the notification is left open")
+    func waitEndsAtExpireTime() async throws {
+        let link = try Link()
+        defer { link.remove() }
+        let bus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: bus.bus, personality: .gnome)
+        let result = try await link.run(["--wait", "-t", "300", "Short"], environment: bus.environment)
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardError == "Wait timeout expired\n")
+        let id = try #require(server.notifications.first?.id)
+        #expect(server.liveIDs.contains(id))
+        #expect(!server.calls.contains { if case .closeNotification = $0 { true } else { false } })
+        await server.stop()
+        await bus.stop()
+    }
+
     @Test("actions on a server without the actions capability: shown without them, said, exit 1, the id still printed")
     func actionsNotSupported() async throws {
         let link = try Link()
