@@ -23,7 +23,7 @@ struct Delivery: Sendable {
         var timeout: Duration?
         /// `--id`: the name remembered in ``IdentifierStore``.
         var identifier: String?
-        /// `-i`: an icon name or image file, sent as the image-path hint (see ``iconHint(_:specVersion:)``).
+        /// `-i`: an icon name or image file, sent as the image-path hint (see ``Delivery/apply(icon:specVersion:to:)``).
         var icon: String?
         /// `--id-fd`: where the id is written once the server gave it.
         var idDescriptor: InheritedDescriptor?

@@ -17,16 +17,21 @@ import FreedesktopNotifications
 /// The wait ends on the portal's `ActionInvoked` for this id: a known action is printed and
 /// written to its descriptors and the notification removed; another is said on standard error
 /// ("Received unknown action") and ends the wait as a dismissal, as libnotify does. Control-C
-/// and `--timeout` remove it; an `-t` above 0 removes it when it runs out (the portal has no
-/// expiry of its own; libnotify keeps the time itself).
+/// and `--timeout` remove it; an `-t` above 0 ends the wait and removes it when it runs out
+/// (the portal has no expiry of its own; libnotify keeps the time itself).
 struct PortalDelivery: Sendable {
+    /// The portal frontend's bus name.
     static let busName = "org.freedesktop.portal.Desktop"
+    /// Its object.
     static let objectPath = "/org/freedesktop/portal/desktop"
+    /// The notification portal's interface.
     static let interface = "org.freedesktop.portal.Notification"
     /// The largest icon file sent as bytes.
     static let maximumIconBytes = 16 << 20
 
+    /// What to show and how to wait.
     let plan: Delivery.Plan
+    /// How libnotify names this process's notifications to the portal.
     let mode: PortalMode
 
     /// Delivers through the portal on `bus`; `nil` when the portal does not answer its
@@ -172,8 +177,11 @@ struct PortalDelivery: Sendable {
                     removeIt = true
                     break loop
                 case .expired:
+                    // As in the server mode the wait ends; the portal has no expiry of its
+                    // own, so the notification is removed (libnotify's portal timeout).
+                    Terminal.error("Wait timeout expired\n")
                     outcome.closeReason = .expired
-                    outcome.ending = .closed
+                    outcome.ending = .timeout
                     removeIt = true
                     break loop
                 }

@@ -271,6 +271,21 @@ struct NotifySendCompatibilityTests {
         await bus.stop()
     }
 
+    @Test("through the portal, --wait with -t ends when -t runs out and removes the notification (the portal keeps no time)")
+    func portalExpiry() async throws {
+        let link = try Link()
+        defer { link.remove() }
+        let bus = try await TestBus()
+        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
+        let result = try await link.run(["--wait", "-t", "300", "Short"], environment: Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"]))
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardError == "Wait timeout expired\n")
+        let id = "libnotify-flatpak.(null)-notify-send-1"
+        #expect(portal.calls.contains { if case .remove(id, _) = $0 { true } else { false } })
+        await portal.stop()
+        await bus.stop()
+    }
+
     @Test("in a Flatpak the portal id names the app; NOTIFY_IGNORE_PORTAL and a missing portal send to the server")
     func portalChoice() async throws {
         let link = try Link()
