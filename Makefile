@@ -27,7 +27,8 @@ SHELL := /bin/bash
 
 # What building and the demos need, and no more (make demo-deps): on Debian 12 with only its
 # required packages and apt, these pull 14 packages (pkg-config and D-Bus's among them), where
-# DEB_PACKAGES pulls 887 (apt-get -s against that package set).
+# DEB_PACKAGES pulls 887; with the Swift toolchain's prerequisites (swift.org's list for Debian
+# 12) there already, 9 and 831 (apt-get -s against those package sets).
 # libdbus-1-dev: the build's one C library (CDBus, found through dbus-1.pc).
 # dbus-daemon (brings dbus-bin): the private bus of the terminal presenter, used when the
 # session bus has no notification server.
