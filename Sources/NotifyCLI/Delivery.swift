@@ -208,7 +208,7 @@ struct Delivery: Sendable {
         case eventsEnded
     }
 
-    /// `-i ICON` in `request` as libnotify 0.8.2 and later send it, by the server's
+    /// `-i ICON` in `request` as libnotify 0.8.4 and later send it, by the server's
     /// specification version: the `image-path` hint from 1.2, `image_path` in 1.1, and before
     /// that (no hint for it) the app icon, unless `-n` gave one. An explicit `-h` of the same
     /// hint wins.

@@ -10,8 +10,8 @@ import Foundation
 ///   `variant`;
 /// - `int` and `double` need a value starting with a digit; then the longest numeric prefix
 ///   counts (`12abc` is 12), and `int` wraps to 32 bits as C's cast does;
-/// - `byte` takes the numeric prefix (none is 0), hexadecimal after `0x` (from libnotify
-///   0.8.4; 0.8.1 reads `0x11` as 0), and must be 0...255;
+/// - `byte` takes the numeric prefix (none is 0), hexadecimal after `0x` (libnotify's main
+///   branch after 0.8.7; 0.8.1 reads `0x11` as 0), and must be 0...255;
 /// - `boolean` is true for `true` (any case) or a number other than 0, false otherwise;
 /// - `variant` is GVariant text (`<int64 3>`, `[1, 2]`, `'text'`, `@ai []`, ...), parsed by
 ///   the `DBus` module's `GVariantText`, within D-Bus's nesting limits and its length limit.

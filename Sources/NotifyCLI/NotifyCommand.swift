@@ -3,7 +3,7 @@ import DBus
 import Foundation
 import FreedesktopNotifications
 
-/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (0.8.4 and later,
+/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (its main branch after 0.8.7,
 /// its default app name when started as `notify-send`, its portal mode in a sandbox), with
 /// waiting that always ends, inline replies, JSON output, a terminal fallback and a small
 /// notification server.

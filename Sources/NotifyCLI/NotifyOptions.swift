@@ -75,7 +75,7 @@ extension NotifyOptions {
             return try fail(error.message)
         }
         // -i goes as the image-path hint (under the name the server's specification version
-        // knows, see Delivery), as libnotify 0.8.2 and later send it; -n is the app icon.
+        // knows, see Delivery), as libnotify 0.8.4 and later send it; -n is the app icon.
         var request = NotifyRequest(
             appName: appName ?? Invocation.defaultAppName, replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: appIcon ?? "",
             summary: summary, body: body, expiry: NotificationExpiry(rawValue: expireTime ?? -1))

@@ -6,10 +6,10 @@ import UserNotificationsTesting
 @testable import NotifyCLI
 
 /// `notify` started as `notify-send` (the README's symlink) behaves as libnotify's current
-/// `notify-send` (0.8.4 and later): its default app name, `-n`, the descriptor options, how `-i`
+/// `notify-send` (its main branch after 0.8.7): its default app name, `-n`, the descriptor options, how `-i`
 /// travels, its actions, and its portal mode. Each runs the built `notify` through a
 /// `notify-send` link against a fake server or a fake portal on a private bus.
-@Suite("notify as notify-send (libnotify 0.8.4 and later)")
+@Suite("notify as notify-send (libnotify's current notify-send)")
 struct NotifySendCompatibilityTests {
     /// A scratch folder holding a `notify-send` symbolic link to the built `notify`.
     struct Link {
@@ -151,7 +151,7 @@ struct NotifySendCompatibilityTests {
         ])
     }
 
-    @Test("-h byte: takes hexadecimal after 0x, as libnotify 0.8.4 and later")
+    @Test("-h byte: takes hexadecimal after 0x, as libnotify's current notify-send")
     func hexadecimalByte() throws {
         #expect(try HintParser.parse("byte:b:0x11").value == .byte(0x11))
         #expect(try HintParser.parse("byte:b:0xff").value == .byte(0xFF))
