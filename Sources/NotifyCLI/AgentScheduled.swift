@@ -1,3 +1,5 @@
+import DBus
+import FreedesktopNotifications
 import Foundation
 import NotificationAgent
 import UserNotifications
@@ -10,9 +12,10 @@ import UserNotifications
 /// app the agent does not hold leaves no trace in it); one of notify's ids it holds nothing for
 /// is forgotten. Without a reachable agent there are none. Connecting for an app means
 /// connecting as that app: the agent lets a caller act for an app id its sandbox or systemd
-/// unit names, and for any id when nothing names one (a plain shell of the same user), so
-/// another app's requests are reachable from a shell, not from inside a Flatpak or another
-/// app's unit (see `CallerIdentity`).
+/// unit names, and for any id when nothing names one (a plain shell of the same user) unless
+/// another process is bound to it (the app runs), so another app's requests are reachable from
+/// a shell while it is not running, never from inside a Flatpak or another app's unit (see
+/// `CallerIdentity` and `DeclaredAppIdentity`).
 enum AgentScheduled {
     /// One pending request.
     struct Entry: Sendable {
@@ -30,8 +33,25 @@ enum AgentScheduled {
     ///
     /// - Throws: ``AgentAccess/Failure`` when the agent does not answer or refuses an id.
     static func list(app: String? = nil, now: Date = Date()) async throws(AgentAccess.Failure) -> [Entry] {
+        if let app {
+            let requests = try await asApp(app) { connection in
+                try await call("PendingRequests", [.string(app)], on: connection).arguments("s").first?.stringValue ?? ""
+            }
+            guard let requests else { return [] }
+            let decoded: [UNNotificationRequest]
+            do {
+                decoded = try AgentPayload.requests(from: requests)
+            } catch {
+                throw AgentAccess.Failure(description: "the agent's list of \(app)'s requests does not read: \(error)")
+            }
+            return decoded.compactMap { request in
+                request.trigger.map {
+                    Entry(appID: app, identifier: request.identifier, summary: request.content.title, schedule: schedule(of: $0, now: now))
+                }
+            }
+        }
         var entries: [Entry] = []
-        for (appID, center) in try await centers(app: app) {
+        for (appID, center) in try await centers() {
             for request in await center.pendingNotificationRequests() {
                 guard let trigger = request.trigger else { continue }
                 entries.append(Entry(
@@ -47,8 +67,22 @@ enum AgentScheduled {
     ///
     /// - Throws: ``AgentAccess/Failure`` when the agent does not answer or refuses an id.
     static func cancel(_ identifiers: Set<String>?, app: String? = nil) async throws(AgentAccess.Failure) -> Set<String> {
+        if let app {
+            let cancelled = try await asApp(app) { connection -> Set<String> in
+                func pending() async throws -> Set<String> {
+                    let json = try await call("PendingRequests", [.string(app)], on: connection).arguments("s").first?.stringValue ?? ""
+                    return Set(try AgentPayload.requests(from: json).map(\.identifier))
+                }
+                let held = try await pending()
+                let chosen = identifiers.map { held.intersection($0) } ?? held
+                guard !chosen.isEmpty else { return [] }
+                _ = try await call("RemovePendingRequests", [.string(app), .stringArray(chosen.sorted()), .boolean(false)], on: connection)
+                return chosen.subtracting(try await pending())
+            }
+            return cancelled ?? []
+        }
         var cancelled: Set<String> = []
-        for (_, center) in try await centers(app: app) {
+        for (_, center) in try await centers() {
             let held = Set(await center.pendingNotificationRequests().map(\.identifier))
             let chosen = identifiers.map { held.intersection($0) } ?? held
             guard !chosen.isEmpty else { continue }
@@ -60,10 +94,54 @@ enum AgentScheduled {
         return cancelled
     }
 
-    /// A center in the agent for each of notify's app ids (or for `app` alone) with pending
-    /// requests.
-    private static func centers(app: String?) async throws(AgentAccess.Failure) -> [(String, UNUserNotificationCenter)] {
-        let ids = app.map { [$0] } ?? AgentApps.list()
+    /// Runs `body` on a connection of notify's own bound to `app` (`Connect` with no name or
+    /// icon, so the agent keeps the app's), and closes it; `nil` when the agent is not there or
+    /// holds nothing pending for `app`.
+    ///
+    /// No center is made for `app`: a center would take the responses the agent keeps for the
+    /// app's next start (`TakeResponses`) and acknowledge them. While the app's own center is
+    /// connected the agent lets no other process act for it, which is said instead of trying.
+    private static func asApp<Value: Sendable>(
+        _ app: String, _ body: (DBusConnection) async throws -> Value
+    ) async throws(AgentAccess.Failure) -> Value? {
+        guard let connection = await AgentAccess.reachableConnection() else { return nil }
+        do {
+            let status = try await AgentAccess.status(on: connection, start: true)
+            guard let entry = status.apps.first(where: { $0.appID == app }), entry.pending > 0 else {
+                await connection.close()
+                return nil
+            }
+            guard !entry.connected else {
+                throw AgentAccess.Failure(description: """
+                    \(app) is running (its center is connected to the notification agent), and the agent lets no \
+                    other process act for it meanwhile; ask again once it has quit
+                    """)
+            }
+            do {
+                _ = try await call("Connect", [.string(app), .variantDictionary([])], on: connection)
+            } catch DBusError.remote(_, let text) {
+                throw AgentAccess.Failure(description: "the notification agent does not let notify act for the app \(app): \(TerminalText.singleLine(text))")
+            }
+            let value = try await body(connection)
+            await connection.close()
+            return value
+        } catch {
+            await connection.close()
+            if let failure = error as? AgentAccess.Failure { throw failure }
+            throw AgentAccess.Failure(description: TerminalText.singleLine(String(describing: error)))
+        }
+    }
+
+    /// Calls `member` of the agent's interface on `connection`.
+    private static func call(_ member: String, _ body: [DBusValue], on connection: DBusConnection) async throws -> DBusMessage {
+        let message = try DBusMessage.methodCall(
+            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member, body: body)
+        return try await connection.call(message, timeout: .seconds(10))
+    }
+
+    /// A center in the agent for each of notify's app ids with pending requests.
+    private static func centers() async throws(AgentAccess.Failure) -> [(String, UNUserNotificationCenter)] {
+        let ids = AgentApps.list()
         guard !ids.isEmpty, let connection = await AgentAccess.reachableConnection() else { return [] }
         let status: AgentStatus
         do {
@@ -78,13 +156,11 @@ enum AgentScheduled {
         var centers: [(String, UNUserNotificationCenter)] = []
         for appID in ids {
             guard let count = pending[appID], count > 0 else {
-                if app == nil { AgentApps.forget(appID) }
+                AgentApps.forget(appID)
                 continue
             }
             guard let center = await AgentAccess.center(appID: appID) else {
-                throw AgentAccess.Failure(description: app == nil
-                    ? "the notification agent does not let notify act for the app \(appID)"
-                    : "the notification agent does not let notify act for the app \(appID): this notify runs as another app (in a Flatpak, or in an app's systemd unit)")
+                throw AgentAccess.Failure(description: "the notification agent does not let notify act for the app \(appID)")
             }
             centers.append((appID, center))
         }

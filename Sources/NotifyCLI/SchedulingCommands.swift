@@ -23,9 +23,11 @@ extension NotifyCommand {
                 With --app ID, lists instead the requests the notification agent holds for \
                 the app ID, whichever program scheduled them (an app's own \
                 UNUserNotificationCenter too); their appName is ID. notify asks the agent as \
-                that app: from a shell of the same user it may ask for any app, but a notify \
-                that runs in a Flatpak, or in an app's systemd unit (app-ID-....scope), is only \
-                that app, and the agent refuses it any other (exit status 1). Requests whose \
+                that app: from a shell of the same user it may ask for any app that is not \
+                running, but while the app's own center is connected the agent lets no other \
+                process act for it, and a notify that runs in a Flatpak, or in an app's systemd \
+                unit (app-ID-....scope), is only that app; either refusal exits 1. Asking keeps \
+                the app's kept responses and its name and icon in the agent as they were. Requests whose \
                 trigger is not a time (a location) are not listed; their number is said on \
                 standard error.
                 """,

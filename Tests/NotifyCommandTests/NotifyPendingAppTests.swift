@@ -1,5 +1,7 @@
+import DBus
 import Foundation
 import Testing
+import UserNotifications
 import UserNotificationsTesting
 
 /// `notify pending --app ID` and `notify cancel --app ID`: the requests the agent holds for an
@@ -74,6 +76,55 @@ struct NotifyPendingAppTests {
         #expect(all.status == .exited(0), "\(all.standardError)")
         #expect(try await notify(["pending", "--app", "org.example.Other"]).standardOutput.isEmpty)
         _ = await agent.kill()
+        await bus.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Calls the agent's `member` on `connection`.
+    static func call(_ member: String, _ body: [DBusValue], on connection: DBusConnection) async throws -> DBusMessage {
+        let message = try DBusMessage.methodCall(
+            destination: agentName, path: try DBusObjectPath("/org/desktopnotifications/Agent"), interface: "org.desktopnotifications.Agent1",
+            member: member, body: body)
+        return try await connection.call(message, timeout: .seconds(10))
+    }
+
+    @Test("--app while the app runs says so (exit 1); once it quit, listing it keeps the name and icon it gave the agent, which a restarted agent posts with")
+    func runningAppAndItsName() async throws {
+        let server = try await FakeNotificationServer.start(on: bus.bus)
+        let agent = try bus.spawn(try NotifyCommandTests.executable().path, ["agent", "--foreground"], environment: environment)
+        try await bus.waitForName(Self.agentName, ownedBy: agent)
+        // The app: connected under its own name, with a request due in 3 s.
+        let app = try await DBusConnection.connect(to: bus.bus)
+        _ = try await Self.call("Connect", [.string("org.example.Tea"), .variantDictionary([("name", .string("Tea Timer")), ("icon", .string("tea"))])], on: app)
+        let content = UNMutableNotificationContent()
+        content.title = "Tea is ready"
+        let request = UNNotificationRequest(
+            identifier: "tea", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3, repeats: false))
+        _ = try await Self.call("Add", [.string("org.example.Tea"), .string(try AgentPayload.encode(request))], on: app)
+
+        let running = try await notify(["pending", "--app", "org.example.Tea"])
+        #expect(running.status == .exited(1))
+        #expect(running.standardError.contains("org.example.Tea is running"), "\(running.standardError)")
+        await app.close()
+        // The agent sees the app leave the bus: then notify may ask for it.
+        var listed = try await notify(["pending", "--app", "org.example.Tea"])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while listed.status != .exited(0) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            listed = try await notify(["pending", "--app", "org.example.Tea"])
+        }
+        #expect(listed.status == .exited(0), "\(listed.standardError)")
+        #expect(listed.standardOutput.hasPrefix("tea\t") && listed.standardOutput.hasSuffix("\tagent\tTea is ready\n"), "\(listed.standardOutput)")
+        // The name and icon the agent keeps for the app are what a later agent posts with.
+        _ = await agent.kill()
+        let restarted = try bus.spawn(try NotifyCommandTests.executable().path, ["agent", "--foreground"], environment: environment)
+        try await bus.waitForName(Self.agentName, ownedBy: restarted)
+        let shown = await server.waitForNotify(timeout: .seconds(10))
+        #expect(shown != nil)
+        #expect(server.notifications.first?.request.appName == "Tea Timer")
+        #expect(server.notifications.first?.request.appIcon == "tea")
+        await server.stop()
+        _ = await restarted.kill()
         await bus.stop()
         try? FileManager.default.removeItem(at: folder)
     }

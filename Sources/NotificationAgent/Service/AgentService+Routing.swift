@@ -35,7 +35,9 @@ extension AgentService {
             return app.work.enqueue { [self] in
                 await Self.run(invocation) {
                     try await app.bind(sender: sender, on: connection, identifying: identifying)
-                    app.host.remember(identity)
+                    // A Connect that names neither (notify pending --app, asking for an app
+                    // that is not running) keeps the name and icon the app gave.
+                    if options["name"] != nil || options["icon"] != nil { app.host.remember(identity) }
                     return [.uint32(AgentInterface.version)]
                 }
             }
