@@ -1,10 +1,11 @@
 # DesktopNotifications: build, test and demo on Debian 12.
 #
 #   make deps    install the Debian packages the build and the tests need (fast when present)
+#   make demo-deps  install only what building and the demo need (DEMO_PACKAGES)
 #   make build   swift build
 #   make test    deps, build with tests, swift test (16 at a time; the real desktops and the chaos runs apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
-#   make demo    deps, then swift run SaySomething (the seed 000 flow)
-#   make demo-agent  RemindMeLater through notify agent, in this terminal (type 1 to click)
+#   make demo    demo-deps, then swift run SaySomething (the seed 000 flow)
+#   make demo-agent  demo-deps, then RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
 #   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
 #                after 100 adds and removals, then its waiter's RSS and context switches over 60 s holding a request due tomorrow), agent-idle-stay
@@ -24,11 +25,21 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-# libdbus-1-dev, libglib2.0-dev: headers for the build (libglib2.0-bin: gdbus, gsettings).
+# What building and the demos need, and no more (make demo-deps): on Debian 12 with only its
+# required packages and apt, these pull 14 packages (pkg-config and D-Bus's among them), where
+# DEB_PACKAGES pulls 887; with the Swift toolchain's prerequisites (swift.org's list for Debian
+# 12) there already, 9 and 831 (apt-get -s against those package sets).
+# libdbus-1-dev: the build's one C library (CDBus, found through dbus-1.pc).
+# dbus-daemon (brings dbus-bin): the private bus of the terminal presenter, used when the
+# session bus has no notification server.
+# libglib2.0-0: libgio, which the library opens at run time (GSettings, content types).
+DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
+# Everything else is for the tests (make deps, make test, .ci/run):
+# libglib2.0-dev: GLib's headers and tools (libglib2.0-bin: gdbus, gsettings).
 # gsettings-desktop-schemas: GNOME's per-app notification switch, read through GSettings.
 # libgdk-pixbuf-2.0-0 (libgdk_pixbuf-2.0.so.0, dlopened): decodes images for clipped attachment thumbnails.
 # shared-mime-info: the database GIO sniffs attachment types with (g_content_type_guess).
-# dbus-daemon, dbus-bin: the private test bus, dbus-send, dbus-monitor.
+# dbus-daemon (above), dbus-bin: the private test bus, dbus-send, dbus-monitor.
 # systemd: busctl, which `dunstctl history` runs.
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display (python3-dbus, python3-gi: a D-Bus-activated test app).
 # gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
@@ -39,8 +50,8 @@ SHELL := /bin/bash
 # xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
 # python3-cryptography: Tests/Support/WebPush/webpush_encrypt.py, the independent Web Push
 # (RFC 8291) sender the push tests encrypt their messages with.
-DEB_PACKAGES := libdbus-1-dev libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
-	dbus-daemon dbus-bin systemd \
+DEB_PACKAGES := $(DEMO_PACKAGES) libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
+	dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
@@ -70,11 +81,14 @@ ALONE := $(REAL_DESKTOPS)|ChaosRunTests|AgentChaosTests|IncomingBodyTests
 # deadlines on two cores. Sixteen at a time keeps the pass about as fast and the deadlines met.
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := 16
 
-.PHONY: deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
+.PHONY: deps demo-deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
 	release install uninstall install-check deb deb-check docs
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+
+demo-deps:
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEMO_PACKAGES)"
 
 bench-deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES) $(BENCH_PACKAGES)"
@@ -110,11 +124,11 @@ test: deps
 	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)' --skip '$(REAL_DESKTOPS)'
 	.build/debug/notify-fuzz --cases $(FUZZ_SHORT_CASES)
 
-demo: deps
+demo: demo-deps
 	swift run SaySomething
 
 # RemindMeLater through the agent, shown by the terminal presenter on a private bus: type 1.
-demo-agent: deps
+demo-agent: demo-deps
 	swift build --product notify
 	swift build --product RemindMeLater
 	examples/RemindMeLater/demo-agent.sh "$$(swift build --show-bin-path)"

@@ -13,8 +13,9 @@ import UserNotifications
 ///
 /// Whatever the agent cannot do for notify keeps the waiting process (``make(options:schedule:now:)``
 /// returns `nil`): waiting for the person (`-w`, `-A`, `--reply`, `--timeout`), what only the
-/// process that shows it can print or remember (`-p`, `--json`, `--id`, `-r`), hints and
-/// options the library has no field for (`-i`, `-c`, `-e`, `-h`, `-t`, `--image`), an app
+/// process that shows it can print or remember (`-p`, `--json`, `--id`, `-r`, `--id-fd`,
+/// `--selected-action-fd`, `--activation-token-fd`), hints and options the library has no
+/// field for (`-i`, `-n`, `-c`, `-e`, `-h`, `-t`, `--image`), an app
 /// name that is not an app id, and a schedule no single trigger counted from now fires.
 struct AgentHandoff: Sendable {
     /// How the handoff ended.
@@ -39,10 +40,11 @@ struct AgentHandoff: Sendable {
     static func make(options: NotifyOptions, schedule: Schedule, now: Date) -> AgentHandoff? {
         let live = options.wait || !options.action.isEmpty || options.reply != nil || options.timeout != nil
         let printed = options.printID || options.json || options.identifier != nil || options.replaceID != nil
-        let unmapped = options.icon != nil || options.category != nil || options.transient || !options.hint.isEmpty
+            || options.idFD != nil || options.selectedActionFD != nil || options.activationTokenFD != nil
+        let unmapped = options.icon != nil || options.appIcon != nil || options.category != nil || options.transient || !options.hint.isEmpty
             || options.expireTime != nil || options.image != nil
         guard !live, !printed, !unmapped, let summary = options.text.first else { return nil }
-        let appID = options.appName ?? "notify"
+        let appID = options.appName ?? Invocation.defaultAppName
         guard (try? ApplicationIdentity.validate(id: appID)) != nil, let trigger = schedule.agentTrigger(now: now) else { return nil }
         let body = options.text.count > 1 ? String(decoding: compressEscapes(options.text[1]), as: UTF8.self) : ""
         let level: UNNotificationInterruptionLevel =

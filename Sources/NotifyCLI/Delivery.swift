@@ -9,7 +9,8 @@ import FreedesktopNotifications
 /// asked), `Notify`, then the wait. The client's signal subscription is in place before
 /// `Notify`, so an answer that comes before the reply is not lost. The wait ends on the
 /// first of: an action, a reply, a close, Control-C (which closes the notification), the
-/// `--timeout`, or the server going away.
+/// `--timeout` (which closes it too), `-t`'s time when above 0 (which leaves it to the server,
+/// as notify-send does), or the server going away.
 struct Delivery: Sendable {
     /// What to show and how to wait, from the command line.
     struct Plan: Sendable {
@@ -22,6 +23,16 @@ struct Delivery: Sendable {
         var timeout: Duration?
         /// `--id`: the name remembered in ``IdentifierStore``.
         var identifier: String?
+        /// `-i`: an icon name or image file, sent as the image-path hint (see ``Delivery/apply(icon:specVersion:to:)``).
+        var icon: String?
+        /// `--id-fd`: where the id is written once the server gave it.
+        var idDescriptor: InheritedDescriptor?
+        /// `--selected-action-fd`: where the chosen action's name is written.
+        var actionDescriptor: InheritedDescriptor?
+        /// `--activation-token-fd`: where the chosen action's activation token is written.
+        var tokenDescriptor: InheritedDescriptor?
+        /// The features of the options the notification portal has no field for.
+        var portalNotes: [String] = []
     }
 
     /// How a wait ended.
@@ -53,6 +64,11 @@ struct Delivery: Sendable {
     func run(bus: DBusBus, fallback: Bool, interruptions: [Int32] = [SIGINT]) async -> Int32 {
         let signals = SignalWatcher(interruptions)
         defer { signals.cancel() }
+        // In a sandbox, or with NOTIFY_FORCE_PORTAL, libnotify goes through the portal when
+        // it answers.
+        if let mode = PortalMode.current(), let code = await PortalDelivery(plan: plan, mode: mode).run(bus: bus, signals: signals) {
+            return code
+        }
         let client = NotificationsClient(bus: bus, callTimeout: .seconds(5))
         do {
             return try await deliver(with: client, signals: signals, rendered: nil)
@@ -146,12 +162,17 @@ struct Delivery: Sendable {
                 }
             }
         }
+        if let icon = plan.icon {
+            let information = try await client.serverInformation()
+            Self.apply(icon: icon, specVersion: information.specVersion, to: &request)
+        }
         let waits = plan.wait || !request.actions.isEmpty
         let posting = try await client.notify(request)
         outcome.id = posting.id
         outcome.server = posting.server
         if let rendered { await rendered.waitForFirst(timeout: .seconds(2)) }
         if plan.printID && !plan.json { Terminal.out("\(posting.id)\n") }
+        if let descriptor = plan.idDescriptor, !descriptor.write(line: "\(posting.id)") { failed = true }
         let remembered = RememberedNotification(server: posting.server, id: posting.id, summary: request.summary)
         if let identifier = plan.identifier, remembers {
             do {
@@ -162,7 +183,9 @@ struct Delivery: Sendable {
             }
         }
         if waits {
-            await wait(for: posting, request: request, events: events, signals: signals, client: client, outcome: &outcome)
+            if !(await wait(for: posting, request: request, events: events, signals: signals, client: client, outcome: &outcome)) {
+                failed = true
+            }
             // However the wait ended, the notification is gone: forget its name.
             if let identifier = plan.identifier, remembers {
                 _ = try? IdentifierStore.update { entries in
@@ -180,13 +203,47 @@ struct Delivery: Sendable {
         case event(NotificationEvent)
         case signal
         case timeout
+        /// `-t`'s time ran out while waiting.
+        case expired
         case eventsEnded
     }
 
+    /// `-i ICON` in `request` as libnotify 0.8.4 and later send it, by the server's
+    /// specification version: the `image-path` hint from 1.2, `image_path` in 1.1, and before
+    /// that (no hint for it) the app icon, unless `-n` gave one. An explicit `-h` of the same
+    /// hint wins.
+    static func apply(icon: String, specVersion: String, to request: inout NotifyRequest) {
+        let parts = specVersion.split(separator: ".").map { Int($0) ?? 0 }
+        let version = (parts.first ?? 0, parts.count > 1 ? parts[1] : 0)
+        let hint: String? = version >= (1, 2) ? "image-path" : version >= (1, 1) ? "image_path" : nil
+        guard let hint else {
+            if request.appIcon.isEmpty { request.appIcon = icon }
+            return
+        }
+        guard request.hints[raw: hint] == nil else { return }
+        do {
+            try request.hints.setVendorHint(hint, .string(icon))
+        } catch {
+            // The name is one of the two above and the value a string the plan has checked.
+            Terminal.error("-i: \(error)\n")
+        }
+    }
+
+    /// Writes the chosen action and its activation token to the descriptors that asked for
+    /// them, as notify-send does (the token line is empty when the server sent none); whether
+    /// every write succeeded.
+    func writeChoice(action: String, activationToken: String?) -> Bool {
+        var written = true
+        if let descriptor = plan.actionDescriptor, !descriptor.write(line: action) { written = false }
+        if let descriptor = plan.tokenDescriptor, !descriptor.write(line: activationToken ?? "") { written = false }
+        return written
+    }
+
+    /// Waits; `false` when an answer could not be written to its descriptor.
     private func wait(
         for posting: NotificationPosting, request: NotifyRequest, events: AsyncStream<NotificationEvent>,
         signals: SignalWatcher, client: NotificationsClient, outcome: inout Outcome
-    ) async {
+    ) async -> Bool {
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
         let tasks = [
             Task {
@@ -201,10 +258,18 @@ struct Delivery: Sendable {
                 do { try await Task.sleep(for: timeout) } catch { return }
                 feed.yield(.timeout)
             },
+            // notify-send waits at most -t's time (when above 0), whether or not the server
+            // honours it: GNOME Shell, for one, ignores it.
+            Task { [expiry = request.expiry.rawValue] in
+                guard expiry > 0 else { return }
+                do { try await Task.sleep(for: .milliseconds(Int64(expiry))) } catch { return }
+                feed.yield(.expired)
+            },
         ]
         defer { tasks.forEach { $0.cancel() } }
         let keys = Set(request.actions.map(\.key))
         var closeIt = false
+        var written = true
         loop: for await input in inputs {
             switch input {
             case .event(.activationToken(posting.id, let token, posting.server)):
@@ -213,8 +278,13 @@ struct Delivery: Sendable {
                 outcome.action = key
                 outcome.ending = .action
                 if !plan.json { Terminal.out("\(key)\n") }
+                written = writeChoice(action: key, activationToken: outcome.activationToken)
                 closeIt = true
                 break loop
+            case .event(.actionInvoked(posting.id, let key, posting.server)) where !keys.contains(key) && key.lowercased() != "default":
+                // As libnotify: an action it did not add is said and the wait goes on (a click on
+                // the notification itself, "default", is not one).
+                Terminal.error("Received unknown action \(key)\n")
             case .event(.replied(posting.id, let text, posting.server)):
                 outcome.reply = text
                 outcome.ending = .reply
@@ -239,6 +309,11 @@ struct Delivery: Sendable {
                 outcome.ending = .timeout
                 closeIt = true
                 break loop
+            case .expired:
+                // As notify-send: the wait ends, the notification is left to the server.
+                Terminal.error("Wait timeout expired\n")
+                outcome.ending = .timeout
+                break loop
             case .event:
                 continue
             }
@@ -250,6 +325,7 @@ struct Delivery: Sendable {
                 Terminal.error("Could not close notification \(posting.id): \(error)\n")
             }
         }
+        return written
     }
 
     // MARK: - JSON

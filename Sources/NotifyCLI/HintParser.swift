@@ -2,7 +2,7 @@ import DBus
 import DesktopNotificationsSupport
 import Foundation
 
-/// Reads `-h TYPE:NAME:VALUE` exactly as `notify-send` 0.8.1 does, with its messages.
+/// Reads `-h TYPE:NAME:VALUE` exactly as libnotify's `notify-send` does, with its messages.
 ///
 /// The rules copied from libnotify's `notify-send.c`:
 /// - the argument is split at the first two colons (the value may hold more colons);
@@ -10,7 +10,8 @@ import Foundation
 ///   `variant`;
 /// - `int` and `double` need a value starting with a digit; then the longest numeric prefix
 ///   counts (`12abc` is 12), and `int` wraps to 32 bits as C's cast does;
-/// - `byte` takes the numeric prefix (none is 0) and must be 0...255;
+/// - `byte` takes the numeric prefix (none is 0), hexadecimal after `0x` (libnotify's main
+///   branch after 0.8.7; 0.8.1 reads `0x11` as 0), and must be 0...255;
 /// - `boolean` is true for `true` (any case) or a number other than 0, false otherwise;
 /// - `variant` is GVariant text (`<int64 3>`, `[1, 2]`, `'text'`, `@ai []`, ...), parsed by
 ///   the `DBus` module's `GVariantText`, within D-Bus's nesting limits and its length limit.
@@ -40,7 +41,7 @@ package enum HintParser {
             guard startsWithDigit else { throw unparsable }
             return (name, .double(value.withCString { strtod($0, nil) }))
         case "byte":
-            let number = Int32(truncatingIfNeeded: unsignedPrefix(value))
+            let number = Int32(truncatingIfNeeded: unsignedPrefix(value, base: value.hasPrefix("0x") ? 16 : 10))
             guard (0...255).contains(number) else { throw unparsable }
             return (name, .byte(UInt8(number)))
         case "boolean":
@@ -54,9 +55,10 @@ package enum HintParser {
         }
     }
 
-    /// `g_ascii_strtoull(value, NULL, 10)`: leading spaces and a sign allowed, saturating.
-    private static func unsignedPrefix(_ value: String) -> UInt64 {
-        value.withCString { UInt64(strtoull($0, nil, 10)) }
+    /// `g_ascii_strtoull(value, NULL, base)`: leading spaces and a sign allowed, saturating
+    /// (base 16 also takes a `0x` before the digits).
+    private static func unsignedPrefix(_ value: String, base: Int32 = 10) -> UInt64 {
+        value.withCString { UInt64(strtoull($0, nil, base)) }
     }
 }
 

@@ -3,7 +3,8 @@ import DBus
 import Foundation
 import FreedesktopNotifications
 
-/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (0.8), with
+/// `notify [OPTIONS] SUMMARY [BODY]`: a drop-in for libnotify's `notify-send` (its main branch after 0.8.7,
+/// its default app name when started as `notify-send`, its portal mode in a sandbox), with
 /// waiting that always ends, inline replies, JSON output, a terminal fallback and a small
 /// notification server.
 package struct NotifyCommand: AsyncParsableCommand {
@@ -14,7 +15,12 @@ package struct NotifyCommand: AsyncParsableCommand {
         abstract: "Show a desktop notification (a drop-in for notify-send).",
         discussion: """
             Takes the options of notify-send: scripts written for it work unchanged. The body \
-            understands C escapes such as \\n, as notify-send's does.
+            understands C escapes such as \\n, as notify-send's does. Started as notify-send (a \
+            symbolic link), the default app name is notify-send, as libnotify's; otherwise it \
+            is notify. In a Flatpak or Snap sandbox, or with NOTIFY_FORCE_PORTAL set (never \
+            with NOTIFY_IGNORE_PORTAL), notify sends through the notification portal as \
+            libnotify does, when the portal answers; the portal has no field for -a, -n, -c, \
+            -h, -e, --image, --sound, --id or --reply, and notify says which it drops.
 
             With no session bus or no notification server (an SSH session, a container), the \
             notification is shown in this terminal instead, and actions can be chosen from the \
@@ -60,6 +66,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     @Option(name: NotifyOption.icon.names, help: NotifyOption.icon.help)
     var icon: String?
 
+    @Option(name: NotifyOption.appIcon.names, help: NotifyOption.appIcon.help)
+    var appIcon: String?
+
     @Option(name: NotifyOption.category.names, help: NotifyOption.category.help)
     var category: String?
 
@@ -72,6 +81,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     @Flag(name: NotifyOption.printID.names, help: NotifyOption.printID.help)
     var printID = false
 
+    @Option(name: NotifyOption.idFD.names, help: NotifyOption.idFD.help)
+    var idFD: Int32?
+
     @Option(name: NotifyOption.replaceID.names, help: NotifyOption.replaceID.help)
     var replaceID: Int32?
 
@@ -80,6 +92,12 @@ package struct NotifyCommand: AsyncParsableCommand {
 
     @Option(name: NotifyOption.action.names, help: NotifyOption.action.help)
     var action: [String] = []
+
+    @Option(name: NotifyOption.selectedActionFD.names, help: NotifyOption.selectedActionFD.help)
+    var selectedActionFD: Int32?
+
+    @Option(name: NotifyOption.activationTokenFD.names, help: NotifyOption.activationTokenFD.help)
+    var activationTokenFD: Int32?
 
     @Flag(name: NotifyOption.version.names, help: NotifyOption.version.help)
     var version = false
@@ -167,9 +185,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     /// The options as values, for ``NotifyOptions/makePlan()``.
     package var options: NotifyOptions {
         NotifyOptions(
-            urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, category: category,
-            transient: transient, hint: hint, printID: printID, replaceID: replaceID, wait: wait, action: action,
-            version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
+            urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, appIcon: appIcon, category: category,
+            transient: transient, hint: hint, printID: printID, idFD: idFD, replaceID: replaceID, wait: wait, action: action,
+            selectedActionFD: selectedActionFD, activationTokenFD: activationTokenFD, version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
             json: json, noFallback: noFallback, text: text)
     }
 }

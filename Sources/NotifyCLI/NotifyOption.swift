@@ -4,7 +4,8 @@ import ArgumentParser
 /// `notify --help`: the one table of them (``specification``).
 package enum NotifyOption: CaseIterable, Sendable {
     /// One of notify-send's options.
-    case urgency, expireTime, appName, icon, category, transient, hint, printID, replaceID, wait, action, version
+    case urgency, expireTime, appName, icon, appIcon, category, transient, hint, printID, idFD, replaceID, wait, action,
+         selectedActionFD, activationTokenFD, version
     /// One of `notify`'s own options.
     case reply, timeout, image, sound, identifier, json, noFallback
     /// A scheduling option: `--in`, `--at` or `--every`.
@@ -23,7 +24,12 @@ package enum NotifyOption: CaseIterable, Sendable {
             .init(long: "app-name", short: "a", valueName: "APP_NAME", help: "The application name shown with it.",
                   destination: .text(\.appName))
         case .icon:
-            .init(long: "icon", short: "i", valueName: "ICON", help: "An icon name or an image file to show.", destination: .text(\.icon))
+            .init(long: "icon", short: "i", valueName: "ICON", help: "An icon name or an image file to show (sent as the image-path hint).",
+                  destination: .text(\.icon))
+        case .appIcon:
+            .init(long: "app-icon", short: "n", valueName: "ICON",
+                  help: "The application's icon: an icon name or an image file. The server may or may not show it.",
+                  destination: .text(\.appIcon))
         case .category:
             .init(long: "category", short: "c", valueName: "TYPE[,TYPE...]", help: "The category, such as im.received or email.arrived.",
                   destination: .text(\.category))
@@ -36,6 +42,9 @@ package enum NotifyOption: CaseIterable, Sendable {
                   destination: .texts(\.hint))
         case .printID:
             .init(long: "print-id", short: "p", valueName: nil, help: "Print the notification's id.", destination: .flag(\.printID))
+        case .idFD:
+            .init(long: "id-fd", short: nil, valueName: "FD", help: "Write the notification's id to this inherited file descriptor.",
+                  destination: .integer(\.idFD))
         case .replaceID:
             .init(long: "replace-id", short: "r", valueName: "REPLACE_ID", help: "The id of a notification to replace.",
                   destination: .integer(\.replaceID))
@@ -46,6 +55,14 @@ package enum NotifyOption: CaseIterable, Sendable {
                 A button. Repeatable; implies --wait. The NAME of the chosen one is printed; \
                 without NAME, its position (from 0) is.
                 """, destination: .texts(\.action))
+        case .selectedActionFD:
+            .init(long: "selected-action-fd", short: nil, valueName: "FD",
+                  help: "Write the name of the chosen action to this inherited file descriptor.", destination: .integer(\.selectedActionFD))
+        case .activationTokenFD:
+            .init(long: "activation-token-fd", short: nil, valueName: "FD", help: """
+                When an action is chosen, write its activation token (an empty line when the server \
+                sends none) to this inherited file descriptor.
+                """, destination: .integer(\.activationTokenFD))
         case .version:
             .init(long: "version", short: "v", valueName: nil, help: "Print the version.", destination: .flag(\.version))
 

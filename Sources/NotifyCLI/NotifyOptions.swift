@@ -13,13 +13,17 @@ package struct NotifyOptions: Equatable, Sendable {
     var expireTime: Int32?
     var appName: String?
     var icon: String?
+    var appIcon: String?
     var category: String?
     var transient = false
     var hint: [String] = []
     var printID = false
+    var idFD: Int32?
     var replaceID: Int32?
     var wait = false
     var action: [String] = []
+    var selectedActionFD: Int32?
+    var activationTokenFD: Int32?
     var version = false
     var reply: String?
     var timeout: Double?
@@ -61,8 +65,19 @@ extension NotifyOptions {
         if let identifier, !IdentifierStore.isValidName(identifier) {
             return try fail("--id needs a name that is not empty and not a number (numbers are ids), not \"\(identifier)\".")
         }
+        let descriptors: (id: InheritedDescriptor?, action: InheritedDescriptor?, token: InheritedDescriptor?)
+        do {
+            descriptors = (
+                try InheritedDescriptor.checked(idFD, option: "--id-fd"),
+                try InheritedDescriptor.checked(selectedActionFD, option: "--selected-action-fd"),
+                try InheritedDescriptor.checked(activationTokenFD, option: "--activation-token-fd"))
+        } catch {
+            return try fail(error.message)
+        }
+        // -i goes as the image-path hint (under the name the server's specification version
+        // knows, see Delivery), as libnotify 0.8.4 and later send it; -n is the app icon.
         var request = NotifyRequest(
-            appName: appName ?? "notify", replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: icon ?? "",
+            appName: appName ?? Invocation.defaultAppName, replacesID: UInt32(max(replaceID ?? 0, 0)), appIcon: appIcon ?? "",
             summary: summary, body: body, expiry: NotificationExpiry(rawValue: expireTime ?? -1))
         request.hints.category = category
         request.hints.urgency = level
@@ -87,13 +102,7 @@ extension NotifyOptions {
                 return try fail("\(error)")
             }
         }
-        var actions: [NotificationAction] = []
-        for (position, argument) in action.enumerated() {
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = parts.count == 1 ? "\(position)" : parts[0].trimmingCharacters(in: .whitespaces)
-            let label = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
-            if !key.isEmpty && !label.isEmpty { actions.append(NotificationAction(key: key, label: label)) }
-        }
+        let actions = Self.actions(action)
         do {
             try request.validate()
         } catch {
@@ -101,7 +110,43 @@ extension NotifyOptions {
         }
         return Delivery.Plan(
             request: request, actions: actions, replyPlaceholder: reply, wait: wait, printID: printID,
-            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) }, identifier: identifier)
+            json: json, timeout: timeout.map { Duration.milliseconds(Int64($0 * 1000)) }, identifier: identifier,
+            icon: icon.flatMap { $0.isEmpty ? nil : $0 }, idDescriptor: descriptors.id, actionDescriptor: descriptors.action,
+            tokenDescriptor: descriptors.token,
+            portalNotes: portalNotes)
+    }
+
+    /// The actions of `-A [NAME=]Text` arguments, as notify-send makes them: the name and the
+    /// label trimmed of spaces; without a name, the argument's position (from 0) is the name;
+    /// an empty name or label is skipped; a name given again replaces the earlier action, and
+    /// the action takes the later one's place (libnotify's `notify_notification_add_action`).
+    static func actions(_ arguments: [String]) -> [NotificationAction] {
+        var actions: [NotificationAction] = []
+        for (position, argument) in arguments.enumerated() {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = parts.count == 1 ? "\(position)" : parts[0].trimmingCharacters(in: .whitespaces)
+            let label = parts[parts.count - 1].trimmingCharacters(in: .whitespaces)
+            guard !key.isEmpty && !label.isEmpty else { continue }
+            actions.removeAll { $0.key == key }
+            actions.append(NotificationAction(key: key, label: label))
+        }
+        return actions
+    }
+
+    /// The options given that the notification portal has no field for, one each, with the
+    /// name of the feature as libnotify names it when it drops it ("App Icon", "Category").
+    private var portalNotes: [String] {
+        var notes: [String] = []
+        if appName != nil { notes.append("-a (App Name)") }
+        if appIcon != nil { notes.append("-n (App Icon)") }
+        if category != nil { notes.append("-c (Category)") }
+        if !hint.isEmpty { notes.append("-h (Hints)") }
+        if transient { notes.append("-e (Transient)") }
+        // libnotify keeps the time itself, so it only counts while notify waits.
+        if expireTime != nil && !wait && action.isEmpty { notes.append("-t without --wait (Expire Time)") }
+        if image != nil { notes.append("--image") }
+        if sound != nil { notes.append("--sound") }
+        return notes
     }
 
     /// `--image PATH` as a `file://` URI: the path made absolute (the server runs elsewhere),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FreedesktopNotifications
+import UserNotifications
 
 extension NotifyCommand {
     /// `notify pending`: the scheduled notifications (`--in`, `--at`, `--every`) whose
@@ -18,18 +19,34 @@ extension NotifyCommand {
                 array of objects with the keys id, nextFire (ISO 8601 with the UTC offset), \
                 every, pid, summary, appName, identifier, created (pid, identifier and created \
                 are null for the agent's) and heldBy ("process" or "agent").
+
+                With --app ID, lists instead the requests the notification agent holds for \
+                the app ID, whichever program scheduled them (an app's own \
+                UNUserNotificationCenter too); their appName is ID. notify asks the agent as \
+                that app: from a shell of the same user it may ask for any app that is not \
+                running, but while the app's own center is connected the agent lets no other \
+                process act for it, and a notify that runs in a Flatpak, or in an app's systemd \
+                unit (app-ID-....scope), is only that app; either refusal exits 1. Asking keeps \
+                the app's kept responses and its name and icon in the agent as they were. Requests whose \
+                trigger is not a time (a location) are not listed; their number is said on \
+                standard error.
                 """,
             helpNames: [.customShort("?"), .long])
 
         @Flag(help: "Print one JSON array instead of lines.")
         var json = false
 
+        @Option(help: ArgumentHelp("List the requests the notification agent holds for this app id instead.", valueName: "ID"))
+        var app: String?
+
         mutating func run() async throws {
             let entries: [ScheduledRecords.Entry]
             do {
-                entries = try ScheduledRecords.scan()
+                if let app { try ApplicationIdentity.validate(id: app) }
+                // With --app, only the agent's requests of that app.
+                entries = app == nil ? try ScheduledRecords.scan() : []
             } catch {
-                Terminal.error("\(error)\n")
+                Terminal.error("notify pending: \(error)\n")
                 throw ExitCode(1)
             }
             let now = Date()
@@ -48,11 +65,23 @@ extension NotifyCommand {
             }
             var rows = live.map { PendingRow(record: $0.record, next: $0.next) }
             do {
-                for entry in try await AgentScheduled.list(now: now) {
-                    guard let next = entry.schedule.upcoming(at: now) else { continue }
+                var timeless = 0
+                for entry in try await AgentScheduled.list(app: app, now: now) {
+                    guard let next = entry.schedule.upcoming(at: now) else {
+                        timeless += 1
+                        continue
+                    }
                     rows.append(PendingRow(agent: entry, next: next))
                 }
+                if timeless > 0 {
+                    Terminal.error("notify pending: \(timeless) of the agent's requests fire at no time (a location trigger) and are not listed.\n")
+                }
             } catch {
+                if let app {
+                    // The agent's are all --app asks for.
+                    Terminal.error("notify pending --app \(app): \(error)\n")
+                    throw ExitCode(1)
+                }
                 Terminal.error("notify pending: the agent's notifications are left out: \(error)\n")
             }
             rows.sort { ($0.next, $0.id) < ($1.next, $1.id) }
@@ -102,11 +131,19 @@ extension NotifyCommand {
                 --reply) has its notification closed. Exit status: 0 when every id was \
                 cancelled, 1 when one was not pending (it never was, or it has already been \
                 shown).
+
+                With --app ID, cancels requests the notification agent holds for the app ID \
+                (notify pending --app ID lists them): the ids given, or with --all every one of \
+                that app's. The agent decides, as for notify pending --app, whether this notify \
+                may act for that app.
                 """,
             helpNames: [.customShort("?"), .long])
 
         @Flag(help: "Cancel every scheduled notification of this user, in waiting processes and in the agent.")
         var all = false
+
+        @Option(help: ArgumentHelp("Cancel requests the notification agent holds for this app id instead.", valueName: "ID"))
+        var app: String?
 
         @Argument(help: ArgumentHelp("The ids that notify pending shows.", valueName: "ID"))
         var ids: [String] = []
@@ -116,6 +153,10 @@ extension NotifyCommand {
                 Terminal.error(all ? "notify cancel: give ids or --all, not both.\n"
                                    : "notify cancel needs the id of a scheduled notification (notify pending lists them), or --all.\n")
                 throw ExitCode(1)
+            }
+            if let app {
+                try await cancel(app: app)
+                return
             }
             var targets = ids
             if all {
@@ -153,6 +194,28 @@ extension NotifyCommand {
                 failed = true
             }
             if failed { throw ExitCode(1) }
+        }
+
+        /// `--app ID`: the ids (or with `--all` every request) of that app in the agent.
+        private func cancel(app: String) async throws {
+            do {
+                try ApplicationIdentity.validate(id: app)
+            } catch {
+                Terminal.error("notify cancel: \(error)\n")
+                throw ExitCode(1)
+            }
+            let cancelled: Set<String>
+            do {
+                cancelled = try await AgentScheduled.cancel(all ? nil : Set(ids), app: app)
+            } catch {
+                Terminal.error("notify cancel --app \(app): \(error)\n")
+                throw ExitCode(1)
+            }
+            let missing = ids.filter { !cancelled.contains($0) }
+            for id in missing {
+                Terminal.error("The notification agent holds no pending request \"\(TerminalText.singleLine(id))\" for \(app) (notify pending --app \(app) lists them).\n")
+            }
+            if !missing.isEmpty { throw ExitCode(1) }
         }
     }
 }

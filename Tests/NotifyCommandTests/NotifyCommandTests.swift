@@ -64,8 +64,8 @@ struct NotifyCommandTests {
         ["-t", "1500", "Summary"],
         ["--expire-time=0", "Summary"],
         ["-a", "App", "Summary"],
-        ["-i", "dialog-information", "Summary"],
-        ["--icon=/usr/share/pixmaps/x.png", "Summary"],
+        // -i is left out: 0.8.1 sends it as the app icon, later versions (and notify) as the
+        // image-path hint (NotifySendCompatibilityTests.icons).
         ["-c", "im.received,email.arrived", "Summary"],
         ["-e", "Summary"],
         ["-r", "7", "Summary"],

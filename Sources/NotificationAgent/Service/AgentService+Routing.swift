@@ -62,7 +62,9 @@ extension AgentService {
                 if app.isReleased.withLock({ $0 }) { return connect(invocation, appID: appID, sender: sender) }
                 await Self.run(invocation) {
                     try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
-                    app.host.remember(identity)
+                    // A Connect that names neither (notify pending --app, asking for an app
+                    // that is not running) keeps the name and icon the app gave.
+                    if options["name"] != nil || options["icon"] != nil { app.host.remember(identity) }
                     return [.uint32(AgentInterface.version)]
                 }
             }
