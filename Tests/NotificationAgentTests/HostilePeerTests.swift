@@ -39,7 +39,7 @@ struct HostilePeerTests {
         let battery = try await Battery()
         defer { battery.stop() }
         try await battery.start()
-        let honest = try await HonestApp.start(on: battery.testBus.bus)
+        let honest = try await HonestApp.start(on: battery.testBus.bus, server: try #require(battery.server))
         let before = try HomeSnapshot(of: battery.home, excluding: battery.agentStateFolder)
 
         let host = try await battery.runPeer(phase: "host", appID: Self.hostileID)
@@ -63,6 +63,7 @@ struct HostilePeerTests {
         }
         #expect(calls.worstOther < Self.worstHonestCall, "the honest app's worst other call took \(calls.worstOther)")
         #expect(honest.answered > 0)
+        #expect(calls.responses > 0, "the honest app took no response to its notifications' clicks")
         // Nothing made for refused callers; junk apps let go once their connection left.
         #expect(await eventually {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: battery.agentStateFolder.path)) ?? []
@@ -78,7 +79,7 @@ struct HostilePeerTests {
         print("""
             hostile-peer battery: \(results.count) attacks tried; honest app: \(calls.adds) Adds, worst Add \
             \(calls.worstAdd.milliseconds) ms, worst other call \(calls.worstOther.milliseconds) ms, \
-            \(honest.answered) WillPresent answered; agent at the end: RSS \(usage.resident >> 10) KiB, \
+            \(honest.answered) WillPresent answered, \(calls.responses) responses taken; agent at the end: RSS \(usage.resident >> 10) KiB, \
             \(usage.descriptors) descriptors; bytes written outside the state folder: \(before.bytesChanged(to: after)), \
             entries changed: \(changes.count)
             """)
@@ -89,7 +90,7 @@ struct HostilePeerTests {
         let battery = try await Battery()
         defer { battery.stop() }
         try await battery.start()
-        let honest = try await HonestApp.start(on: battery.testBus.bus)
+        let honest = try await HonestApp.start(on: battery.testBus.bus, server: try #require(battery.server))
         let results = try await battery.runPeer(phase: "triggers", appID: Self.hostileID)
         let calls = await honest.stop()
         #expect(results.count >= 9)
@@ -247,6 +248,9 @@ final class Battery: Sendable {
     let scratch: TemporaryFolder
     let agentBox = Locked<ChildProcess?>(nil)
     var agent: ChildProcess? { agentBox.withLock { $0 } }
+    let serverBox = Locked<FakeNotificationServer?>(nil)
+    /// The notification server, where the test clicks the honest app's notifications.
+    var server: FakeNotificationServer? { serverBox.withLock { $0 } }
 
     var home: URL { scratch.url.appendingPathComponent("home") }
     var stateHome: URL { home.appendingPathComponent(".local/state") }
@@ -314,7 +318,10 @@ final class Battery: Sendable {
 
     /// Starts the built agent with the scratch home, and a notification server the first time.
     func start() async throws {
-        if agent == nil { _ = try await FakeNotificationServer.start(on: testBus.bus) }
+        if server == nil {
+            let server = try await FakeNotificationServer.start(on: testBus.bus)
+            serverBox.withLock { $0 = server }
+        }
         let agent = try await testBus.startAgent(environment: [
             "HOME": home.path, "XDG_STATE_HOME": stateHome.path, "XDG_RUNTIME_DIR": runtime.path,
             "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path, "XDG_DATA_DIRS": "/nonexistent",
@@ -377,12 +384,15 @@ final class HonestApp: Sendable {
         var worstAdd: Duration = .zero
         var worstOther: Duration = .zero
         var failures: [String] = []
+        /// The responses (clicks on its notifications) the app took and acknowledged.
+        var responses = 0
         /// The calls over half a second: when each began (seconds since 1970) and its time.
         var slow: [(started: Double, elapsed: Duration)] = []
     }
 
     let client: AgentTestClient
     let export: DBusConnection.Export
+    let server: FakeNotificationServer
     private let asked: Locked<Int>
     private let calls = Locked(Calls())
     private let running = Locked(true)
@@ -390,13 +400,14 @@ final class HonestApp: Sendable {
 
     var answered: Int { asked.withLock { $0 } }
 
-    private init(client: AgentTestClient, export: DBusConnection.Export, asked: Locked<Int>) {
+    private init(client: AgentTestClient, export: DBusConnection.Export, server: FakeNotificationServer, asked: Locked<Int>) {
         self.client = client
+        self.server = server
         self.export = export
         self.asked = asked
     }
 
-    static func start(on bus: DBusBus) async throws -> HonestApp {
+    static func start(on bus: DBusBus, server: FakeNotificationServer) async throws -> HonestApp {
         let client = try await AgentTestClient.connect(bus)
         let asked = Locked(0)
         let interface = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
@@ -405,7 +416,7 @@ final class HonestApp: Sendable {
             invocation.reply([.uint32(UInt32(UNNotificationPresentationOptions([.banner, .list]).rawValue))])
         }
         let export = client.connection.export(DBusExportedObject(path: AgentInterface.clientPath, interfaces: [interface]))
-        let app = HonestApp(client: client, export: export, asked: asked)
+        let app = HonestApp(client: client, export: export, server: server, asked: asked)
         try await client.connectApp(HostilePeerTests.honestID, name: "Honest App")
         app.loop.withLock { $0 = Task { await app.run() } }
         return app
@@ -417,6 +428,27 @@ final class HonestApp: Sendable {
             round += 1
             await timed(add: true) { try await client.add(AgentTestClient.request("now-\(round)"), for: HostilePeerTests.honestID) }
             await timed(add: true) { try await client.add(AgentTestClient.request("later-\(round)", after: 3600), for: HostilePeerTests.honestID) }
+            if round.isMultiple(of: 10) {
+                // The user clicks the app's newest notification on screen; the app takes the
+                // response and acknowledges it.
+                let live = server.liveIDs
+                if let id = server.notifications.last(where: { $0.request.summary.hasPrefix("Title of now-") && $0.id.map(live.contains) == true })?.id {
+                    server.invokeAction(id: id)
+                }
+            }
+            if round.isMultiple(of: 10), round > 10 {
+                await timed(add: false) {
+                    let taken = try await client.call("TakeResponses", [.string(HostilePeerTests.honestID)])
+                    guard case .array(_, let items)? = taken.first else { throw HonestAppError.malformed("TakeResponses: \(taken)") }
+                    let ids = items.compactMap { item -> String? in
+                        if case .structure(let pair) = item { return pair.first?.stringValue } else { return nil }
+                    }
+                    if !ids.isEmpty {
+                        try await client.call("AcknowledgeResponses", [.string(HostilePeerTests.honestID), .stringArray(ids)])
+                    }
+                    calls.withLock { $0.responses += ids.count }
+                }
+            }
             if round.isMultiple(of: 25) {
                 await timed(add: false) { _ = try await client.pending(of: HostilePeerTests.honestID) }
                 await timed(add: false) {
@@ -458,6 +490,11 @@ final class HonestApp: Sendable {
         await client.close()
         return calls.withLock { $0 }
     }
+}
+
+/// A reply the honest app could not read.
+enum HonestAppError: Error {
+    case malformed(String)
 }
 
 /// The entries of a folder tree (paths, kinds, modes, sizes, modification times and each
