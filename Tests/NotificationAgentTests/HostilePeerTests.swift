@@ -69,6 +69,9 @@ struct HostilePeerTests {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: battery.agentStateFolder.path)) ?? []
             return !names.contains { $0.hasPrefix("org.example.Claimed") || $0.hasPrefix("org.example.Junk") }
         }, "the state folder holds \((try? FileManager.default.contentsOfDirectory(atPath: battery.agentStateFolder.path)) ?? [])")
+        // Nor any app held for them (asked as the user's own process: every app).
+        let status = try await battery.statusFromHost()
+        #expect(status.contains(Self.honestID) && !status.contains("org.example.Claimed") && !status.contains("org.example.Junk"), "\(status)")
         // The agent's health and the user's files.
         let usage = try battery.agentUsage()
         let after = try HomeSnapshot(of: battery.home, excluding: battery.agentStateFolder)
@@ -361,6 +364,19 @@ final class Battery: Sendable {
         }
         #expect(!results.isEmpty, "phase \(phase) printed no result: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
         return results
+    }
+
+    /// `Status` asked by a connection of this process (unsandboxed: every app).
+    func statusFromHost() async throws -> String {
+        let client = try await AgentTestClient.connect(testBus.bus)
+        do {
+            let status = try await client.call("Status").first?.stringValue ?? ""
+            await client.close()
+            return status
+        } catch {
+            await client.close()
+            throw error
+        }
     }
 
     /// The agent's resident memory (`VmRSS`) and open descriptors, from `/proc`.
