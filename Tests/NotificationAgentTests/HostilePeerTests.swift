@@ -72,6 +72,12 @@ struct HostilePeerTests {
         // Nor any app held for them (asked as the user's own process: every app).
         let status = try await battery.statusFromHost()
         #expect(status.contains(Self.honestID) && !status.contains("org.example.Claimed") && !status.contains("org.example.Junk"), "\(status)")
+        // Nothing of the folders, links, FIFOs or over-budget files was copied: the agent's store
+        // holds the two small attachments it took, and no staging folder is left.
+        let stored = try Battery.regularFiles(under: battery.agentStateFolder)
+        let attachments = stored.filter { $0.path.contains("/attachments/") }
+        #expect(attachments.reduce(0) { $0 + $1.size } < 64 * 1024, "\(attachments)")
+        #expect(!stored.contains { $0.path.contains("/incoming/") }, "\(stored.map(\.path))")
         // The agent's health and the user's files.
         let usage = try battery.agentUsage()
         let after = try HomeSnapshot(of: battery.home, excluding: battery.agentStateFolder)
@@ -84,7 +90,8 @@ struct HostilePeerTests {
             \(calls.worstAdd.milliseconds) ms, worst other call \(calls.worstOther.milliseconds) ms, \
             \(honest.answered) WillPresent answered, \(calls.responses) responses taken; agent at the end: RSS \(usage.resident >> 10) KiB, \
             \(usage.descriptors) descriptors; bytes written outside the state folder: \(before.bytesChanged(to: after)), \
-            entries changed: \(changes.count)
+            entries changed: \(changes.count); the agent's store: \(attachments.count) attachment files, \
+            \(attachments.reduce(0) { $0 + $1.size }) bytes
             """)
     }
 
@@ -364,6 +371,18 @@ final class Battery: Sendable {
         }
         #expect(!results.isEmpty, "phase \(phase) printed no result: \(result.standardOutput.suffix(2000)) \(result.standardError.suffix(2000))")
         return results
+    }
+
+    /// The regular files under `folder`, with their sizes.
+    static func regularFiles(under folder: URL) throws -> [(path: String, size: Int)] {
+        var files: [(path: String, size: Int)] = []
+        guard let walker = FileManager.default.enumerator(atPath: folder.path) else { return files }
+        for case let relative as String in walker {
+            var status = stat()
+            let path = folder.path + "/" + relative
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { files.append((path, Int(status.st_size))) }
+        }
+        return files
     }
 
     /// `Status` asked by a connection of this process (unsandboxed: every app).
