@@ -21,6 +21,9 @@ struct FuzzTarget: Sendable {
     let nesting: [[UInt8]]
     /// Feeds one input; throws a ``FuzzFinding`` for a wrong answer.
     let run: @Sendable ([UInt8]) throws(FuzzFinding) -> Outcome
+    /// Makes what the cases need (a bus, a service) before the seeds and the cases run, so
+    /// that no case's time pays for it; a failure ends the run as a finding.
+    var prepare: @Sendable () throws(FuzzFinding) -> Void = {}
     /// Removes what the target made (its temporary folder), at the end of the run.
     var cleanUp: @Sendable () -> Void = {}
 

@@ -15,6 +15,12 @@ struct TargetRun {
         CaseRecord.install(
             target: target.name, seed: settings.seed, memoryLimitKiB: settings.memoryLimitMiB * 1024, timeLimit: Self.timeLimit)
         defer { target.cleanUp() }
+        do {
+            try target.prepare()
+        } catch {
+            FileHandle.standardError.write(Data("notify-fuzz: \(target.name): \(error.description)\n".utf8))
+            return 1
+        }
         if let input { return runAlone(input, number: 0) }
         let generator = target.generator(seed: settings.seed)
         if let number = settings.singleCase { return runAlone(generator.input(forCase: number), number: number) }

@@ -21,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, request-json, gnome-action-target, activatable-entry, geoclue, portal-target, web-push, push-request, unifiedpush-call or push-record.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, request-json, gnome-action-target, activatable-entry, app-files-exec, geoclue, portal-target, web-push, push-request, unifiedpush-call, push-record or agent-call.")
     var target: String?
 
     @Option(help: "Cases per target.")
@@ -79,6 +79,7 @@ let targets: [FuzzTarget] = [
     .geoClueLocation,
     .portalTarget,
     .webPush(), .pushRequest, .unifiedPushCall, .pushRecord,
+    .agentCall(),
 ]
 
 Settings.main()

@@ -142,19 +142,29 @@ final class AgentApp: Sendable {
         bytes.withLock { $0.estimate += count }
     }
 
-    /// The bytes of the app's pending and shown requests, as their JSON.
+    /// The bytes of the app's pending and shown requests, as their JSON. The lists are encoded
+    /// on the global executor: an app's calls run on the D-Bus I/O thread, which serves every
+    /// app, and up to 16 MiB of JSON held it for about a second (debug build).
     func measureBytes() async -> Int {
+        let pending = await engine.pendingRequests()
+        let delivered = await engine.deliveredNotifications()
         do {
-            var total = 0
-            for request in await engine.pendingRequests() { total += try AgentPayload.encode(request).utf8.count }
-            for notification in await engine.deliveredNotifications() { total += try AgentPayload.encode(notification).utf8.count }
-            return total
+            return try await Task.detached {
+                Self.measuring.withLock { $0?() }
+                var total = 0
+                for request in pending { total += try AgentPayload.encode(request).utf8.count }
+                for notification in delivered { total += try AgentPayload.encode(notification).utf8.count }
+                return total
+            }.value
         } catch {
             AgentLog.logger.error(
                 "the app's lists could not be measured; the estimate stands", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             return bytes.withLock { $0.estimate }
         }
     }
+
+    /// Called as the lists are encoded for ``measureBytes()``, where that runs (tests).
+    static let measuring = Locked<(@Sendable () -> Void)?>(nil)
 
     /// The app's counts for `Status`.
     func status() async -> AgentStatus.App {
