@@ -43,6 +43,9 @@ struct HostilePeerTests {
         let before = try HomeSnapshot(of: battery.home, excluding: battery.agentStateFolder)
 
         let host = try await battery.runPeer(phase: "host", appID: Self.hostileID)
+        // The junk apps are let go a grace period after their connection left
+        // (AgentService.releaseGrace); the later phases need their places.
+        #expect(await eventually(timeout: .seconds(15)) { (try? await battery.statusFromHost())?.contains("org.example.Junk") == false })
         let forged = try await battery.runPeer(phase: "forged-honest", appID: Self.honestID, unshared: true)
         let sandboxed = try await battery.runPeer(phase: "sandboxed", appID: Self.sandboxedID, unshared: true)
         let results = host.merging(forged) { $1 }.merging(sandboxed) { $1 }

@@ -167,7 +167,20 @@ public final class AgentService: Sendable {
             touch: { [weak self] in self?.touched() })
         return AgentApp(
             appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps,
-            saves: saves, left: { [weak self] app in self?.releaseIfEmpty(app) })
+            saves: saves, left: { [weak self] app in self?.releaseLater(app) })
+    }
+
+    /// How long an app that left waits before ``releaseIfEmpty(_:)`` looks at it: a click's
+    /// response may still be on its way from the engine to the app's queue (the server closes
+    /// the notification as it reports the click), and the app must not look empty meanwhile.
+    static let releaseGrace: Duration = .seconds(2)
+
+    /// ``releaseIfEmpty(_:)`` after ``releaseGrace``.
+    func releaseLater(_ app: AgentApp) {
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.releaseGrace)
+            self?.releaseIfEmpty(app)
+        }
     }
 
     /// Lets `app` go, on its queue, when it is not connected and holds nothing: no pending
