@@ -15,17 +15,20 @@ public protocol UNNotificationContentExtension: NSObjectProtocol {
     func didReceive(_ notification: UNNotification)
 
     /// The person chose an action; answer what happens next. By default the notification is
-    /// closed and the action forwarded to the delegate.
+    /// closed and the action forwarded to the delegate. The handler is `@Sendable` and the
+    /// requirement `@preconcurrency`, as in Apple's current SDK.
+    @preconcurrency
     func didReceive(
         _ response: UNNotificationResponse,
-        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
+        completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void)
 }
 
 extension UNNotificationContentExtension {
     /// Default: close the notification and forward the action.
+    @preconcurrency
     public func didReceive(
         _ response: UNNotificationResponse,
-        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+        completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         completion(.dismissAndForwardAction)
     }
