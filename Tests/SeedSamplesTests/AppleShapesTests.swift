@@ -1,0 +1,19 @@
+import AppleShapes
+import AppleShapesSwift5
+import Foundation
+import Testing
+import UserNotifications
+
+extension SeedSamplesTests {
+    /// The Apple-platform code shapes of AppleShapes (Swift 6 mode) and AppleShapesSwift5
+    /// (Swift 5 mode): that both targets build is the compile test; these check that the code
+    /// does what it does on Apple platforms.
+    @Suite("Apple-platform code shapes")
+    struct AppleShapesRun {
+        @Test("a service extension driven by hand from nonisolated code finishes from another queue")
+        func serviceExtensionByHand() {
+            #expect(AppleShapes.runServiceExtensionByHand(title: "Swift 6") == "Swift 6 [modified]")
+            #expect(AppleShapesSwift5.runServiceExtensionByHand(title: "Swift 5") == "Swift 5 [modified]")
+        }
+    }
+}
