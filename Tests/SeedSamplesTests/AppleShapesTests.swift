@@ -15,5 +15,17 @@ extension SeedSamplesTests {
             #expect(AppleShapes.runServiceExtensionByHand(title: "Swift 6") == "Swift 6 [modified]")
             #expect(AppleShapesSwift5.runServiceExtensionByHand(title: "Swift 5") == "Swift 5 [modified]")
         }
+
+        @Test("text-input actions made with the initialisers inherited from UNNotificationAction")
+        func inheritedTextInputActions() {
+            for actions in [AppleShapes.inheritedTextInputActions(), AppleShapesSwift5.inheritedTextInputActions()] {
+                #expect(actions.map(\.identifier) == ["reply", "quick", "icon"])
+                #expect(actions.map(\.title) == ["Reply", "Quick reply", "Reply"])
+                #expect(actions.map(\.options) == [[], [], [.foreground]])
+                #expect(actions.map(\.textInputButtonTitle) == ["", "", ""])
+                #expect(actions.map(\.textInputPlaceholder) == ["", "", ""])
+                #expect(actions[2].icon != nil)
+            }
+        }
     }
 }

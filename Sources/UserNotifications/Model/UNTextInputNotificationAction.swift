@@ -46,6 +46,21 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
         )
     }
 
+    /// Creates a text-input action with an icon, an empty button title and an empty
+    /// placeholder: the initialiser Apple's subclass inherits from ``UNNotificationAction``.
+    /// With it (and the inherited ``UNNotificationAction/init(identifier:title:options:)``),
+    /// the desktop's own labels are used.
+    public override convenience init(
+        identifier: String,
+        title: String,
+        options: UNNotificationActionOptions = [],
+        icon: UNNotificationActionIcon?
+    ) {
+        self.init(
+            identifier: identifier, title: title, options: options, icon: icon, textInputButtonTitle: "",
+            textInputPlaceholder: "")
+    }
+
     public required convenience init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationActionSnapshot.self),
               let textInput = snapshot.textInput
