@@ -27,5 +27,15 @@ extension SeedSamplesTests {
                 #expect(actions[2].icon != nil)
             }
         }
+
+        @Test("a content subclass without initialisers of its own is made, copied and scheduled")
+        func contentSubclass() throws {
+            for content in [AppleShapes.taggedContent(title: "six"), AppleShapesSwift5.taggedContent(title: "five")] {
+                let copy = try #require(content.copy() as? UNNotificationContent)
+                #expect(copy.title == content.title)
+                let request = UNNotificationRequest(identifier: "tagged", content: content, trigger: nil)
+                #expect(request.content.title == content.title)
+            }
+        }
     }
 }
