@@ -37,5 +37,14 @@ extension SeedSamplesTests {
                 #expect(request.content.title == content.title)
             }
         }
+
+        @Test("UNError's userInfo is its NSError's")
+        func errorUserInfo() {
+            let error = UNError(.badgeInputInvalid, userInfo: ["reason": "negative"])
+            let info = AppleShapes.errorUserInfo(error)
+            #expect(info["reason"] as? String == "negative")
+            #expect(info[NSLocalizedDescriptionKey] as? String == error.localizedDescription)
+            #expect(AppleShapesSwift5.errorUserInfo(error)["reason"] as? String == "negative")
+        }
     }
 }
