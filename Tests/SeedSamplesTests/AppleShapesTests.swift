@@ -46,5 +46,35 @@ extension SeedSamplesTests {
             #expect(info[NSLocalizedDescriptionKey] as? String == error.localizedDescription)
             #expect(AppleShapesSwift5.errorUserInfo(error)["reason"] as? String == "negative")
         }
+
+        @Test("delegates whose handlers are @Sendable (nonisolated methods finishing from a Task, or from a queue) are asked and told")
+        @MainActor
+        func sendableHandlerDelegates() async throws {
+            let hopping6 = AppleShapes.HoppingNotificationDelegate()
+            try await postAndClick(delegate: hopping6, name: "hopping-6")
+            #expect(await waitUntil { hopping6.received == [UNNotificationDefaultActionIdentifier] })
+            let hopping5 = AppleShapesSwift5.HoppingNotificationDelegate()
+            try await postAndClick(delegate: hopping5, name: "hopping-5")
+            #expect(await waitUntil { hopping5.received == [UNNotificationDefaultActionIdentifier] })
+            try await postAndClick(delegate: AppleShapes.SendableHandlerDelegate(), name: "queue-6")
+            try await postAndClick(delegate: AppleShapesSwift5.SendableHandlerDelegate(), name: "queue-5")
+        }
+
+        /// Posts a notification with `delegate` set, checks that its `willPresent` answer
+        /// (`[.banner]`: shown, not kept in the list) reached the server, and clicks it.
+        @MainActor
+        func postAndClick(delegate: any UNUserNotificationCenterDelegate, name: String) async throws {
+            let seed = try await SeedCenter.shared()
+            let baseline = try await seed.reset()
+            seed.center.delegate = delegate
+            let content = UNMutableNotificationContent()
+            content.title = name
+            try await seed.center.add(UNNotificationRequest(identifier: name, content: content, trigger: nil))
+            let shown = try #require(await seed.waitForPosted(count: 1, since: baseline).first)
+            #expect(shown.summary == name)
+            #expect(shown.transient == true)
+            seed.server.invokeAction(id: shown.id)
+            withExtendedLifetime(delegate) {}
+        }
     }
 }
