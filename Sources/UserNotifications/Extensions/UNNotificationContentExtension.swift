@@ -21,6 +21,10 @@ public protocol UNNotificationContentExtension: NSObjectProtocol {
     func didReceive(
         _ response: UNNotificationResponse,
         completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void)
+
+    /// The `async` form of ``didReceive(_:completionHandler:)``, as Apple's SDK has it: the
+    /// center calls this one, whose default asks the completion-handler form.
+    func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
 }
 
 extension UNNotificationContentExtension {
@@ -31,5 +35,13 @@ extension UNNotificationContentExtension {
         completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         completion(.dismissAndForwardAction)
+    }
+
+    /// Default: asks the completion-handler form and returns its first answer.
+    public func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            didReceive(response) { once.resume(returning: $0) }
+        }
     }
 }
