@@ -6,7 +6,8 @@ import Foundation
 ///
 /// As on Apple platforms the class is not isolated to an actor: a subclass may finish from a
 /// download callback on any queue, and a test may call ``didReceive(_:withContentHandler:)``
-/// directly from any context.
+/// directly from any context. Not `Sendable`: a subclass keeps the content handler and the
+/// content it is building.
 ///
 /// Linux differences: Apple runs a service extension in a process of its own; on Linux it is
 /// an object the app registers with
