@@ -48,8 +48,8 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
 
     /// Creates a text-input action with an icon, an empty button title and an empty
     /// placeholder: the initialiser Apple's subclass inherits from ``UNNotificationAction``.
-    /// With it (and the inherited ``UNNotificationAction/init(identifier:title:options:)``),
-    /// the desktop's own labels are used.
+    /// The subclass inherits ``UNNotificationAction/init(identifier:title:options:)`` through
+    /// it. Empty texts are not sent, so a server with inline reply shows its own labels.
     public override convenience init(
         identifier: String,
         title: String,
