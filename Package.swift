@@ -172,6 +172,26 @@ let package = Package(
             path: "Tests/SeedSamplesSwift5",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // Apple-platform code shapes (completion handlers with captures, delegates on a plain
+        // and on a main-actor class, a service extension driven by hand, inherited
+        // initialisers) that compile against Apple's SDK, so must compile here: the same files
+        // in the Swift 6 language mode (AppleShapes) and, as links, in Swift 5 mode
+        // (AppleShapesSwift5). In Swift 5 mode Apple's SDK gives them no warning, so there a
+        // warning is an error. In Swift 6 mode it warns where Apple's does (a non-Sendable
+        // capture in the handler of a `@preconcurrency` method), so there warnings are
+        // suppressed and only errors count. SeedSamplesTests runs them.
+        .target(
+            name: "AppleShapes",
+            dependencies: ["UserNotifications"],
+            path: "Tests/AppleShapes",
+            swiftSettings: strict + [.unsafeFlags(["-suppress-warnings"])]
+        ),
+        .target(
+            name: "AppleShapesSwift5",
+            dependencies: ["UserNotifications"],
+            path: "Tests/AppleShapesSwift5",
+            swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
         .testTarget(
             name: "SupportTests",
             dependencies: ["DesktopNotificationsSupport"],
@@ -192,7 +212,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SeedSamplesTests",
-            dependencies: ["CoreLocation", "UserNotifications", "UserNotificationsTesting"],
+            dependencies: ["AppleShapes", "AppleShapesSwift5", "CoreLocation", "UserNotifications", "UserNotificationsTesting"],
             swiftSettings: strict
         ),
         .testTarget(

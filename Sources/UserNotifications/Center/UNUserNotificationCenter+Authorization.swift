@@ -11,6 +11,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``requestAuthorization(options:)``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func requestAuthorization(
         options: UNAuthorizationOptions = [], completionHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
@@ -36,6 +40,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``notificationSettings()``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func getNotificationSettings(completionHandler: @escaping @Sendable (UNNotificationSettings) -> Void) {
         complete(completionHandler) { [self] in await notificationSettings() }
     }

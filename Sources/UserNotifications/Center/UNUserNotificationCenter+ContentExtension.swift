@@ -27,12 +27,7 @@ extension UNUserNotificationCenter {
     /// The extension's answer for a response, or `nil` when its category has no extension.
     func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
         guard let reference = contentExtension(for: response.notification.request.content.categoryIdentifier) else { return nil }
-        return await withCheckedContinuation { continuation in
-            let once = ResumeOnce(continuation)
-            Task { @MainActor in
-                reference.object.didReceive(response) { once.resume(returning: $0) }
-            }
-        }
+        return await Task { @MainActor in await reference.object.didReceive(response) }.value
     }
 }
 

@@ -21,6 +21,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``add(_:)``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func add(_ request: UNNotificationRequest, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         complete(completionHandler) { [self] in
             do {
@@ -40,6 +44,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``pendingNotificationRequests()``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func getPendingNotificationRequests(completionHandler: @escaping @Sendable ([UNNotificationRequest]) -> Void) {
         complete(completionHandler) { [self] in await pendingNotificationRequests() }
     }
@@ -62,6 +70,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``deliveredNotifications()``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func getDeliveredNotifications(completionHandler: @escaping @Sendable ([UNNotification]) -> Void) {
         complete(completionHandler) { [self] in await deliveredNotifications() }
     }
@@ -89,6 +101,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``notificationCategories()``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func getNotificationCategories(completionHandler: @escaping @Sendable (Set<UNNotificationCategory>) -> Void) {
         complete(completionHandler) { [self] in await notificationCategories() }
     }
@@ -103,6 +119,10 @@ extension UNUserNotificationCenter {
     }
 
     /// The completion-handler form of ``setBadgeCount(_:)``.
+    ///
+    /// `@preconcurrency`, as Swift imports Apple's: a handler that captures a value that is not
+    /// `Sendable` is a warning in the Swift 6 language mode, not an error.
+    @preconcurrency
     public func setBadgeCount(_ newBadgeCount: Int, withCompletionHandler completionHandler: (@Sendable ((any Error)?) -> Void)? = nil) {
         complete(completionHandler) { [self] in
             do {

@@ -24,7 +24,12 @@ import Logging
 /// - Notifications are posted whatever the authorization status: desktops ask nobody.
 /// - Pending requests, the delivered list, categories and the authorization answer are kept
 ///   in `$XDG_STATE_HOME/<app-id>/notifications.json` and restored at the next launch.
-public final class UNUserNotificationCenter: NSObject, @unchecked Sendable {
+/// - The class is `open`, as on Apple platforms, so that code declaring a subclass (a test
+///   double, say) compiles. Its methods are not: they are declared in extensions, which Swift
+///   without the Objective-C runtime cannot override, so a subclass adds methods of its own
+///   instead of overriding Apple's. As on Apple platforms (where `init()` is unavailable) a
+///   subclass cannot be made: the center's designated initialiser is not public.
+open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// The presentation options used when no delegate decides.
     public static let defaultPresentationOptions: UNNotificationPresentationOptions = [.banner, .list, .sound, .badge]
 

@@ -25,14 +25,20 @@ import Foundation
 ///   an in-app settings button.
 /// - Apple's methods are `optional` Objective-C requirements; here every requirement has a
 ///   default implementation instead, which a program cannot tell apart.
+///
+/// As in Apple's current SDK the completion handlers are `@Sendable` and the requirements
+/// `@preconcurrency`: a method written with `@escaping (…) -> Void` (Swift 5 era code) and one
+/// written with `@escaping @Sendable (…) -> Void` (as Xcode completes it now) both implement
+/// them, and a `nonisolated` method can finish from a `Task`.
 public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     /// Asked before a notification is shown; answer with the presentation options
     /// (`[]` means do not show it: it is then not posted and not in the delivered list).
     /// Without an answer within ``UNUserNotificationCenter/presentationDeadline`` (5 s) the
     /// notification is not shown.
+    @preconcurrency
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void)
 
     /// The `async` form of ``userNotificationCenter(_:willPresent:withCompletionHandler:)``.
     func userNotificationCenter(
@@ -43,9 +49,10 @@ public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
     /// chose an action, replied (a ``UNTextInputNotificationResponse``) or dismissed it
     /// (`UNNotificationDismissActionIdentifier`, for categories with `.customDismissAction`).
     /// Call the completion handler when done.
+    @preconcurrency
     func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void)
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void)
 
     /// The `async` form of ``userNotificationCenter(_:didReceive:withCompletionHandler:)``.
     func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async
@@ -57,9 +64,10 @@ public protocol UNUserNotificationCenterDelegate: NSObjectProtocol {
 
 extension UNUserNotificationCenterDelegate {
     /// Default: show the notification with `[.banner, .list, .sound, .badge]`.
+    @preconcurrency
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, willPresent notification: UNNotification,
-        withCompletionHandler completionHandler: @escaping (UNNotificationPresentationOptions) -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
     ) {
         completionHandler(UNUserNotificationCenter.defaultPresentationOptions)
     }
@@ -77,9 +85,10 @@ extension UNUserNotificationCenterDelegate {
     }
 
     /// Default: nothing to do.
+    @preconcurrency
     public func userNotificationCenter(
         _ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
-        withCompletionHandler completionHandler: @escaping () -> Void
+        withCompletionHandler completionHandler: @escaping @Sendable () -> Void
     ) {
         completionHandler()
     }

@@ -15,18 +15,33 @@ public protocol UNNotificationContentExtension: NSObjectProtocol {
     func didReceive(_ notification: UNNotification)
 
     /// The person chose an action; answer what happens next. By default the notification is
-    /// closed and the action forwarded to the delegate.
+    /// closed and the action forwarded to the delegate. The handler is `@Sendable` and the
+    /// requirement `@preconcurrency`, as in Apple's current SDK.
+    @preconcurrency
     func didReceive(
         _ response: UNNotificationResponse,
-        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
+        completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void)
+
+    /// The `async` form of ``didReceive(_:completionHandler:)``, as Apple's SDK has it: the
+    /// center calls this one, whose default asks the completion-handler form.
+    func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
 }
 
 extension UNNotificationContentExtension {
     /// Default: close the notification and forward the action.
+    @preconcurrency
     public func didReceive(
         _ response: UNNotificationResponse,
-        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+        completionHandler completion: @escaping @Sendable (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         completion(.dismissAndForwardAction)
+    }
+
+    /// Default: asks the completion-handler form and returns its first answer.
+    public func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+        await withCheckedContinuation { continuation in
+            let once = ResumeOnce(continuation)
+            didReceive(response) { once.resume(returning: $0) }
+        }
     }
 }

@@ -1,5 +1,5 @@
 /// What happens after a content extension has seen an action.
-public enum UNNotificationContentExtensionResponseOption: UInt, Sendable {
+public enum UNNotificationContentExtensionResponseOption: UInt, Sendable, BitwiseCopyable {
     /// The notification stays on screen and the app's delegate is not told.
     case doNotDismiss = 0
     /// The notification is closed and the app's delegate is not told.

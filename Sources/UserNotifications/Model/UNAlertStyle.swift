@@ -1,5 +1,5 @@
 /// How notifications appear on screen. Raw values are Apple's.
-public enum UNAlertStyle: Int, Sendable {
+public enum UNAlertStyle: Int, Sendable, BitwiseCopyable {
     /// Notifications are not shown on screen.
     case none = 0
 

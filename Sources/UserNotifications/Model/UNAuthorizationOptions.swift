@@ -4,7 +4,7 @@
 /// only `.alert`, `.sound` and `.badge` change what reaches the desktop. The others have no
 /// freedesktop counterpart and are kept so that code written for Apple compiles and behaves
 /// the same where it can.
-public struct UNAuthorizationOptions: OptionSet, Hashable, Sendable {
+public struct UNAuthorizationOptions: OptionSet, Hashable, Sendable, BitwiseCopyable {
     public let rawValue: UInt
 
     public init(rawValue: UInt) {

@@ -1,5 +1,5 @@
 /// Whether the app may schedule and show notifications. Raw values are Apple's.
-public enum UNAuthorizationStatus: Int, Sendable {
+public enum UNAuthorizationStatus: Int, Sendable, BitwiseCopyable {
     /// The app has not asked yet.
     case notDetermined = 0
 

@@ -117,9 +117,10 @@ open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Send
 
     open override var hash: Int { dateComponents.hashValue }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         let snapshot = coder.decodeSnapshot(NotificationTriggerSnapshot.self)
         guard case .calendar(let components, let repeats)? = snapshot else { return nil }
-        self.init(dateComponents: components, repeats: repeats)
+        storedDateComponents = components
+        super.init(repeats: repeats)
     }
 }

@@ -18,7 +18,7 @@ public let UNErrorDomain: String = "UNErrorDomain"
 /// `UNErrorDomain` and the code is the raw value of ``Code``.
 public struct UNError: Error, CustomNSError, LocalizedError, Hashable, Sendable {
     /// Apple's error codes. The raw values match Apple's `UNErrorCode`.
-    public enum Code: Int, Sendable {
+    public enum Code: Int, Sendable, BitwiseCopyable {
         /// The user, or the desktop, has not allowed notifications for this app.
         case notificationsNotAllowed = 1
         /// The attachment URL is not a file URL, or no readable file is there.
@@ -72,6 +72,10 @@ public struct UNError: Error, CustomNSError, LocalizedError, Hashable, Sendable 
     public var errorCode: Int { code.rawValue }
 
     public var errorUserInfo: [String: Any] { storage.userInfo }
+
+    /// The user info of the error's `NSError`, as Apple's generated error struct offers it
+    /// (the same dictionary as ``errorUserInfo``).
+    public var userInfo: [String: Any] { storage.userInfo }
 
     public var errorDescription: String? { storage.userInfo[NSLocalizedDescriptionKey] as? String }
 

@@ -55,9 +55,10 @@ open class UNLocationNotificationTrigger: UNNotificationTrigger, @unchecked Send
 
     open override var hash: Int { storedRegion.hashValue }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         let snapshot = coder.decodeSnapshot(NotificationTriggerSnapshot.self)
         guard case .location(let region, let repeats)? = snapshot else { return nil }
-        self.init(locationRegion: region, repeats: repeats)
+        storedRegion = region
+        super.init(repeats: repeats)
     }
 }

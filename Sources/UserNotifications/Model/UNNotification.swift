@@ -39,8 +39,10 @@ open class UNNotification: NSObject, NSCopying, NSSecureCoding, @unchecked Senda
         coder.encodeSnapshot(snapshot)
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationSnapshot.self) else { return nil }
-        self.init(date: snapshot.date, request: snapshot.request.makeRequest())
+        storedDate = snapshot.date
+        storedRequest = snapshot.request.makeRequest()
+        super.init()
     }
 }

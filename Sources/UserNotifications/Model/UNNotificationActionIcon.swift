@@ -46,8 +46,9 @@ open class UNNotificationActionIcon: NSObject, NSCopying, NSSecureCoding, @unche
         coder.encodeSnapshot(source)
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let source = coder.decodeSnapshot(Source.self) else { return nil }
-        self.init(source: source)
+        self.source = source
+        super.init()
     }
 }

@@ -3,7 +3,7 @@
 /// Raw values are Apple's. The freedesktop specification has no way to mark a button as
 /// destructive or to demand an unlocked session, so on Linux `.destructive` and
 /// `.authenticationRequired` are kept on the model but do not change what the desktop shows.
-public struct UNNotificationActionOptions: OptionSet, Hashable, Sendable {
+public struct UNNotificationActionOptions: OptionSet, Hashable, Sendable, BitwiseCopyable {
     public let rawValue: UInt
 
     public init(rawValue: UInt) {

@@ -142,14 +142,13 @@ open class UNNotificationAttachment: NSObject, NSCopying, NSSecureCoding, @unche
         coder.encodeSnapshot(NotificationAttachmentSnapshot(self))
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationAttachmentSnapshot.self) else { return nil }
-        self.init(
-            identifier: snapshot.identifier,
-            url: snapshot.url,
-            type: snapshot.type,
-            isThumbnailHidden: snapshot.isThumbnailHidden,
-            thumbnailClippingRect: snapshot.thumbnailClippingRect
-        )
+        storedIdentifier = snapshot.identifier
+        storedURL = snapshot.url
+        storedType = snapshot.type
+        isThumbnailHidden = snapshot.isThumbnailHidden
+        thumbnailClippingRect = snapshot.thumbnailClippingRect
+        super.init()
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Raw values are Apple's. Only `.customDismissAction` has a Linux meaning; the others are
 /// kept on the model for code written for Apple.
-public struct UNNotificationCategoryOptions: OptionSet, Hashable, Sendable {
+public struct UNNotificationCategoryOptions: OptionSet, Hashable, Sendable, BitwiseCopyable {
     public let rawValue: UInt
 
     public init(rawValue: UInt) {

@@ -23,9 +23,12 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, NSSecur
         super.init()
     }
 
-    init(fields: NotificationContentFields) {
+    /// Content with these fields. A convenience initialiser, so that ``init()`` stays the only
+    /// designated one besides the coder's: a subclass in another module inherits them all, as
+    /// `class MyContent: UNMutableNotificationContent {}` does on Apple platforms.
+    convenience init(fields: NotificationContentFields) {
+        self.init()
         self.fields = fields
-        super.init()
     }
 
     /// The notification's title; on Linux its summary line. An empty title shows the app's name.

@@ -2,7 +2,7 @@
 ///
 /// On Linux the level becomes the freedesktop `urgency` hint: `.passive` is low (0),
 /// `.active` and `.timeSensitive` are normal (1), `.critical` is critical (2).
-public enum UNNotificationInterruptionLevel: UInt, Sendable {
+public enum UNNotificationInterruptionLevel: UInt, Sendable, BitwiseCopyable {
     /// Goes to the list quietly, without lighting the screen or playing a sound.
     case passive = 0
 

@@ -3,7 +3,7 @@
 /// Raw values are Apple's. On Linux the app always counts as running in the foreground, so the
 /// center asks for these options before every delivery. `[]` means the notification is not
 /// posted at all.
-public struct UNNotificationPresentationOptions: OptionSet, Hashable, Sendable {
+public struct UNNotificationPresentationOptions: OptionSet, Hashable, Sendable, BitwiseCopyable {
     public let rawValue: UInt
 
     public init(rawValue: UInt) {

@@ -54,12 +54,11 @@ open class UNNotificationResponse: NSObject, NSCopying, NSSecureCoding, @uncheck
         coder.encodeSnapshot(snapshot)
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationResponseSnapshot.self), snapshot.userText == nil else { return nil }
-        self.init(
-            notification: snapshot.notification.makeNotification(),
-            actionIdentifier: snapshot.actionIdentifier,
-            activationToken: snapshot.activationToken
-        )
+        storedNotification = snapshot.notification.makeNotification()
+        storedActionIdentifier = snapshot.actionIdentifier
+        storedActivationToken = snapshot.activationToken
+        super.init()
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// On Linux a feature the notification server does not advertise, or a concept the desktop
 /// does not have, is `.notSupported`.
-public enum UNNotificationSetting: Int, Sendable {
+public enum UNNotificationSetting: Int, Sendable, BitwiseCopyable {
     /// The feature does not exist here.
     case notSupported = 0
 

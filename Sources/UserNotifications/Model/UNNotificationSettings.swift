@@ -142,13 +142,13 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
         }
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         func setting(_ key: String) -> UNNotificationSetting {
             UNNotificationSetting(rawValue: coder.decodeInteger(forKey: key)) ?? .notSupported
         }
         let status = UNAuthorizationStatus(rawValue: coder.decodeInteger(forKey: "authorizationStatus"))
         let previews = UNShowPreviewsSetting(rawValue: coder.decodeInteger(forKey: "showPreviewsSetting"))
-        self.init(
+        values = Values(
             authorizationStatus: status ?? .notDetermined,
             soundSetting: setting("soundSetting"),
             badgeSetting: setting("badgeSetting"),
@@ -166,6 +166,7 @@ open class UNNotificationSettings: NSObject, NSCopying, NSSecureCoding, @uncheck
             directMessagesSetting: setting("directMessagesSetting"),
             locationSetting: setting("locationSetting")
         )
+        super.init()
     }
 
     /// Every value as an integer under its property's name, for archiving.

@@ -121,9 +121,11 @@ open class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, @unchecked 
         coder.encodeSnapshot(NotificationSoundSnapshot(self))
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationSoundSnapshot.self) else { return nil }
-        let name = snapshot.name.map { UNNotificationSoundName(rawValue: $0) }
-        self.init(name: name, kind: snapshot.kind, audioVolume: snapshot.audioVolume)
+        name = snapshot.name.map { UNNotificationSoundName(rawValue: $0) }
+        kind = snapshot.kind
+        audioVolume = snapshot.audioVolume.map(Self.clampedVolume)
+        super.init()
     }
 }

@@ -1,7 +1,7 @@
 /// When the system shows a notification's body. Raw values are Apple's.
 ///
 /// The freedesktop specification has no such setting; the Linux center reports `.always`.
-public enum UNShowPreviewsSetting: Int, Sendable {
+public enum UNShowPreviewsSetting: Int, Sendable, BitwiseCopyable {
     /// Previews are always shown.
     case always = 0
 

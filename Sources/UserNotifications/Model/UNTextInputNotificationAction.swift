@@ -46,6 +46,21 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
         )
     }
 
+    /// Creates a text-input action with an icon, an empty button title and an empty
+    /// placeholder: the initialiser Apple's subclass inherits from ``UNNotificationAction``.
+    /// The subclass inherits ``UNNotificationAction/init(identifier:title:options:)`` through
+    /// it. Empty texts are not sent, so a server with inline reply shows its own labels.
+    public override convenience init(
+        identifier: String,
+        title: String,
+        options: UNNotificationActionOptions = [],
+        icon: UNNotificationActionIcon?
+    ) {
+        self.init(
+            identifier: identifier, title: title, options: options, icon: icon, textInputButtonTitle: "",
+            textInputPlaceholder: "")
+    }
+
     public required convenience init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationActionSnapshot.self),
               let textInput = snapshot.textInput

@@ -24,14 +24,14 @@ open class UNTextInputNotificationResponse: UNNotificationResponse, @unchecked S
         return userText == other.userText
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationResponseSnapshot.self),
               let userText = snapshot.userText
         else { return nil }
-        self.init(
+        storedUserText = userText
+        super.init(
             notification: snapshot.notification.makeNotification(),
             actionIdentifier: snapshot.actionIdentifier,
-            userText: userText,
             activationToken: snapshot.activationToken
         )
     }

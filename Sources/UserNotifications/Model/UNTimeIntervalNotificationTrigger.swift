@@ -100,9 +100,11 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
 
     open override var hash: Int { timeInterval.hashValue }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         let snapshot = coder.decodeSnapshot(NotificationTriggerSnapshot.self)
         guard case .timeInterval(let interval, let repeats, let anchorDate)? = snapshot else { return nil }
-        self.init(timeInterval: interval, repeats: repeats, anchorDate: anchorDate)
+        storedTimeInterval = interval
+        self.anchorDate = anchorDate
+        super.init(repeats: repeats)
     }
 }

@@ -1,16 +1,18 @@
+import DesktopNotificationsSupport
 import Foundation
 import Testing
 import UserNotifications
 import UserNotificationsTesting
 
 /// A service extension for the agent's push tests: it records what it gets and retitles it,
-/// never answers, or answers with content over the agent's 1 MiB argument limit.
-@MainActor
-final class PushServiceExtension: UNNotificationServiceExtension {
+/// never answers, or answers with content over the agent's 1 MiB argument limit. Not isolated,
+/// as Apple's class is not: the center calls it on the main thread, the tests read it on theirs.
+final class PushServiceExtension: UNNotificationServiceExtension, @unchecked Sendable {
     enum Mode { case retitle(String), neverAnswer, oversized }
     let mode: Mode
-    private(set) var received: [(title: String, pushed: Bool)] = []
-    private(set) var expired = 0
+    private let record = Locked((received: [(title: String, pushed: Bool)](), expired: 0))
+    var received: [(title: String, pushed: Bool)] { record.withLock { $0.received } }
+    var expired: Int { record.withLock { $0.expired } }
 
     init(_ mode: Mode) {
         self.mode = mode
@@ -18,7 +20,8 @@ final class PushServiceExtension: UNNotificationServiceExtension {
     }
 
     override func didReceive(_ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void) {
-        received.append((request.content.title, request.trigger is UNPushNotificationTrigger))
+        let pushed = request.trigger is UNPushNotificationTrigger
+        record.withLock { $0.received.append((request.content.title, pushed)) }
         let content = request.content.mutableCopy() as! UNMutableNotificationContent
         switch mode {
         case .retitle(let title):
@@ -34,7 +37,7 @@ final class PushServiceExtension: UNNotificationServiceExtension {
     }
 
     override func serviceExtensionTimeWillExpire() {
-        expired += 1
+        record.withLock { $0.expired += 1 }
     }
 }
 
@@ -84,41 +87,41 @@ struct AgentPushExtensionTests {
 
     @Test("a mutable push for a connected app goes through its service extension: the changed title is shown and presented; a plain push is not")
     func connectedChangesTitle() async throws {
-        let serviceExtension = await PushServiceExtension(.retitle("Changed"))
+        let serviceExtension = PushServiceExtension(.retitle("Changed"))
         let app = try await connectedCenter(with: serviceExtension)
         try await app.push("Sent")
         #expect(await eventually { app.shown("Changed") }, "\(app.server.notifications.map(\.request.summary))")
         #expect(!app.shown("Sent"))
-        #expect(await serviceExtension.received.map(\.title) == ["Sent"])
-        #expect(await serviceExtension.received.first?.pushed == true)
+        #expect(serviceExtension.received.map(\.title) == ["Sent"])
+        #expect(serviceExtension.received.first?.pushed == true)
         #expect(await eventually { app.recorder.presented.map(\.title) == ["Changed"] })
         #expect(app.recorder.presented.first?.pushed == true)
 
         try await app.push("Plain", mutable: false)
         #expect(await eventually { app.shown("Plain") })
-        #expect(await serviceExtension.received.count == 1)
+        #expect(serviceExtension.received.count == 1)
         _ = await app.agent.kill()
     }
 
     @Test("an extension that never calls its handler is told its time expires, and the push is shown as sent")
     func neverAnswers() async throws {
-        let serviceExtension = await PushServiceExtension(.neverAnswer)
+        let serviceExtension = PushServiceExtension(.neverAnswer)
         let app = try await connectedCenter(with: serviceExtension, deadline: .seconds(1))
         try await app.push("Sent")
         #expect(await eventually { app.shown("Sent") })
-        #expect(await serviceExtension.received.map(\.title) == ["Sent"])
-        #expect(await serviceExtension.expired == 1)
+        #expect(serviceExtension.received.map(\.title) == ["Sent"])
+        #expect(serviceExtension.expired == 1)
         _ = await app.agent.kill()
     }
 
     @Test("content over the agent's argument limit does not come back: the push is shown as sent, and the agent says why")
     func oversizedContent() async throws {
-        let serviceExtension = await PushServiceExtension(.oversized)
+        let serviceExtension = PushServiceExtension(.oversized)
         let app = try await connectedCenter(with: serviceExtension)
         try await app.push("Sent")
         #expect(await eventually { app.shown("Sent") })
         #expect(!app.shown("Oversized"))
-        #expect(await serviceExtension.received.count == 1)
+        #expect(serviceExtension.received.count == 1)
         #expect(await eventually { app.agent.standardError.contains("the app's service extension gave no content") }, "\(app.agent.standardError)")
         _ = await app.agent.kill()
     }

@@ -85,7 +85,7 @@ struct UnifiedPushRegistrationTests {
     @Test("a mutable payload goes through the service extension before it is shown")
     func mutableThroughExtension() async throws {
         let push = try await PushFixture()
-        push.center.setServiceExtension(await AppendingExtension(.answerAtOnce))
+        push.center.setServiceExtension(AppendingExtension(.answerAtOnce))
         let registration = try await push.center.registerForRemoteNotifications()
         try await push.push(ServiceExtensionTests.mutable, to: registration)
         #expect(await eventually { push.fixture.server.notifications.first?.request.body == "Long time no see, Andrew" })

@@ -1,0 +1,1 @@
+../AppleShapes/ServiceExtensionShapes.swift

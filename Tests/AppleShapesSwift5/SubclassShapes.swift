@@ -1,0 +1,1 @@
+../AppleShapes/SubclassShapes.swift
