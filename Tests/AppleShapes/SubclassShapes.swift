@@ -42,3 +42,41 @@ class TaggedResponse: UNNotificationResponse, @unchecked Sendable {
         super.init(coder: coder)
     }
 }
+
+/// Subclasses with state of their own of the classes an app builds, decoding through their
+/// superclass's designated coder initialiser as on Apple platforms.
+class TaggedRequest: UNNotificationRequest, @unchecked Sendable {
+    let tag: String
+
+    required init?(coder: NSCoder) {
+        tag = "coded"
+        super.init(coder: coder)
+    }
+}
+
+class TaggedCategory: UNNotificationCategory, @unchecked Sendable {
+    let tag: String
+
+    required init?(coder: NSCoder) {
+        tag = "coded"
+        super.init(coder: coder)
+    }
+}
+
+class TaggedAction: UNTextInputNotificationAction, @unchecked Sendable {
+    let tag: String
+
+    required init?(coder: NSCoder) {
+        tag = "coded"
+        super.init(coder: coder)
+    }
+}
+
+class CodedContent: UNMutableNotificationContent {
+    var tag = ""
+
+    required init?(coder: NSCoder) {
+        tag = "coded"
+        super.init(coder: coder)
+    }
+}

@@ -60,14 +60,13 @@ open class UNNotificationAction: NSObject, NSCopying, NSSecureCoding, @unchecked
         coder.encodeSnapshot(NotificationActionSnapshot(self))
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationActionSnapshot.self), snapshot.textInput == nil
         else { return nil }
-        self.init(
-            identifier: snapshot.identifier,
-            title: snapshot.title,
-            options: UNNotificationActionOptions(rawValue: snapshot.options),
-            icon: snapshot.icon.map(UNNotificationActionIcon.init(source:))
-        )
+        storedIdentifier = snapshot.identifier
+        storedTitle = snapshot.title
+        storedOptions = UNNotificationActionOptions(rawValue: snapshot.options)
+        storedIcon = snapshot.icon.map(UNNotificationActionIcon.init(source:))
+        super.init()
     }
 }

@@ -106,15 +106,14 @@ open class UNNotificationCategory: NSObject, NSCopying, NSSecureCoding, @uncheck
         coder.encodeSnapshot(NotificationCategorySnapshot(self))
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationCategorySnapshot.self) else { return nil }
-        self.init(
-            identifier: snapshot.identifier,
-            actions: snapshot.actions.map { $0.makeAction() },
-            intentIdentifiers: snapshot.intentIdentifiers,
-            hiddenPreviewsBodyPlaceholder: snapshot.hiddenPreviewsBodyPlaceholder,
-            categorySummaryFormat: snapshot.categorySummaryFormat,
-            options: UNNotificationCategoryOptions(rawValue: snapshot.options)
-        )
+        storedIdentifier = snapshot.identifier
+        storedActions = snapshot.actions.map { $0.makeAction() }
+        storedIntentIdentifiers = snapshot.intentIdentifiers
+        storedOptions = UNNotificationCategoryOptions(rawValue: snapshot.options)
+        storedHiddenPreviewsBodyPlaceholder = snapshot.hiddenPreviewsBodyPlaceholder
+        storedCategorySummaryFormat = snapshot.categorySummaryFormat
+        super.init()
     }
 }

@@ -123,8 +123,9 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, NSSecur
         coder.encodeSnapshot(snapshot)
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationContentSnapshot.self) else { return nil }
-        self.init(fields: snapshot.fields)
+        fields = snapshot.fields
+        super.init()
     }
 }

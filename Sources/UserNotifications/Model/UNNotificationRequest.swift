@@ -48,12 +48,11 @@ open class UNNotificationRequest: NSObject, NSCopying, NSSecureCoding, @unchecke
         coder.encodeSnapshot(snapshot)
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationRequestSnapshot.self) else { return nil }
-        self.init(
-            identifier: snapshot.identifier,
-            content: snapshot.content.makeContent(),
-            trigger: snapshot.trigger?.makeTrigger()
-        )
+        storedIdentifier = snapshot.identifier
+        storedContent = snapshot.content.makeContent()
+        storedTrigger = snapshot.trigger?.makeTrigger()
+        super.init()
     }
 }

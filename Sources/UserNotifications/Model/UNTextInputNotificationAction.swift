@@ -61,17 +61,17 @@ open class UNTextInputNotificationAction: UNNotificationAction, @unchecked Senda
             textInputPlaceholder: "")
     }
 
-    public required convenience init?(coder: NSCoder) {
+    public required init?(coder: NSCoder) {
         guard let snapshot = coder.decodeSnapshot(NotificationActionSnapshot.self),
               let textInput = snapshot.textInput
         else { return nil }
-        self.init(
+        storedTextInputButtonTitle = textInput.buttonTitle
+        storedTextInputPlaceholder = textInput.placeholder
+        super.init(
             identifier: snapshot.identifier,
             title: snapshot.title,
             options: UNNotificationActionOptions(rawValue: snapshot.options),
-            icon: snapshot.icon.map(UNNotificationActionIcon.init(source:)),
-            textInputButtonTitle: textInput.buttonTitle,
-            textInputPlaceholder: textInput.placeholder
+            icon: snapshot.icon.map(UNNotificationActionIcon.init(source:))
         )
     }
 }
