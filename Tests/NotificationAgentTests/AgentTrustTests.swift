@@ -201,9 +201,13 @@ struct AgentTrustTests {
         let pipe = DBusFileDescriptor(taking: open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
         #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), .string(try attached("fifo", path: "/x.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
             == Self.prefix + "UNError100")
-        // The staging folder is gone once each call is answered.
-        let incoming = fixture.stateRoot.appendingPathComponent(Self.appID).appendingPathComponent("incoming").path
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).isEmpty)
+        // Each accepted file is copied once, straight into the app's store: the one notification
+        // shown holds the one copy, and nothing else of the app's folder holds the bytes.
+        let appFolder = fixture.stateRoot.appendingPathComponent(Self.appID)
+        let copies = (FileManager.default.enumerator(atPath: appFolder.path)?.allObjects as? [String] ?? []).filter { name in
+            (try? String(contentsOfFile: appFolder.appendingPathComponent(name).path, encoding: .utf8)) == "not really a png, bytes all the same"
+        }
+        #expect(copies.count == 1 && copies.first?.hasPrefix("attachments/") == true, "\(copies)")
         await boxed.close()
         await agent.stop()
     }

@@ -94,9 +94,11 @@ final class AgentApp: Sendable {
     ///
     /// `travelBytes` (the request's JSON) counts against ``AgentLimits/appStateBytes`` and,
     /// with `othersBytes` (what the agent's other apps hold), ``AgentLimits/agentStateBytes``.
+    ///
+    /// `files` are the open files its attachments' bytes are copied from (``AgentService/addWithFiles(_:bytes:sources:to:presentation:accepted:)``).
     func add(
         _ request: UNNotificationRequest, travelBytes: Int = 0, othersBytes: @Sendable () -> Int = { 0 },
-        presentation: UNNotificationPresentationOptions? = nil, accepted: (@Sendable () -> Void)? = nil
+        presentation: UNNotificationPresentationOptions? = nil, files: [Int32]? = nil, accepted: (@Sendable () -> Void)? = nil
     ) async throws {
         if presentation != nil, !AgentPayload.deliversAtOnce(request) {
             throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")
@@ -111,9 +113,9 @@ final class AgentApp: Sendable {
         }
         try await reserve(bytes: travelBytes, othersBytes: othersBytes)
         if let presentation {
-            try await engine.add(request, presentation: presentation, accepted: accepted)
+            try await engine.add(request, presentation: presentation, files: files, accepted: accepted)
         } else {
-            try await engine.add(request, accepted: accepted)
+            try await engine.add(request, files: files, accepted: accepted)
         }
     }
 

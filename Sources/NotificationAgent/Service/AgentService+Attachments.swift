@@ -14,11 +14,10 @@ extension AgentService {
     /// app, never following a link and never waiting on a FIFO, and refuses for a sandboxed
     /// one, before anything is opened.
     ///
-    /// Each source must be a regular file; the sizes its descriptor reports must fit the app's
-    /// and the agent's attachment budgets (``AgentLimits/appAttachmentBytes``,
-    /// ``AgentLimits/agentAttachmentBytes``) before a byte is copied. The bytes are copied into
-    /// a folder of the agent's own (`<app>/incoming/`), from which the engine's store takes
-    /// them; the folder is removed once the request is accepted or refused.
+    /// Each source must be a regular file, and the sizes their descriptors report must fit the
+    /// app's and the agent's attachment budgets (``AgentLimits/appAttachmentBytes``,
+    /// ``AgentLimits/agentAttachmentBytes``) before a byte is copied. The engine's store
+    /// copies each from its descriptor, once, at most that many bytes.
     func addWithFiles(
         _ request: UNNotificationRequest, bytes: Int, sources: [DBusFileDescriptor]?, to app: AgentApp,
         presentation: UNNotificationPresentationOptions?, accepted: (@Sendable () -> Void)?
@@ -47,54 +46,29 @@ extension AgentService {
                 }
             }
         }
-        var room = min(
-            AgentLimits.appAttachmentBytes - Self.attachmentBytes(under: app.folder, depth: 1),
-            AgentLimits.agentAttachmentBytes - Self.attachmentBytes(under: stateRoot, depth: 2))
-        let incoming = app.folder.appendingPathComponent("incoming", isDirectory: true)
-        let staging = incoming.appendingPathComponent(UUID().uuidString, isDirectory: true)
-        try PrivateStorage.prepareFolder(incoming.path)
-        try PrivateStorage.prepareFolder(staging.path)
-        defer {
-            do {
-                try PrivateStorage.remove(staging.path)
-            } catch {
-                AgentLog.logger.error("staged attachment files were not removed", metadata: ["app": "\(app.appID)", "error": AgentLog.describe(error)])
-            }
-        }
-        var urls: [URL] = []
-        for (index, pair) in zip(attachments, descriptors).enumerated() {
-            let url = staging.appendingPathComponent(UNNotificationRequest.stagedAttachmentName(index, of: pair.0.url))
+        var incoming = 0
+        for (index, descriptor) in descriptors.enumerated() {
             do throws(AttachmentCopy.Refusal) {
-                room -= try AttachmentCopy.copy(from: pair.1, to: url.path, room: max(room, 0))
-            } catch .tooLarge(let size, let left) {
-                throw NotificationAgentError.limitReached("attachment \(index) holds \(size) bytes; the app's attachment budget has \(left) left")
+                incoming += try AttachmentCopy.regularFileSize(of: descriptor)
             } catch {
                 throw UNError(.attachmentInvalidURL, userInfo: [NSLocalizedDescriptionKey: "attachment \(index) was not taken: \(error)"])
             }
-            urls.append(url)
+        }
+        let appRoom = AgentLimits.appAttachmentBytes - AttachmentStore.usedBytes(under: app.folder.appendingPathComponent("attachments"))
+        let agentRoom = AgentLimits.agentAttachmentBytes - agentAttachmentBytes()
+        guard incoming <= min(appRoom, agentRoom) else {
+            throw NotificationAgentError.limitReached(
+                "the attachments hold \(incoming) bytes; the app's attachment budget has \(max(appRoom, 0)) left, the agent's \(max(agentRoom, 0))")
         }
         try await app.add(
-            request.replacingAttachmentURLs(urls), travelBytes: bytes, othersBytes: othersBytes(app), presentation: presentation,
-            accepted: accepted)
+            request, travelBytes: bytes, othersBytes: othersBytes(app), presentation: presentation, files: descriptors, accepted: accepted)
     }
 
-    /// The bytes of the regular files in the `attachments` folders under `folder`: an app's
-    /// own (`depth` 1: `folder/attachments`) or every app's (`depth` 2: `folder/*/attachments`).
-    static func attachmentBytes(under folder: URL, depth: Int) -> Int {
-        let files = FileManager.default
-        let roots: [URL] = depth <= 1
-            ? [folder.appendingPathComponent("attachments")]
-            : ((try? files.contentsOfDirectory(atPath: folder.path)) ?? []).map {
-                folder.appendingPathComponent($0).appendingPathComponent("attachments")
-            }
-        var total = 0
-        for root in roots {
-            guard let walker = files.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { continue }
-            for case let file as URL in walker {
-                guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
-                total += values.fileSize ?? 0
-            }
+    /// The bytes of every app's stored attachments.
+    private func agentAttachmentBytes() -> Int {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []
+        return names.reduce(0) { total, name in
+            total + AttachmentStore.usedBytes(under: stateRoot.appendingPathComponent(name).appendingPathComponent("attachments"))
         }
-        return total
     }
 }

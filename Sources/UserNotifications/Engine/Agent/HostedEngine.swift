@@ -64,8 +64,11 @@ package final class HostedEngine: Sendable {
     /// `accepted` is called at acceptance, on the engine's actor, before the delivery's
     /// `Notify` is built and written: the caller answers its app from there, and the app's
     /// wait does not include the post.
-    package func add(_ request: UNNotificationRequest, accepted: (@Sendable () -> Void)? = nil) async throws {
-        try await engine.add(request, presentation: nil, accepted: accepted)
+    ///
+    /// `files`: one open descriptor per attachment, what its bytes are copied from (the
+    /// agent's `AddFiles`); `nil` opens the paths the attachments name.
+    package func add(_ request: UNNotificationRequest, files: [Int32]? = nil, accepted: (@Sendable () -> Void)? = nil) async throws {
+        try await engine.add(request, presentation: nil, files: files, accepted: accepted)
     }
 
     /// Shows the immediate `request` with the presentation options its app's delegate gave
@@ -73,9 +76,10 @@ package final class HostedEngine: Sendable {
     /// at acceptance, as ``add(_:accepted:)`` does (and calls `accepted` as it does); a
     /// delivery tried again later asks the host.
     package func add(
-        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions, accepted: (@Sendable () -> Void)? = nil
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions, files: [Int32]? = nil,
+        accepted: (@Sendable () -> Void)? = nil
     ) async throws {
-        try await engine.add(request, presentation: presentation, accepted: accepted)
+        try await engine.add(request, presentation: presentation, files: files, accepted: accepted)
     }
 
     /// The pending requests, soonest first.

@@ -5,8 +5,10 @@ import FreedesktopNotifications
 /// order, and the notification client's channel in the order the socket gave it.
 enum EngineInput: Sendable {
     /// A request to add, with the presentation options given with it (an immediate request
-    /// whose app answered before sending it to the agent), or `nil` to ask the host.
-    case add(UNNotificationRequest, UNNotificationPresentationOptions?, EngineAnswer<Result<Void, any Error>>)
+    /// whose app answered before sending it to the agent), or `nil` to ask the host, and the
+    /// open files its attachments' bytes are read from (the agent's `AddFiles`), or `nil` to
+    /// open the paths the attachments name.
+    case add(UNNotificationRequest, UNNotificationPresentationOptions?, files: [Int32]?, EngineAnswer<Result<Void, any Error>>)
     case pendingRequests(EngineAnswer<[UNNotificationRequest]>)
     case removePending([String]?)
     case deliveredNotifications(EngineAnswer<[UNNotification]>)

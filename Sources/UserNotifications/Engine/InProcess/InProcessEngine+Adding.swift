@@ -5,11 +5,12 @@ import FreedesktopNotifications
 // delivered at once; pending ones fire from the scheduler.
 extension InProcessEngine {
     func accept(
-        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, waiter: EngineAnswer<Result<Void, any Error>>
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, files: [Int32]?,
+        waiter: EngineAnswer<Result<Void, any Error>>
     ) {
         do {
             try Self.validate(request)
-            let request = try storingAttachments(of: request)
+            let request = try storingAttachments(of: request, files: files)
             if let trigger = request.trigger as? UNLocationNotificationTrigger {
                 watch(request, trigger: trigger)
                 waiter.resolve(.success(()))
@@ -48,10 +49,12 @@ extension InProcessEngine {
         if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
     }
 
-    /// The request with its attachments copied into the store (unchanged without a store).
-    private func storingAttachments(of request: UNNotificationRequest) throws -> UNNotificationRequest {
+    /// The request with its attachments copied into the store (unchanged without a store),
+    /// from `files` when given, else from the paths they name.
+    private func storingAttachments(of request: UNNotificationRequest, files: [Int32]?) throws -> UNNotificationRequest {
         guard let attachmentStore, !request.content.attachments.isEmpty else { return request }
-        let stored = try attachmentStore.store(request.content.attachments)
+        let stored = try files.map { try attachmentStore.store(request.content.attachments, from: $0) }
+            ?? attachmentStore.store(request.content.attachments)
         guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else { return request }
         content.attachments = stored.attachments
         return UNNotificationRequest(identifier: request.identifier, content: content, trigger: request.trigger)

@@ -251,7 +251,7 @@ actor InProcessEngine: NotificationEngine {
     private func take(_ input: EngineInput) {
         guard !closed else { return }
         switch input {
-        case .add(let request, let presentation, let answer): accept(request, presentation: presentation, waiter: answer)
+        case .add(let request, let presentation, let files, let answer): accept(request, presentation: presentation, files: files, waiter: answer)
         case .pendingRequests(let answer): answer.resolve(pending.requests.filter { PendingEntry.isScheduled($0) })
         case .removePending(let identifiers): cancelScheduled(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
@@ -298,8 +298,12 @@ actor InProcessEngine: NotificationEngine {
     /// `accepted` is called as the engine gives a successful answer, on the engine's actor,
     /// before this returns: in the agent that is at acceptance, before the delivery's `Notify`
     /// is built and written, so the agent answers the app's call first.
+    ///
+    /// `files`, one open descriptor per attachment, in order, are what the attachments' bytes
+    /// are copied from (they stay the caller's, open until this returns); without them the
+    /// store opens the paths the attachments name.
     nonisolated func add(
-        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?,
+        _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, files: [Int32]? = nil,
         accepted: (@Sendable () -> Void)? = nil
     ) async throws {
         if let trigger = request.trigger as? UNLocationNotificationTrigger, trigger.regionRecord.problem == nil {
@@ -310,7 +314,7 @@ actor InProcessEngine: NotificationEngine {
             onResolve = { result in if case .success = result { accepted() } }
         }
         let answer = EngineAnswer<Result<Void, any Error>>(onResolve: onResolve)
-        await submitAndDrain(.add(request, presentation, answer))
+        await submitAndDrain(.add(request, presentation, files: files, answer))
         while answer.value == nil {
             await answer.nextWake()
             await drain()

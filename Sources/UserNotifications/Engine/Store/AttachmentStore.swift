@@ -10,7 +10,7 @@ import Musl
 /// `<state folder>/attachments/<one folder per request>/`. Files are copied in (the caller's
 /// file stays where it was) and removed when their notification leaves both lists. The store
 /// is private (``PrivateStorage``): folders 0700, files 0600, and removal never follows a link.
-struct AttachmentStore: Sendable {
+package struct AttachmentStore: Sendable {
     let root: URL
     /// The most the store may hold, in bytes (default 100 MB).
     let quota: Int
@@ -145,10 +145,16 @@ struct AttachmentStore: Sendable {
     }
 
     private func usedBytes() -> Int {
-        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey]) else { return 0 }
+        Self.usedBytes(under: root)
+    }
+
+    /// The bytes of the regular files under `root`, a store's folder (none when it is missing).
+    package static func usedBytes(under root: URL) -> Int {
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return 0 }
         var total = 0
         for case let file as URL in walker {
-            total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+            guard let values = try? file.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            total += values.fileSize ?? 0
         }
         return total
     }
