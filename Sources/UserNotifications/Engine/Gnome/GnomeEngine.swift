@@ -132,13 +132,7 @@ final class GnomeEngine: SelfKeptEngine {
     /// session peer may call `ActivateAction`, and the target is the response itself) and the
     /// target reads; `nil`, logged, otherwise.
     static func response(target: String, activationToken: String?, sender: String, on connection: DBusConnection) async -> UNNotificationResponse? {
-        let owner = try? await connection.nameOwner(of: GnomeInterface.busName)
-        guard let owner, owner == sender else {
-            CenterLog.logger.warning(
-                "a notification response not sent by the owner of org.gtk.Notifications was refused",
-                metadata: ["sender": "\(sender)", "owner": "\(owner ?? "none")"])
-            return nil
-        }
+        guard await ActivationSender.owns(GnomeInterface.busName, sender: sender, on: connection) else { return nil }
         do {
             return try GnomeActionTarget.decode(target, activationToken: activationToken)
         } catch {

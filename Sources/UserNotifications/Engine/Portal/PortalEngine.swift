@@ -152,13 +152,7 @@ final class PortalEngine: SelfKeptEngine {
     /// logged, for another sender, a target this engine did not make, a wrong nonce, or a
     /// notification it does not list (withdrawn, or answered already).
     func takeResponse(target text: String, activationToken: String?, sender: String) async -> Bool {
-        let owner = try? await connection.nameOwner(of: PortalInterface.busName)
-        guard let owner, owner == sender else {
-            CenterLog.logger.warning(
-                "a notification response not sent by the owner of \(PortalInterface.busName) was refused",
-                metadata: ["sender": "\(TerminalText.singleLine(sender))", "owner": "\(owner ?? "none")"])
-            return false
-        }
+        guard await ActivationSender.owns(PortalInterface.busName, sender: sender, on: connection) else { return false }
         guard let target = PortalResponseID(parsing: text) else {
             CenterLog.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(text))"])
             return false
