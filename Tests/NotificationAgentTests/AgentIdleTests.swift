@@ -59,8 +59,8 @@ struct AgentIdleTests {
         server.close(id: id, reason: .dismissed)
         #expect(await eventually(timeout: .seconds(10)) { (try? await testBus.ownerPID(of: AgentInterface.busName)) == nil })
         let again = try await AgentTestClient.connect(testBus.bus)
-        let status = try await again.call("Status").first?.stringValue ?? ""
-        #expect(status.hasPrefix("{"))
+        // The call starts a new agent by activation.
+        try await again.call("Status")
         let second = try #require(try await testBus.ownerPID(of: AgentInterface.busName))
         #expect(second != first)
         await again.close()

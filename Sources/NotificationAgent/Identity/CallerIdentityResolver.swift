@@ -73,6 +73,8 @@ package struct CallerIdentityResolver: Sendable {
     ///
     /// - Returns: `nil` when the process has no `/.flatpak-info`.
     private func flatpakID(folder: String, pid: Int32) throws(CallerIdentityError) -> String? {
+        // `/proc/PID/root` is a link the kernel resolves to the process's root: it must be
+        // followed (the path is the agent's own, from the bus's PID); `.flatpak-info` in it is not.
         let root = open("\(folder)/root", O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard root >= 0 else {
             if errno == ENOENT { return nil }
