@@ -168,6 +168,72 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    @Test("past the agent's bytes for all apps, another app's Add is LimitReached; the first app's removal makes room")
+    func agentByteBudget() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let caps = AgentLimits.AddCaps(pendingRequests: 1000, liveNotifications: 1000, appStateBytes: 1_000_000, agentStateBytes: 120_000)
+        let agent = try await startAgent(caps: caps)
+        func request(_ identifier: String) throws -> DBusValue {
+            let content = UNMutableNotificationContent()
+            content.title = identifier
+            content.body = String(repeating: "b", count: 50_000)
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
+            return .string(try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)))
+        }
+        let first = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await first.connectApp("org.example.First")
+        let second = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await second.connectApp("org.example.Second")
+        #expect(await first.errorName(of: "Add", [.string("org.example.First"), try request("a")]) == nil)
+        #expect(await first.errorName(of: "Add", [.string("org.example.First"), try request("b")]) == nil)
+        #expect(await second.errorName(of: "Add", [.string("org.example.Second"), try request("c")]) == Self.prefix + "LimitReached")
+        try await first.call("RemovePendingRequests", [.string("org.example.First"), .stringArray([]), .boolean(true)])
+        try await Task.sleep(for: .milliseconds(1100))
+        // The first app's estimate is measured again when its next Add would pass the budget;
+        // the second app's request then fits.
+        #expect(await first.errorName(of: "Add", [.string("org.example.First"), .string(try AgentPayload.encode(AgentTestClient.request("small", after: 3600)))]) == nil)
+        #expect(await first.errorName(of: "Add", [.string("org.example.First"), try request("d")]) == nil)
+        #expect(await second.errorName(of: "Add", [.string("org.example.Second"), try request("e")]) == nil)
+        await first.close()
+        await second.close()
+        await agent.stop()
+    }
+
+    @Test("attachments past the app's budget are LimitReached by the size their descriptor reports, before a byte is copied")
+    func attachmentBudget() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-big")
+        let big = "\(files.path)/big.png"
+        // A sparse file: its size is over the budget, its blocks are few.
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, off_t(AgentLimits.appAttachmentBytes + 1)) == 0)
+        let client = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await client.connectApp(Self.appID)
+        let descriptor = DBusFileDescriptor(taking: open(big, O_RDONLY | O_CLOEXEC))
+        #expect(await client.errorName(
+            of: "AddFiles", [.string(Self.appID), .string(try attached("big", path: "/x.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+            == Self.prefix + "LimitReached")
+        let store = fixture.stateRoot.appendingPathComponent(Self.appID).appendingPathComponent("attachments").path
+        #expect(AttachmentStore.usedBytes(under: URL(fileURLWithPath: store)) == 0)
+        await client.close()
+        await agent.stop()
+    }
+
+    @Test("past the apps whose state the agent keeps on disk, a new app id is LimitReached; a kept one still connects")
+    func keptAppBudget() async throws {
+        for index in 0..<AgentLimits.keptApps {
+            try FileManager.default.createDirectory(
+                at: fixture.stateRoot.appendingPathComponent("org.example.Kept\(index)"), withIntermediateDirectories: true)
+        }
+        let agent = try await startAgent()
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        #expect(await peer.errorName(of: "Connect", connectBody("org.example.New")) == Self.prefix + "LimitReached")
+        #expect(await peer.errorName(of: "Connect", connectBody("org.example.Kept7")) == nil)
+        await peer.close()
+        await agent.stop()
+    }
+
     /// A request with one attachment naming `path`.
     func attached(_ identifier: String, path: String) throws -> String {
         let content = UNMutableNotificationContent()
