@@ -10,6 +10,9 @@
 /// same for the notifications of `org.gtk.Notifications` (`Main.notificationDaemon`'s
 /// GTK daemon), keyed by app id and notification id: a click there runs the shell's own code,
 /// which activates an `app.*` action through `org.freedesktop.Application.ActivateAction`.
+/// `Screenshot` writes the whole stage to a PNG through the shell's own `Shell.Screenshot`
+/// (the D-Bus `org.gnome.Shell.Screenshot` refuses callers outside the shell) and returns the
+/// banner's geometry, for the gallery.
 enum GnomeShellExtension {
     /// The extension's folder name and uuid.
     static let uuid = "harness@desktopnotifications.example"
@@ -40,7 +43,7 @@ enum GnomeShellExtension {
         /* exported init */
         // Serves org.desktopnotifications.Harness: the tests read the message tray and act on
         // it as a person would (a click on the body, a button, the close button).
-        const { Gio, GLib } = imports.gi;
+        const { Gio, GLib, Shell } = imports.gi;
         const Main = imports.ui.main;
         const MessageTray = imports.ui.messageTray;
 
@@ -53,6 +56,7 @@ enum GnomeShellExtension {
             <method name="ListGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="out" name="json"/></method>
             <method name="ActivateGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/></method>
             <method name="InvokeGtkAction"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
+            <method name="Screenshot"><arg type="s" direction="in" name="path"/><arg type="i" direction="out" name="x"/><arg type="i" direction="out" name="y"/><arg type="i" direction="out" name="width"/><arg type="i" direction="out" name="height"/></method>
           </interface>
         </node>`;
 
@@ -138,6 +142,31 @@ enum GnomeShellExtension {
 
             Dismiss(id) {
                 notification(id).destroy(MessageTray.NotificationDestroyedReason.DISMISSED);
+            }
+
+            // The whole stage as a PNG at path, and the banner's place on it (-1s when none shows).
+            ScreenshotAsync([path], invocation) {
+                const banner = Main.messageTray._banner;
+                let area = [-1, -1, -1, -1];
+                if (banner) {
+                    const [x, y] = banner.get_transformed_position();
+                    const [width, height] = banner.get_transformed_size();
+                    area = [x, y, width, height].map(Math.round);
+                }
+                try {
+                    const stream = Gio.File.new_for_path(path).replace(null, false, Gio.FileCreateFlags.NONE, null);
+                    new Shell.Screenshot().screenshot(false, stream, (shooter, result) => {
+                        try {
+                            shooter.screenshot_finish(result);
+                            stream.close(null);
+                            invocation.return_value(new GLib.Variant('(iiii)', area));
+                        } catch (e) {
+                            invocation.return_dbus_error('org.desktopnotifications.Harness.Error', `${e}`);
+                        }
+                    });
+                } catch (e) {
+                    invocation.return_dbus_error('org.desktopnotifications.Harness.Error', `${e}`);
+                }
             }
         }
 

@@ -43,6 +43,9 @@ public final class PlasmaShellServer: Sendable {
             var environment = try HarnessLifecycle.homeEnvironment(home, from: bus.environment)
             environment["XDG_SESSION_TYPE"] = "wayland"
             environment["QT_QPA_PLATFORM"] = "wayland"
+            // The gallery captures KWin's output through org.kde.KWin.ScreenShot2, which
+            // otherwise answers only programs whose desktop entries ask for it.
+            environment["KWIN_SCREENSHOT_NO_PERMISSION_CHECKS"] = "1"
             let compositor = processes.adopt(try ChildProcess(
                 executable: kwinCopy,
                 arguments: ["--virtual", "--no-lockscreen", "--socket", "wayland-plasma", "--width", "1280", "--height", "800"],
