@@ -19,6 +19,7 @@
 #   make install-check  install into a temporary HOME, use it (a notification, man, bash completion), uninstall
 #   make deb     a Debian package of the same install (lintian-checked); make deb-check installs, uses and removes it
 #   make docs    the DocC documentation of the five library products, warnings as errors
+#   make gallery deps, then seed 000's notification on each real desktop as pictures, with an index, in $(GALLERY_OUT)
 #   make versions  print the versions of the toolchain and the test tools
 #   make clean   remove the build directories
 
@@ -50,7 +51,14 @@ DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
 # xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
 # python3-cryptography: Tests/Support/WebPush/webpush_encrypt.py, the independent Web Push
 # (RFC 8291) sender the push tests encrypt their messages with.
-DEB_PACKAGES := $(DEMO_PACKAGES) libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
+# The gallery's picture tools (make gallery, and GalleryTests in make test):
+# imagemagick: convert and identify crop the screenshots, reduce them to a palette, compare them.
+# x11-apps: xwd, the X server's own screenshot (xfce4-notifyd, dunst, the terminal's xterm).
+# grim: the screenshot of sway's output (wlr-screencopy), for mako.
+# tesseract-ocr (brings tesseract-ocr-eng): reads each picture's title back in GalleryTests.
+# xterm, fonts-dejavu-core: show the terminal presenter's output for its picture.
+GALLERY_PACKAGES := imagemagick x11-apps grim tesseract-ocr xterm fonts-dejavu-core
+DEB_PACKAGES := $(DEMO_PACKAGES) $(GALLERY_PACKAGES) libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
@@ -70,7 +78,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
 # Suites that measure the whole test process (its resident memory after a chaos run) or move
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in
@@ -82,7 +90,7 @@ ALONE := $(REAL_DESKTOPS)|ChaosRunTests|AgentChaosTests|IncomingBodyTests|Hostil
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := 16
 
 .PHONY: deps demo-deps bench-deps package-deps install-missing build test demo demo-agent bench bench-agent fuzz man versions clean \
-	release install uninstall install-check deb deb-check docs
+	release install uninstall install-check deb deb-check docs gallery
 
 deps:
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
@@ -248,6 +256,19 @@ docs:
 	swift package --scratch-path $(DOCS_SCRATCH) generate-documentation \
 		$(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
 	@echo "documentation: $(DOCS_OUT)/"
+
+# make gallery: notify-gallery (Tests/Gallery) starts each desktop the tests run (GNOME Shell,
+# Plasma, xfce4-notifyd, mako, dunst, the terminal presenter) on a private bus, posts seed 000's
+# notification through UNUserNotificationCenter, and captures the screen through the desktop's
+# own path; the pictures (cropped, 64 colours) and README.md land in GALLERY_OUT, and copies of
+# the pictures (gallery-NAME.png) in the DocC catalog's Resources, which the overview shows.
+GALLERY_OUT ?= docs/gallery
+
+gallery: deps
+	swift build --product notify-gallery
+	"$$(swift build --show-bin-path)/notify-gallery" $(GALLERY_OUT)
+	mkdir -p Sources/UserNotifications/UserNotifications.docc/Resources
+	for picture in $(GALLERY_OUT)/*.png; do cp "$$picture" "Sources/UserNotifications/UserNotifications.docc/Resources/gallery-$$(basename "$$picture")"; done
 
 versions:
 	@swift --version 2>&1

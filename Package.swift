@@ -143,6 +143,13 @@ let package = Package(
             path: "Benchmarks/NotifyBench",
             swiftSettings: strict
         ),
+        // make gallery: seed 000's notification on each real desktop, as pictures (docs/gallery).
+        .executableTarget(
+            name: "notify-gallery",
+            dependencies: ["UserNotificationsTesting"],
+            path: "Tests/Gallery",
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "notify-fuzz",
             dependencies: [
