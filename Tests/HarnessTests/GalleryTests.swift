@@ -2,10 +2,16 @@ import Foundation
 import Testing
 import UserNotificationsTesting
 
-/// The gallery (`make gallery`): a fresh picture of seed 000's notification on each desktop
-/// must not be blank and must show the title, as tesseract reads it.
+/// The gallery (`make gallery`): a fresh picture of seed 000's notification on each desktop,
+/// and the committed ones (docs/gallery and their copies in the DocC catalog), must not be
+/// blank and must show the title, as tesseract reads it.
 @Suite("Gallery: seed 000's notification pictured on each desktop, its title read back")
 struct GalleryTests {
+    /// The package's root folder, from this file's place in it.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let gallery = root.appendingPathComponent("docs/gallery")
+    static let docCResources = root.appendingPathComponent("Sources/UserNotifications/UserNotifications.docc/Resources")
+
     @Test("a fresh picture of each desktop is not blank and shows the title", arguments: GalleryDesktop.allCases)
     func freshPicture(desktop: GalleryDesktop) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("GalleryTests-\(UUID().uuidString)")
@@ -14,6 +20,29 @@ struct GalleryTests {
         let picture = folder.appendingPathComponent(desktop.fileName)
         try await Gallery.capture(desktop, to: picture)
         try await Gallery.check(picture)
+    }
+
+    @Test("each committed picture is not blank, shows the title, and the documentation shows the same", arguments: GalleryDesktop.allCases)
+    func committedPicture(desktop: GalleryDesktop) async throws {
+        let picture = Self.gallery.appendingPathComponent(desktop.fileName)
+        try await Gallery.check(picture)
+        let copy = Self.docCResources.appendingPathComponent("gallery-\(desktop.fileName)")
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: picture), "run make gallery to copy the pictures")
+    }
+
+    @Test("the index shows every picture; the README and the DocC overview link them")
+    func links() throws {
+        let index = try String(contentsOf: Self.gallery.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let overview = try String(
+            contentsOf: Self.root.appendingPathComponent("Sources/UserNotifications/UserNotifications.docc/UserNotifications.md"), encoding: .utf8)
+        for desktop in GalleryDesktop.allCases {
+            #expect(index.contains("](\(desktop.fileName))"), "\(desktop)")
+            #expect(readme.contains("docs/gallery/\(desktop.fileName)"), "\(desktop)")
+            #expect(overview.contains("](gallery-\(desktop.fileName))"), "\(desktop)")
+        }
+        #expect(!index.contains("Not captured"))
+        #expect(Gallery.index(pictures: GalleryDesktop.allCases, failures: [:]) == index, "run make gallery to write the index again")
     }
 
     @Test("the check fails a blank picture and one without the title")
