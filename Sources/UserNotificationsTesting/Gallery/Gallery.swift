@@ -168,6 +168,15 @@ public enum Gallery {
                 // A column more than the longest line, a row more than the lines: nothing wraps.
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
                 let columns = (lines.map(\.count).max() ?? 0) + 1
+                // Under load Xvfb has been seen to report its display before xterm could open it.
+                let xdpyinfo = try ToolRequirement.require("xdpyinfo")
+                var refusal = ""
+                _ = try await HarnessLifecycle.poll("waiting for \(display.display) to answer", timeout: .seconds(20), detail: { refusal }) {
+                    let probe = try await ChildProcess(executable: xdpyinfo, arguments: ["-display", display.display], environment: environment)
+                        .result(timeout: .seconds(10))
+                    refusal = probe.standardError
+                    return probe.succeeded ? true : nil
+                }
                 let xterm = try ChildProcess(
                     executable: GalleryImaging.require("xterm"),
                     arguments: ["-u8", "-fa", "DejaVu Sans Mono", "-fs", "11", "-bg", "white", "-fg", "black",
@@ -200,7 +209,7 @@ public enum Gallery {
 
     /// Checks the picture at `url` as a person would glance at it: at least 100×30 pixels, not
     /// one flat colour (the grey levels' standard deviation above 0.05), and ``title`` among
-    /// the words `tesseract` reads in it.
+    /// the words `tesseract` reads in it (see ``readable(_:in:)`` for how loosely).
     ///
     /// - Throws: ``HarnessError/unexpectedOutput(command:output:reason:)`` saying which check
     ///   failed; ``MissingToolError`` without ImageMagick or tesseract.
@@ -214,10 +223,20 @@ public enum Gallery {
             throw HarnessError.unexpectedOutput(command: "convert \(url.path)", output: "standard deviation \(contrast)", reason: "blank: one flat colour")
         }
         let text = try await GalleryImaging.recognizeText(in: url)
-        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard words.contains(title) else {
+        guard readable(title, in: text) else {
             throw HarnessError.unexpectedOutput(command: "tesseract \(url.path)", output: text, reason: "the title \"\(title)\" is not in it")
         }
+    }
+
+    /// Whether `text` (what tesseract read) holds `words`: compared without case, with runs of
+    /// white space as one space, and with `I`, `l`, `1` and `|` as one letter, which tesseract
+    /// tells apart by guesswork in sans-serif text ("Time interval Notification").
+    static func readable(_ words: String, in text: String) -> Bool {
+        func normalized(_ text: String) -> String {
+            let folded = text.lowercased().map { "l1|".contains($0) ? "i" : $0 }
+            return String(folded).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        return normalized(text).contains(normalized(words))
     }
 
     /// The gallery's index: each picture with how it was taken and what the desktop shows

@@ -207,11 +207,16 @@ public enum GalleryImaging {
     }
 
     /// The text `tesseract` reads in the picture at `url` (English), after scaling it up
-    /// three times in grey (small notification text reads far better so).
+    /// three times in grey, dark text on light (small light-on-dark notification text reads far
+    /// better so).
     public static func recognizeText(in url: URL) async throws -> String {
         let enlarged = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-ocr-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: enlarged) }
-        try await run("convert", [url.path, "-colorspace", "Gray", "-resize", "300%", enlarged.path])
+        let mean = try await run("convert", [url.path, "-colorspace", "Gray", "-format", "%[fx:mean]", "info:"]).standardOutput
+        guard let brightness = Double(mean.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw HarnessError.unexpectedOutput(command: "convert \(url.path) info:", output: mean, reason: "not a number")
+        }
+        try await run("convert", [url.path, "-colorspace", "Gray"] + (brightness < 0.5 ? ["-negate"] : []) + ["-resize", "300%", enlarged.path])
         return try await run("tesseract", [enlarged.path, "stdout", "-l", "eng", "--psm", "11"]).standardOutput
     }
 }
