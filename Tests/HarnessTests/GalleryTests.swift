@@ -45,6 +45,31 @@ struct GalleryTests {
         #expect(Gallery.index(pictures: GalleryDesktop.allCases, failures: [:]) == index, "run make gallery to write the index again")
     }
 
+    @Test("GNOME: a notification already in the banner is dismissed, and the gallery's banner opens with its buttons")
+    func gnomeBannerAfterAnother() async throws {
+        try await GnomeDesktop.run { desktop in
+            let notifySend = try NotifySend(bus: desktop.testBus)
+            // The shell keeps a banner while nobody uses the pointer: this one would stay in front.
+            #expect(try await notifySend.start(["Earlier notice", "Shown first"]).result(timeout: .seconds(15)).succeeded)
+            try await desktop.shell.waitForList(count: 1)
+            // With a button notify-send waits for it until stopped (by PID, below).
+            let waiting = try notifySend.start(["-A", "go=Go", Gallery.title, Gallery.body])
+            defer { _ = waiting.send(SIGTERM) }
+            try await desktop.shell.waitForList(count: 2)
+            try await desktop.shell.openBanner(titled: Gallery.title)
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("GalleryTests-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let screen = folder.appendingPathComponent("screen.png")
+            let banner = try await desktop.shell.waitForBanner(screenshot: screen)
+            let picture = folder.appendingPathComponent("banner.png")
+            try await GalleryImaging.finish(screen, crop: .region(banner), to: picture)
+            try await Gallery.check(picture)
+            // Opened, the banner shows its button.
+            #expect(Gallery.readable("Go", in: try await GalleryImaging.recognizeText(in: picture)))
+        }
+    }
+
     @Test("the check fails a blank picture and one without the title")
     func checkCanFail() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("GalleryTests-\(UUID().uuidString)")

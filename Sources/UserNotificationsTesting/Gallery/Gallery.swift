@@ -50,6 +50,8 @@ public enum Gallery {
             try await GnomeDesktop.run { gnome in
                 let center = try await post(on: gnome.testBus, image: image)
                 try await gnome.shell.waitForList(count: 1)
+                // The banner shows its buttons once opened, as the pointer over it would open it.
+                try await gnome.shell.openBanner(titled: title)
                 let banner = try await gnome.shell.waitForBanner(screenshot: screen)
                 try await GalleryImaging.finish(screen, crop: .region(banner), to: destination)
                 center.removeAllDeliveredNotifications()
@@ -231,7 +233,7 @@ public enum Gallery {
     /// Whether `text` (what tesseract read) holds `words`: compared without case, with runs of
     /// white space as one space, and with `I`, `l`, `1` and `|` as one letter, which tesseract
     /// tells apart by guesswork in sans-serif text ("Time interval Notification").
-    static func readable(_ words: String, in text: String) -> Bool {
+    public static func readable(_ words: String, in text: String) -> Bool {
         func normalized(_ text: String) -> String {
             let folded = text.lowercased().map { "l1|".contains($0) ? "i" : $0 }
             return String(folded).split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -272,11 +274,32 @@ public enum Gallery {
 }
 
 extension GnomeShellServer {
+    /// Opens the banner of the notification titled `title` as the pointer over it would (its
+    /// buttons show). Another notification in the banner (the shell's own "Logged in as a
+    /// privileged user" and "Screen Lock disabled" when it runs as root) is dismissed, as the
+    /// shell keeps a banner on screen while nobody uses the keyboard or the pointer; and the
+    /// notification is queued for the banner again when the shell left it for the message
+    /// list (it queues three at most).
+    ///
+    /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` with the extension's last
+    ///   answer when it is not in the banner in time.
+    public func openBanner(titled title: String, timeout: Duration = .seconds(15)) async throws {
+        var refusal = ""
+        _ = try await HarnessLifecycle.poll("waiting for GNOME Shell's banner of \(title)", timeout: timeout, detail: { refusal }) {
+            do {
+                return try await callExtension("ExpandBanner", ["string:\(title)"])
+            } catch HarnessError.commandFailed(let result) {
+                refusal = result.standardError
+                return nil
+            }
+        }
+    }
+
     /// Waits until the shell's banner is on screen and still, then writes the whole stage to
     /// `screenshot` (PNG) through the harness's extension and returns the banner's geometry.
     ///
     /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` when no banner shows.
-    func waitForBanner(screenshot: URL, timeout: Duration = .seconds(15)) async throws -> GalleryRegion {
+    public func waitForBanner(screenshot: URL, timeout: Duration = .seconds(15)) async throws -> GalleryRegion {
         var previous: GalleryRegion?
         return try await HarnessLifecycle.poll(
             "waiting for GNOME Shell's banner", timeout: timeout, interval: .milliseconds(300),

@@ -38,7 +38,7 @@ public enum GalleryDesktop: String, CaseIterable, Sendable, Hashable {
     /// How the picture was taken, for the index.
     public var capturePath: String {
         switch self {
-        case .gnome: "`Shell.Screenshot` inside the shell (the harness's extension), cropped to the banner's geometry"
+        case .gnome: "`Shell.Screenshot` inside the shell (the harness's extension, which also opens the banner), cropped to the banner's geometry"
         case .plasma: "`org.kde.KWin.ScreenShot2.CaptureWorkspace` on KWin's virtual output, cropped to what changed on the screen when the popup came"
         case .xfce: "`xwd -root` on Xvfb, cropped to the notification window's geometry (`xdotool`)"
         case .mako: "`grim` on headless sway (wlr-screencopy), trimmed to the notification against sway's plain background"
@@ -52,9 +52,9 @@ public enum GalleryDesktop: String, CaseIterable, Sendable, Hashable {
     public var notes: String {
         switch self {
         case .gnome:
-            "Title, body and the image (as the notification's icon); no app name. The buttons are not in the banner "
-                + "until it is expanded (hover or keyboard), and the \"Input\" text action is a plain button there: GNOME "
-                + "has no inline reply."
+            "Title, body and the image (as the notification's icon); no app name. The buttons show once the banner is "
+                + "opened, as the pointer over it opens it (the picture shows it opened); the \"Input\" text action is a "
+                + "plain button there: GNOME has no inline reply."
         case .plasma:
             "App name, title, body, the image (a thumbnail on the right), \"Goodbye\" and \"Cancel\", and the "
                 + "\"Input\" text action as Plasma's inline reply: a button that opens a field with the placeholder "

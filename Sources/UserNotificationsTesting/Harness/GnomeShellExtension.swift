@@ -10,7 +10,8 @@
 /// same for the notifications of `org.gtk.Notifications` (`Main.notificationDaemon`'s
 /// GTK daemon), keyed by app id and notification id: a click there runs the shell's own code,
 /// which activates an `app.*` action through `org.freedesktop.Application.ActivateAction`.
-/// `Screenshot` writes the whole stage to a PNG through the shell's own `Shell.Screenshot`
+/// `ExpandBanner` opens the banner of a notification, by title, as hovering it does (its buttons
+/// show), dismissing any other notification in the banner; `Screenshot` writes the whole stage to a PNG through the shell's own `Shell.Screenshot`
 /// (the D-Bus `org.gnome.Shell.Screenshot` refuses callers outside the shell) and returns the
 /// banner's geometry, for the gallery.
 enum GnomeShellExtension {
@@ -56,6 +57,7 @@ enum GnomeShellExtension {
             <method name="ListGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="out" name="json"/></method>
             <method name="ActivateGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/></method>
             <method name="InvokeGtkAction"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
+            <method name="ExpandBanner"><arg type="s" direction="in" name="title"/></method>
             <method name="Screenshot"><arg type="s" direction="in" name="path"/><arg type="i" direction="out" name="x"/><arg type="i" direction="out" name="y"/><arg type="i" direction="out" name="width"/><arg type="i" direction="out" name="height"/></method>
           </interface>
         </node>`;
@@ -142,6 +144,34 @@ enum GnomeShellExtension {
 
             Dismiss(id) {
                 notification(id).destroy(MessageTray.NotificationDestroyedReason.DISMISSED);
+            }
+
+            // Opens the banner of the notification titled title as hovering it does: its
+            // buttons show. Another notification in the banner (the shell's own "Logged in as
+            // a privileged user" and "Screen Lock disabled" when it runs as root) is dismissed;
+            // the title's notification is put first in the queue when it is not there (the tray
+            // queues three at most and leaves a fourth for the message list), and the tray is
+            // asked to show the queue (a dismissed banner leaves it until something else
+            // happens). Fails, to be called again, until the banner is open.
+            ExpandBanner(title) {
+                const tray = Main.messageTray;
+                const shown = tray._banner ? tray._notification : null;
+                if (shown && shown.title === title) {
+                    tray._expandBanner(false);
+                    return;
+                }
+                if (shown) {
+                    shown.destroy(MessageTray.NotificationDestroyedReason.DISMISSED);
+                    throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED, `the banner showed ${shown.title}: dismissed`);
+                }
+                const ours = Object.values(fdoNotifications()).map(ndata => ndata.notification).find(n => n && n.title === title);
+                if (!ours)
+                    throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED, `no notification titled ${title}`);
+                if (!tray._notificationQueue.includes(ours))
+                    tray._notificationQueue.unshift(ours);
+                tray._updateState();
+                throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED,
+                    `no banner yet (state ${tray._notificationState}, queued: ${tray._notificationQueue.map(n => n.title)})`);
             }
 
             // The whole stage as a PNG at path, and the banner's place on it (-1s when none shows).
