@@ -50,13 +50,17 @@ DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
 # xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
 # python3-cryptography: Tests/Support/WebPush/webpush_encrypt.py, the independent Web Push
 # (RFC 8291) sender the push tests encrypt their messages with.
+# libcanberra0 (libcanberra.so.0, dlopened), libcanberra-pulse, sound-theme-freedesktop: the
+# sounds the library plays itself where the server plays none (dunst, mako, xfce4-notifyd);
+# pulseaudio, pulseaudio-utils (pactl): the private sound server with a null sink the sound
+# tests count those streams on (PulseAudioServer).
 DEB_PACKAGES := $(DEMO_PACKAGES) libglib2.0-dev libglib2.0-bin gsettings-desktop-schemas libgdk-pixbuf-2.0-0 shared-mime-info \
 	dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
 	hyperfine strace valgrind xdg-desktop-portal \
-	python3-cryptography
+	python3-cryptography libcanberra0 libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 # make deb: dpkg-dev (dpkg-shlibdeps), lintian; make install-check reads the manual with
