@@ -74,7 +74,9 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+# The sound suites (their private PulseAudio server is this process's PULSE_SERVER while they run)
+# are among them.
+REAL_DESKTOPS := GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests
 # Suites that measure the whole test process (its resident memory after a chaos run) or move
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in
