@@ -13,7 +13,8 @@ import Logging
 /// stream; the sound plays on while the queue moves on. The desktop's `event-sounds` setting
 /// turns all of them off and its `theme-name` picks the theme (``EventSoundSettings``), read
 /// for each sound. What cannot be played is logged, never thrown: no libcanberra (once, as a
-/// warning), no sound server, or a name the theme does not have.
+/// warning), no sound server or a name the theme does not have (as an error, then at debug
+/// level until a sound plays again).
 final class EventSoundPlayer: Sendable {
     /// The process's player, logging through the center's logger.
     static let shared = EventSoundPlayer(library: CanberraLibrary.shared, logger: CenterLog.logger)
@@ -26,6 +27,9 @@ final class EventSoundPlayer: Sendable {
     private struct State {
         var context: Context?
         var reportedMissingLibrary = false
+        /// A failure was logged as an error since the last sound that played: the next ones
+        /// are logged at debug level (a session without a sound server fails every time).
+        var reportedFailure = false
     }
 
     private let library: CanberraLibrary?
@@ -86,11 +90,18 @@ final class EventSoundPlayer: Sendable {
             dropContext(library)
             outcome = start(sound, library: library, settings: settings, appID: appID)
         }
-        if case .failure(let error) = outcome {
+        switch outcome {
+        case .success:
+            state.withLock { $0.reportedFailure = false }
+        case .failure(let error):
             if error.code != CanberraLibrary.notFound { dropContext(library) }
+            let first = state.withLock { state in
+                defer { state.reportedFailure = true }
+                return !state.reportedFailure
+            }
             var details = metadata
             details["error"] = "\(library.describe(error.code))"
-            logger.error("the sound of a notification could not be played", metadata: details)
+            logger.log(level: first ? .error : .debug, "the sound of a notification could not be played", metadata: details)
         }
     }
 

@@ -67,6 +67,32 @@ struct EventSoundPlaybackTests {
     }
 }
 
+extension EventSoundPlaybackTests {
+    @Test("no sound server: nothing traps, the first failure is an error in the log, the next ones debug lines")
+    func noServer() async throws {
+        let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+        let log = CapturedSoundLog()
+        let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-pulse-\(UUID().uuidString)")
+        let saved = ["PULSE_SERVER", "CANBERRA_DRIVER"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        // A socket nobody serves, and only the PulseAudio backend (no fallback to a sound card).
+        setenv("PULSE_SERVER", "unix:" + folder.appendingPathComponent("native").path, 1)
+        setenv("CANBERRA_DRIVER", "pulse", 1)
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "one")
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "two")
+        await player.settle()
+        let entries = log.entries
+        #expect(entries.map(\.level) == [.error, .debug], "\(entries.map(\.message))")
+        #expect(entries.map { $0.metadata["identifier"]?.description } == ["one", "two"])
+        #expect(entries.allSatisfy { $0.metadata["error"] != nil })
+    }
+}
+
 /// A flag shared with a settings closure.
 final class LockedFlag: @unchecked Sendable {
     private let lock = NSLock()
