@@ -65,6 +65,7 @@ struct SoundRealDesktopTests {
             let count = row[variant] ?? 0
             return count == 0 ? "not played" : count == 1 ? "played" : "played \(count)x"
         }
+        print("sound table | server | default | named | silent | critical |")
         print("sound table | \(desktop.rawValue) | " + cells.joined(separator: " | ") + " |")
         for variant in Variant.allCases {
             #expect(row[variant] == (variant.plays ? 1 : 0), "\(desktop.rawValue), \(variant.rawValue)")
