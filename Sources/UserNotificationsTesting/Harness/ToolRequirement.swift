@@ -49,6 +49,7 @@ public enum ToolRequirement {
         "makoctl": "mako-notifier",
         "notify-send": "libnotify-bin",
         "pactl": "pulseaudio-utils",
+        "paplay": "pulseaudio-utils",
         "plasmashell": "plasma-workspace",
         "pulseaudio": "pulseaudio",
         "python3": "python3",
