@@ -82,8 +82,8 @@ extension InProcessEngine {
     /// Sends the `Notify` of delivery `tag`: the one place both ways of posting meet. A sound
     /// the server will not play (``EventSound``) is kept to be played once the server accepts
     /// the notification (``posted(_:_:owner:)``): on every delivery, an update in place too,
-    /// as Apple plays a request's sound each time it is delivered and GNOME Shell plays
-    /// `sound-name` on each `Notify`.
+    /// as Apple plays a request's sound each time it is delivered. (GNOME Shell 43, which plays
+    /// the sound itself, replays it for an update only when the sound changed.)
     private nonisolated func send(
         _ arguments: NotifyRequest, tag: UInt64, capabilities: Set<NotificationCapability>, on channel: NotificationChannel
     ) {
