@@ -51,6 +51,10 @@ DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
 # xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
 # python3-cryptography: Tests/Support/WebPush/webpush_encrypt.py, the independent Web Push
 # (RFC 8291) sender the push tests encrypt their messages with.
+# libcanberra0 (libcanberra.so.0, dlopened), libcanberra-pulse, sound-theme-freedesktop: the
+# sounds the library plays itself where the server plays none (dunst, mako, xfce4-notifyd);
+# pulseaudio, pulseaudio-utils (pactl): the private sound server with a null sink the sound
+# tests count those streams on (PulseAudioServer).
 # The gallery's picture tools (make gallery, and GalleryTests in make test):
 # imagemagick: convert and identify crop the screenshots, reduce them to a palette, compare them.
 # x11-apps: xwd, the X server's own screenshot (xfce4-notifyd, dunst, the terminal's xterm).
@@ -64,7 +68,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) $(GALLERY_PACKAGES) libglib2.0-dev libglib2.0-b
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
 	hyperfine strace valgrind xdg-desktop-portal \
-	python3-cryptography
+	python3-cryptography libcanberra0 libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config
 # make deb: dpkg-dev (dpkg-shlibdeps), lintian; make install-check reads the manual with
@@ -78,7 +82,9 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # The suites that start real desktops (GNOME Shell, Plasma, xfce4-notifyd, mako): they run on their
 # own, one test at a time, so that their start-up load does not starve the timing checks of
 # the parallel run (2 cores), and not again under ThreadSanitizer.
-REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests
+# The sound suites (their private PulseAudio server is this process's PULSE_SERVER while they run)
+# are among them.
+REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests
 # Suites that measure the whole test process (its resident memory after a chaos run) or move
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in

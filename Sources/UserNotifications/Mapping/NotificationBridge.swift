@@ -21,7 +21,9 @@ struct NotificationBridge {
         hints.desktopEntry = identity.id
         hints.urgency = Self.urgency(for: content.interruptionLevel)
         if options.showsBanner && !options.showsInList { hints.transient = true }
-        applySound(content.sound, audio: content.attachments.first(where: \.isAudio), options: options, to: &hints)
+        applySound(
+            content.interruptionLevel == .passive ? nil : content.sound, audio: content.attachments.first(where: \.isAudio),
+            options: options, to: &hints)
         if let image = Self.shownImage(among: content.attachments) {
             if let clipped = image.clippedThumbnail {
                 hints.image = clipped
@@ -77,7 +79,8 @@ struct NotificationBridge {
         attachments.first { $0.isImage && !$0.isThumbnailHidden }
     }
 
-    /// No sound, or options without `.sound`: `suppress-sound` alone. The default sound plays
+    /// No sound, options without `.sound`, or a passive request (which Apple delivers without
+    /// a sound): `suppress-sound` alone. The default sound plays
     /// the first audio attachment (`sound-file`, the stored copy) when there is one, else the
     /// theme's default; a named sound always wins over the attachment.
     private func applySound(

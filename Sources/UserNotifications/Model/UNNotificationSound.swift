@@ -4,6 +4,15 @@
 /// is a file path or a sound-theme name (see ``UNNotificationSoundName``). Critical sounds and
 /// ringtones are kept as such on the model; the freedesktop specification has no volume hint,
 /// so a critical sound's volume is kept but not sent.
+///
+/// **Where Linux differs**: the notification server plays the sound where it can (GNOME Shell,
+/// Plasma). Where it cannot (no `sound` capability: dunst, mako, xfce4-notifyd), the process
+/// that posted the notification plays it itself once the server accepted it: the app, or the
+/// agent when it posts for the app. It plays through the freedesktop sound theme with
+/// libcanberra, loaded at run time (without it, nothing plays and the log says so), never
+/// keeping the caller waiting, and not when the desktop's event sounds are off (GSettings
+/// `org.gnome.desktop.sound`). It plays on every delivery, an update in place too, as Apple
+/// does. A passive request plays no sound anywhere, as on Apple platforms.
 open class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// What the sound is for, which decides how a platform may play it.
     enum Kind: String, Codable, Sendable {

@@ -76,7 +76,21 @@ extension InProcessEngine {
         var arguments = ticket.bridge.notifyRequest(
             for: ticket.request, category: ticket.category, options: options, replacesID: ticket.replacesID)
         if ticket.intercepted { arguments.hints.resident = true }
-        client.post(arguments, tag: ticket.tag, on: ticket.channel)
+        send(arguments, tag: ticket.tag, capabilities: ticket.bridge.capabilities, on: ticket.channel)
+    }
+
+    /// Sends the `Notify` of delivery `tag`: the one place both ways of posting meet. A sound
+    /// the server will not play (``EventSound``) is kept to be played once the server accepts
+    /// the notification (``posted(_:_:owner:)``): on every delivery, an update in place too,
+    /// as Apple plays a request's sound each time it is delivered. (GNOME Shell 43, which plays
+    /// the sound itself, replays it for an update only when the sound changed.)
+    private nonisolated func send(
+        _ arguments: NotifyRequest, tag: UInt64, capabilities: Set<NotificationCapability>, on channel: NotificationChannel
+    ) {
+        if let sound = EventSound(hints: arguments.hints, capabilities: capabilities) {
+            soundsToPlay.withLock { $0[tag] = sound }
+        }
+        client.post(arguments, tag: tag, on: channel)
     }
 
     /// Voids the ticket of `identifier`, before a change that its `Notify` depends on.
@@ -167,11 +181,12 @@ extension InProcessEngine {
         if delivery.intercepted { arguments.hints.resident = true }
         deliveries.markPosted(tag)
         if let waiter = delivery.waiter { wakeOnReply(tag, waiter) }
-        client.post(arguments, tag: tag, on: channel)
+        send(arguments, tag: tag, capabilities: capabilities, on: channel)
     }
 
     /// The reply to a delivery's `Notify`, in its place among the signals.
     func posted(_ tag: UInt64, _ outcome: Result<NotificationPosting, NotificationsError>, owner: String?) {
+        let sound = soundsToPlay.withLock { $0.removeValue(forKey: tag) }
         guard let delivery = deliveries[tag] else { return }
         let posting: NotificationPosting
         switch outcome {
@@ -183,6 +198,7 @@ extension InProcessEngine {
         // The server that answered may be gone already (its NameOwnerChanged came first):
         // its notifications went with it, and so does this one.
         guard posting.server == owner else { return finish(tag, .success(())) }
+        if let sound { EventSoundPlayer.shared.play(sound, appID: identity.id, identifier: delivery.identifier) }
         let key = ServerKey(server: posting.server, id: posting.id)
         ledger.retain(delivery.folders)
         if let previous = delivered.record(DeliveredEntry(notification: delivery.notification, key: key)) {

@@ -48,6 +48,9 @@ actor InProcessEngine: NotificationEngine {
     /// delivery per identifier is under way); the engine voids them before any change their
     /// arguments depend on.
     nonisolated let postTickets = Locked<[String: PostTicket]>([:])
+    /// The sounds of `Notify` calls on the wire that the server will not play (it has no
+    /// `sound` capability), by tag: played here when it accepts them (``EventSoundPlayer``).
+    nonisolated let soundsToPlay = Locked<[UInt64: EventSound]>([:])
     /// What the channel's items since the last ``wakeForReceived()`` asked to wake.
     private nonisolated let wakeUps = Locked(ReceivedWakeUps())
     private var startup: Task<Void, Never>?

@@ -1,0 +1,120 @@
+import Foundation
+import FreedesktopNotifications
+import Logging
+@testable import UserNotifications
+import Testing
+import UserNotificationsTesting
+
+/// Which sounds this process plays itself (``EventSound``), the passive rule of the bridge,
+/// the desktop's event-sound settings and a missing libcanberra: no sound server needed.
+@Suite("Sounds the server does not play: the decision, the settings, no libcanberra")
+struct EventSoundDecisionTests {
+    static let withoutSound: Set<NotificationCapability> = [.actions, .body]
+    static let withSound: Set<NotificationCapability> = [.actions, .body, .sound]
+
+    @Test("a server without `sound` gets the theme name or file played here; one with `sound` plays it itself")
+    func decision() {
+        var themed = NotificationHints()
+        themed.soundName = "message-new-instant"
+        #expect(EventSound(hints: themed, capabilities: Self.withoutSound) == .themed("message-new-instant"))
+        #expect(EventSound(hints: themed, capabilities: Self.withSound) == nil)
+        var file = NotificationHints()
+        file.soundFile = "/usr/share/sounds/freedesktop/stereo/bell.oga"
+        #expect(EventSound(hints: file, capabilities: Self.withoutSound) == .file("/usr/share/sounds/freedesktop/stereo/bell.oga"))
+        var silent = NotificationHints()
+        silent.suppressSound = true
+        #expect(EventSound(hints: silent, capabilities: Self.withoutSound) == nil)
+        #expect(EventSound(hints: NotificationHints(), capabilities: Self.withoutSound) == nil)
+    }
+
+    @Test("what the bridge sends decides: default, named, silent, no .sound option, passive, critical")
+    func fromBridge() {
+        let bridge = NotificationBridge(
+            identity: ApplicationIdentity(id: "org.example.Sound", displayName: "Sound"), capabilities: Self.withoutSound)
+        func sound(_ configure: (UNMutableNotificationContent) -> Void, options: UNNotificationPresentationOptions = [.banner, .sound]) -> EventSound? {
+            let content = UNMutableNotificationContent()
+            content.title = "t"
+            configure(content)
+            let request = UNNotificationRequest(identifier: "s", content: content, trigger: nil)
+            let arguments = bridge.notifyRequest(for: request, category: nil, options: options, replacesID: 0)
+            return EventSound(hints: arguments.hints, capabilities: bridge.capabilities)
+        }
+        #expect(sound { $0.sound = .default } == .themed(NotificationBridge.defaultSoundName))
+        #expect(sound { $0.sound = UNNotificationSound(named: UNNotificationSoundName("complete")) } == .themed("complete"))
+        #expect(sound { $0.sound = nil } == nil)
+        #expect(sound({ $0.sound = .default }, options: [.banner]) == nil)
+        #expect(sound { content in
+            content.sound = .defaultCritical
+            content.interruptionLevel = .critical
+        } == .themed(NotificationBridge.defaultSoundName))
+    }
+
+    @Test("a passive request asks every server for silence, as Apple delivers it without a sound")
+    func passiveIsSilent() {
+        let bridge = NotificationBridge(
+            identity: ApplicationIdentity(id: "org.example.Sound", displayName: "Sound"), capabilities: Self.withSound)
+        let content = UNMutableNotificationContent()
+        content.title = "quiet"
+        content.sound = .default
+        content.interruptionLevel = .passive
+        let request = UNNotificationRequest(identifier: "p", content: content, trigger: nil)
+        let hints = bridge.notifyRequest(for: request, category: nil, options: [.banner, .sound], replacesID: 0).hints
+        #expect(hints.suppressSound == true)
+        #expect(hints.soundName == nil)
+        #expect(hints.urgency == .low)
+    }
+
+    @Test("event-sounds and theme-name are read from GSettings (org.gnome.desktop.sound)")
+    func settings() throws {
+        try ToolRequirement.requireDataFile(
+            "/usr/share/glib-2.0/schemas/org.gnome.desktop.sound.gschema.xml", package: "gsettings-desktop-schemas")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("event-sound-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let off = folder.appendingPathComponent("off")
+        try "[org/gnome/desktop/sound]\nevent-sounds=false\ntheme-name='ocean'\n".write(to: off, atomically: true, encoding: .utf8)
+        #expect(EventSoundSettings.current(keyfile: off.path) == EventSoundSettings(isEnabled: false, themeName: "ocean"))
+        let unset = folder.appendingPathComponent("unset")
+        try "".write(to: unset, atomically: true, encoding: .utf8)
+        #expect(EventSoundSettings.current(keyfile: unset.path) == EventSoundSettings(isEnabled: true, themeName: "freedesktop"))
+    }
+
+    @Test("without libcanberra the sound is not played and the log says why, once as a warning; nothing traps")
+    func missingLibrary() async {
+        #expect(CanberraLibrary.load("libcanberra-not-installed.so.0") == nil)
+        let log = CapturedSoundLog()
+        let player = EventSoundPlayer(library: nil, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "first")
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "second")
+        await player.settle()
+        let entries = log.entries
+        #expect(entries.map(\.level) == [.warning, .debug])
+        #expect(entries.allSatisfy { $0.message.contains("libcanberra") && $0.message.contains("not installed") })
+        #expect(entries.map { $0.metadata["identifier"]?.description } == ["first", "second"])
+    }
+}
+
+/// A log handler that keeps what it is given, with the level.
+final class CapturedSoundLog: LogHandler, @unchecked Sendable {
+    struct Entry {
+        let level: Logger.Level
+        let message: String
+        let metadata: Logger.Metadata
+    }
+
+    private let lock = NSLock()
+    private var kept: [Entry] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lock.withLock { kept.append(Entry(level: event.level, message: event.message.description, metadata: event.metadata ?? [:])) }
+    }
+
+    var entries: [Entry] { lock.withLock { kept } }
+}

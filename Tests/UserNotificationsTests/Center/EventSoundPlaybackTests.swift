@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+@testable import UserNotifications
+import Testing
+import UserNotificationsTesting
+
+/// libcanberra playing on a private PulseAudio server with a null sink: a sound is one
+/// playback stream on it. libcanberra finds the server through `PULSE_SERVER`, which only the
+/// process's environment carries, so these tests set it for their duration and run one at a
+/// time, with the real desktops (the Makefile's REAL_DESKTOPS).
+@Suite("Sounds played here: libcanberra on a private PulseAudio server", .serialized)
+struct EventSoundPlaybackTests {
+    @Test("a theme sound and a sound file each start one stream; a name the theme lacks starts none and is logged")
+    func plays() async throws {
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            let log = CapturedSoundLog()
+            let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "themed")
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+            player.play(.file("/usr/share/sounds/freedesktop/stereo/bell.oga"), appID: "org.example.Sound", identifier: "file")
+            #expect(try await pulse.waitForStreams(count: 2) == 2)
+            player.play(.themed("no-such-sound-in-any-theme"), appID: "org.example.Sound", identifier: "missing")
+            await player.settle()
+            try await Task.sleep(for: .seconds(1))
+            #expect(pulse.streamsStarted == 2)
+            #expect(log.entries.contains { $0.level == .error && $0.metadata["identifier"]?.description == "missing" })
+            #expect(!log.entries.contains { $0.metadata["identifier"]?.description != "missing" })
+        }
+    }
+
+    @Test("the desktop's event-sounds off plays nothing, and says so in the log")
+    func eventSoundsOff() async throws {
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            let log = CapturedSoundLog()
+            let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+            let enabled = LockedFlag(false)
+            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }) {
+                EventSoundSettings(isEnabled: enabled.value, themeName: "freedesktop")
+            }
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "off")
+            await player.settle()
+            try await Task.sleep(for: .seconds(1))
+            #expect(pulse.streamsStarted == 0)
+            #expect(log.entries.contains { $0.message.contains("event-sounds") && $0.metadata["identifier"]?.description == "off" })
+            // The same player plays once the setting is on again: the check above could fail.
+            enabled.value = true
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "on")
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+        }
+    }
+
+    @Test("a sound server that went away is left for the next one: the sound after it plays on the new server")
+    func newServer() async throws {
+        let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+        let log = CapturedSoundLog()
+        let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "first")
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+        }
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "second")
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+        }
+        #expect(!log.entries.contains { $0.level == .error }, "\(log.entries.map(\.message))")
+    }
+}
+
+extension EventSoundPlaybackTests {
+    @Test("no sound server: nothing traps, the first failure is an error in the log, the next ones debug lines")
+    func noServer() async throws {
+        let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+        let log = CapturedSoundLog()
+        let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-pulse-\(UUID().uuidString)")
+        let saved = ["PULSE_SERVER", "CANBERRA_DRIVER"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        // A socket nobody serves, and only the PulseAudio backend (no fallback to a sound card).
+        setenv("PULSE_SERVER", "unix:" + folder.appendingPathComponent("native").path, 1)
+        setenv("CANBERRA_DRIVER", "pulse", 1)
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "one")
+        player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "two")
+        await player.settle()
+        let entries = log.entries
+        #expect(entries.map(\.level) == [.error, .debug], "\(entries.map(\.message))")
+        #expect(entries.map { $0.metadata["identifier"]?.description } == ["one", "two"])
+        #expect(entries.allSatisfy { $0.metadata["error"] != nil })
+    }
+}
+
+/// A flag shared with a settings closure.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Bool
+
+    init(_ value: Bool) { stored = value }
+
+    var value: Bool {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
+/// A private PulseAudio server that this process's `PULSE_SERVER` points to while `body` runs.
+enum PulseAudioEnvironment {
+    static func run(_ body: (PulseAudioServer) async throws -> Void) async throws {
+        // Sounds handed over before (another test's) go where they were meant to.
+        await EventSoundPlayer.shared.settle()
+        let pulse = try await PulseAudioServer()
+        let previous = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+        setenv("PULSE_SERVER", pulse.address, 1)
+        defer {
+            if let previous { setenv("PULSE_SERVER", previous, 1) } else { unsetenv("PULSE_SERVER") }
+        }
+        do {
+            try await body(pulse)
+        } catch {
+            await pulse.stop()
+            throw error
+        }
+        await pulse.stop()
+    }
+}
