@@ -278,6 +278,39 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    func sounding(_ identifier: String, sound: String) throws -> String {
+        let content = UNMutableNotificationContent()
+        content.title = identifier
+        content.sound = UNNotificationSound(named: UNNotificationSoundName(rawValue: sound))
+        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+    }
+
+    @Test("a sandboxed app's sound is a theme name: a path is refused before anything checks it; a host app's is taken")
+    func sandboxedSoundPaths() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-sound")
+        let sound = try files.write("RIFF", to: "ding.wav")
+        let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
+        _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
+        try await boxed.connectApp("org.example.Boxed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("path", sound: sound))]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("missing", sound: "/nonexistent/secret"))])
+            == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("themed", sound: "complete"))]) == nil)
+        _ = try #require(await server.waitForNotify())
+        #expect(server.notifications.last?.request.hints.soundName == "complete")
+        let host = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await host.connectApp(Self.appID)
+        let options = UNNotificationPresentationOptions([.banner, .sound])
+        #expect(await host.errorName(of: "AddPresented", [.string(Self.appID), .string(try sounding("hosted", sound: sound)), .uint32(UInt32(options.rawValue))]) == nil)
+        #expect(await eventually { server.notifications.count == 2 })
+        #expect(server.notifications.last?.request.hints.soundFile == sound)
+        await boxed.close()
+        await host.close()
+        await agent.stop()
+    }
+
     @Test("a host app's attachment path is opened without following a link or waiting on a FIFO")
     func hostPaths() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

@@ -100,6 +100,12 @@ final class AgentApp: Sendable {
         _ request: UNNotificationRequest, travelBytes: Int = 0, othersBytes: @Sendable () -> Int = { 0 },
         presentation: UNNotificationPresentationOptions? = nil, files: [Int32]? = nil, accepted: (@Sendable () -> Void)? = nil
     ) async throws {
+        if confinement != .host, let sound = request.content.sound?.name?.rawValue, sound.hasPrefix("/") {
+            // The agent would check and play a host path a sandbox (or, unbound, a push) named: a sound file
+            // travels as an audio attachment (a descriptor), a named sound is a theme name.
+            throw NotificationAgentError.notAllowed(
+                "a sandboxed app names its sound from the sound theme or attaches the file, not by path")
+        }
         if presentation != nil, !AgentPayload.deliversAtOnce(request) {
             throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")
         }

@@ -22,7 +22,7 @@ open class UNNotificationSound: NSObject, NSCopying, NSSecureCoding, @unchecked 
     }
 
     /// The sound file's name; `nil` means the system's default sound.
-    let name: UNNotificationSoundName?
+    package let name: UNNotificationSoundName?
     let kind: Kind
     /// The volume of a critical sound, from 0 to 1; `nil` means the system's choice.
     let audioVolume: Float?

@@ -2,6 +2,11 @@ import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import Logging
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// Plays notification sounds that the notification server does not play (``EventSound``)
 /// through the freedesktop sound theme, with libcanberra (``CanberraLibrary``) loaded at run
@@ -79,6 +84,12 @@ final class EventSoundPlayer: Sendable {
                 metadata: metadata)
             return
         }
+        if case .file(let path) = sound, !Self.isRegularFile(path) {
+            // libcanberra opens the file itself, and waits on a FIFO or a device for as long as
+            // it takes: this queue plays every app's sounds in the agent.
+            logger.error("the sound file of a notification is not a regular file: it is not played", metadata: metadata)
+            return
+        }
         let settings = settings()
         guard settings.isEnabled else {
             logger.debug("event sounds are turned off (org.gnome.desktop.sound event-sounds): the sound is not played", metadata: metadata)
@@ -148,6 +159,13 @@ final class EventSoundPlayer: Sendable {
             return state.context
         }) else { return }
         _ = library.contextDestroy(context.pointer)
+    }
+
+    /// Whether `path` names a regular file (through links): anything else is not opened.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG
     }
 
     private static func describe(_ sound: EventSound) -> String {

@@ -29,6 +29,22 @@ struct EventSoundPlaybackTests {
         }
     }
 
+    @Test("a sound file that is a FIFO is not opened: the queue goes on to the next sound")
+    func fifoFile() async throws {
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            let log = CapturedSoundLog()
+            let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
+            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+            let folder = try TemporaryDirectory()
+            let fifo = folder.url.appendingPathComponent("ding.oga").path
+            #expect(mkfifo(fifo, 0o600) == 0)
+            player.play(.file(fifo), appID: "org.example.Sound", identifier: "fifo")
+            player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "after")
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+            #expect(log.entries.contains { $0.level == .error && $0.metadata["identifier"]?.description == "fifo" })
+        }
+    }
+
     @Test("the desktop's event-sounds off plays nothing, and says so in the log")
     func eventSoundsOff() async throws {
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
