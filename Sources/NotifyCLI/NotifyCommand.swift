@@ -114,6 +114,9 @@ package struct NotifyCommand: AsyncParsableCommand {
     @Option(name: NotifyOption.sound.names, help: NotifyOption.sound.help)
     var sound: String?
 
+    @Option(name: NotifyOption.progress.names, help: NotifyOption.progress.help)
+    var progress: Int32?
+
     @Option(name: NotifyOption.identifier.names, help: NotifyOption.identifier.help)
     var identifier: String?
 
@@ -187,7 +190,7 @@ package struct NotifyCommand: AsyncParsableCommand {
         NotifyOptions(
             urgency: urgency, expireTime: expireTime, appName: appName, icon: icon, appIcon: appIcon, category: category,
             transient: transient, hint: hint, printID: printID, idFD: idFD, replaceID: replaceID, wait: wait, action: action,
-            selectedActionFD: selectedActionFD, activationTokenFD: activationTokenFD, version: version, reply: reply, timeout: timeout, image: image, sound: sound, identifier: identifier,
+            selectedActionFD: selectedActionFD, activationTokenFD: activationTokenFD, version: version, reply: reply, timeout: timeout, image: image, sound: sound, progress: progress, identifier: identifier,
             json: json, noFallback: noFallback, text: text)
     }
 }

@@ -7,7 +7,7 @@ package enum NotifyOption: CaseIterable, Sendable {
     case urgency, expireTime, appName, icon, appIcon, category, transient, hint, printID, idFD, replaceID, wait, action,
          selectedActionFD, activationTokenFD, version
     /// One of `notify`'s own options.
-    case reply, timeout, image, sound, identifier, json, noFallback
+    case reply, timeout, image, sound, progress, identifier, json, noFallback
     /// A scheduling option: `--in`, `--at` or `--every`.
     case delay, at, every
 
@@ -81,6 +81,11 @@ package enum NotifyOption: CaseIterable, Sendable {
             .init(long: "sound", short: nil, valueName: "NAME|PATH",
                   help: "A sound to play: a name from the sound theme, such as message-new-instant, or the absolute path of a sound file.",
                   destination: .text(\.sound))
+        case .progress:
+            .init(long: "progress", short: nil, valueName: "PERCENT", help: """
+                A progress bar at PERCENT (0 to 100), as the value hint; with --id, a later \
+                notify --progress under the same name moves the bar in place.
+                """, destination: .integer(\.progress))
         case .identifier:
             .init(long: "id", short: nil, valueName: "IDENTIFIER", help: """
                 A name for this notification. A later notify --id with the same name replaces \

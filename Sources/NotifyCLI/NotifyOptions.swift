@@ -29,6 +29,7 @@ package struct NotifyOptions: Equatable, Sendable {
     var timeout: Double?
     var image: String?
     var sound: String?
+    var progress: Int32?
     var identifier: String?
     var json = false
     var noFallback = false
@@ -84,7 +85,11 @@ extension NotifyOptions {
         if transient { request.hints.transient = true }
         // libnotify names the sending process; servers use it to find the application.
         try? request.hints.setVendorHint("sender-pid", .int64(Int64(getpid())))
-        // --image and --sound come before -h, so that an explicit hint wins.
+        // --image, --sound and --progress come before -h, so that an explicit hint wins.
+        if let progress {
+            guard (0...100).contains(progress) else { return try fail("--progress takes a percentage from 0 to 100, not \(progress).") }
+            request.hints.value = progress
+        }
         if let image { request.hints.imagePath = try imageURI(image) }
         if let sound {
             var isFolder: ObjCBool = false

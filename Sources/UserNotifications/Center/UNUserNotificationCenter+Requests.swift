@@ -1,4 +1,5 @@
 import Foundation
+import FreedesktopNotifications
 
 extension UNUserNotificationCenter {
     // MARK: - Adding
@@ -16,8 +17,33 @@ extension UNUserNotificationCenter {
     ///   ``UNError`` with `notificationInvalidNoDate`, ``NotificationDeliveryError`` for
     ///   content that cannot be sent or a missing server, ``UserInfoStorageError`` for
     ///   `userInfo` values that cannot be stored.
+    ///
+    /// Linux addition: an update that changes nothing but the content's ``UNNotificationContent/progress``
+    /// within 100 ms of the last post of its identifier is held and returns at once; the last
+    /// one held is posted when the 100 ms are over (an error then is logged, not thrown), and
+    /// a request that changes more, or a removal of the identifier, replaces what is held.
     public func add(_ request: UNNotificationRequest) async throws {
-        try await engine.add(request)
+        switch progressThrottle.admit(request) {
+        case .now:
+            try await engine.add(request)
+        case .held(let delay?):
+            Task { [self] in await postHeld(request.identifier, after: delay) }
+        case .held(nil):
+            return
+        }
+    }
+
+    /// Posts what ``progressThrottle`` holds for `identifier` once `delay` has passed.
+    private func postHeld(_ identifier: String, after delay: Duration) async {
+        try? await Task.sleep(for: delay)
+        guard let request = progressThrottle.takeHeld(identifier) else { return }
+        do {
+            try await engine.add(request)
+        } catch {
+            CenterLog.logger.error(
+                "a progress update held back was not posted",
+                metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": CenterLog.describe(error)])
+        }
     }
 
     /// The completion-handler form of ``add(_:)``.
@@ -54,11 +80,13 @@ extension UNUserNotificationCenter {
 
     /// Cancels the pending requests with these identifiers.
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
+        progressThrottle.forget(identifiers)
         engine.removePendingRequests(withIdentifiers: identifiers)
     }
 
     /// Cancels every pending request.
     public func removeAllPendingNotificationRequests() {
+        progressThrottle.forget(nil)
         engine.removePendingRequests(withIdentifiers: nil)
     }
 
@@ -80,11 +108,13 @@ extension UNUserNotificationCenter {
 
     /// Withdraws delivered notifications (`CloseNotification`); they leave the list at once.
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
+        progressThrottle.forget(identifiers)
         engine.removeDeliveredNotifications(withIdentifiers: identifiers)
     }
 
     /// Withdraws every delivered notification.
     public func removeAllDeliveredNotifications() {
+        progressThrottle.forget(nil)
         engine.removeDeliveredNotifications(withIdentifiers: nil)
     }
 

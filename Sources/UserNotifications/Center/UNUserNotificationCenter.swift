@@ -67,6 +67,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let remotePush = Locked(RemotePushSide())
     /// Where `push.json` is kept (the state folder), or `nil` when nothing is kept.
     let remotePushFolder: URL?
+    /// Updates that change only a notification's progress, held back (``ProgressUpdateThrottle``).
+    let progressThrottle = ProgressUpdateThrottle()
 
     /// The center of the current app.
     public static func current() -> UNUserNotificationCenter {

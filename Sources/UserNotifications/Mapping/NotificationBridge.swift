@@ -21,6 +21,7 @@ struct NotificationBridge {
         hints.desktopEntry = identity.id
         hints.urgency = Self.urgency(for: content.interruptionLevel)
         if options.showsBanner && !options.showsInList { hints.transient = true }
+        if let progress = content.progress { hints.value = NotificationProgress.percent(progress) }
         applySound(
             content.interruptionLevel == .passive ? nil : content.sound, audio: content.attachments.first(where: \.isAudio),
             options: options, to: &hints)

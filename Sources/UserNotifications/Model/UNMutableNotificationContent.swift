@@ -93,6 +93,15 @@ open class UNMutableNotificationContent: UNNotificationContent {
         set { fields.filterCriteria = newValue }
     }
 
+    /// How far the task this notification tracks has come, from 0 to 1; `nil` for none.
+    ///
+    /// A Linux addition (see ``UNNotificationContent/progress``). A value below 0 or above 1
+    /// is clamped; a value that is not a number means no progress.
+    open override var progress: Double? {
+        get { fields.progress }
+        set { fields.progress = newValue.flatMap(NotificationProgress.clamped) }
+    }
+
     open override var summaryArgument: String {
         get { fields.summaryArgument }
         set { fields.summaryArgument = newValue }

@@ -81,6 +81,17 @@ open class UNNotificationContent: NSObject, NSCopying, NSMutableCopying, NSSecur
     /// How many items the summary argument stands for. Deprecated by Apple in iOS 15; kept on Linux.
     open var summaryArgumentCount: Int { fields.summaryArgumentCount }
 
+    /// How far the task this notification tracks has come, from 0 to 1; `nil` (the default)
+    /// for a notification without a progress bar.
+    ///
+    /// A Linux addition: Apple's content has no progress. It travels as the freedesktop `value`
+    /// hint (0 to 100), which dunst, mako and xfce4-notifyd draw as a bar; GNOME Shell and
+    /// KDE Plasma 5 show no bar for it. Post the request again under the same identifier to
+    /// move the bar: the notification is updated in place, and updates that change nothing
+    /// but the progress reach the server at most every 100 ms (the last always does; see
+    /// ``UNUserNotificationCenter/add(_:)``).
+    open var progress: Double? { fields.progress }
+
     /// Returns the content updated with information from a provider, such as a message intent
     /// that adds the sender's name and picture.
     ///

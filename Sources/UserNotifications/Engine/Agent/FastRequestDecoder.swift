@@ -30,7 +30,7 @@ enum FastRequestDecoder {
 
     private static func content(_ tree: JSONTree) -> NotificationContentSnapshot? {
         guard let fields = Fields(tree),
-            fields.absentOrNull("sound"), fields.absentOrNull("localizations"),
+            fields.absentOrNull("sound"), fields.absentOrNull("localizations"), fields.absentOrNull("progress"),
             case .array(let attachments)? = fields["attachments"], attachments.isEmpty,
             case .object(let userInfo)? = fields["userInfo"], userInfo.isEmpty,
             let title = fields.string("title"), let subtitle = fields.string("subtitle"), let body = fields.string("body"),
@@ -181,6 +181,7 @@ extension NotificationContentSnapshot {
         self.filterCriteria = filterCriteria
         self.summaryArgument = summaryArgument
         self.summaryArgumentCount = summaryArgumentCount
+        progress = nil
         localizations = nil
     }
 }

@@ -94,7 +94,7 @@ enum EngineStateJSONWriter {
     private static func writable(_ request: NotificationRequestSnapshot) -> Bool {
         let content = request.content
         guard content.sound == nil, content.attachments.isEmpty, content.userInfo.isEmpty, content.localizations == nil,
-            content.relevanceScore.isFinite
+            content.relevanceScore.isFinite, content.progress == nil
         else { return false }
         switch request.trigger {
         case nil, .push?: return true

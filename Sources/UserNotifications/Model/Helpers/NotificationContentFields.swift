@@ -17,6 +17,8 @@ struct NotificationContentFields {
     var filterCriteria: String?
     var summaryArgument = ""
     var summaryArgumentCount = 0
+    /// A Linux addition: how far the task the notification tracks has come, 0...1.
+    var progress: Double?
     /// Texts to look up again at delivery; not part of equality (the texts are).
     var localizations = DeferredLocalizations()
 }
@@ -30,7 +32,7 @@ extension NotificationContentFields: Hashable {
             && lhs.launchImageName == rhs.launchImageName && lhs.targetContentIdentifier == rhs.targetContentIdentifier
             && lhs.interruptionLevel == rhs.interruptionLevel && lhs.relevanceScore == rhs.relevanceScore
             && lhs.filterCriteria == rhs.filterCriteria && lhs.summaryArgument == rhs.summaryArgument
-            && lhs.summaryArgumentCount == rhs.summaryArgumentCount
+            && lhs.summaryArgumentCount == rhs.summaryArgumentCount && lhs.progress == rhs.progress
     }
 
     /// Hashes the text fields only; `userInfo` may hold values that cannot be hashed.

@@ -17,6 +17,8 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
     var filterCriteria: String?
     var summaryArgument: String
     var summaryArgumentCount: Int
+    /// The progress (a Linux addition); absent when there is none (and in files written before it existed).
+    var progress: Double?
     /// The texts to look up again at delivery; absent when there are none (and in files
     /// written before it existed).
     var localizations: DeferredLocalizations?
@@ -38,6 +40,7 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
         filterCriteria = content.filterCriteria
         summaryArgument = content.summaryArgument
         summaryArgumentCount = content.summaryArgumentCount
+        progress = content.progress
         localizations = content.fields.localizations.isEmpty ? nil : content.fields.localizations
     }
 
@@ -59,6 +62,7 @@ struct NotificationContentSnapshot: Codable, Hashable, Sendable {
             filterCriteria: filterCriteria,
             summaryArgument: summaryArgument,
             summaryArgumentCount: summaryArgumentCount,
+            progress: progress.flatMap(NotificationProgress.clamped),
             localizations: localizations ?? DeferredLocalizations()
         )
     }

@@ -1,0 +1,87 @@
+import DesktopNotificationsSupport
+import Foundation
+
+/// Holds back updates that change nothing but a notification's progress (a Linux addition,
+/// ``UNNotificationContent/progress``), so that a loop posting the progress of a task as fast
+/// as it runs does not flood the notification server: per identifier, at most one such update
+/// every ``interval``. The last one held is always posted, at the end of the interval.
+///
+/// An update is held when it has no trigger, carries a progress, and its content equals the
+/// one posted last under its identifier but for the progress. Anything else is posted at once
+/// and drops a held update of its identifier (it replaces it, as a later request always
+/// does); so does removing the identifier.
+final class ProgressUpdateThrottle: Sendable {
+    /// The shortest time between two updates of one identifier that change only its progress.
+    static let interval: Duration = .milliseconds(100)
+    /// Identifiers whose last post is older than this are forgotten at the next admission.
+    private static let memory: Duration = .seconds(2)
+
+    /// What ``admit(_:)`` decided.
+    enum Decision: Equatable {
+        /// Post the request now.
+        case now
+        /// The request is held; post what ``takeHeld(_:)`` returns after `delay`. `nil`:
+        /// a post of this identifier is already planned, which will take this one.
+        case held(delay: Duration?)
+    }
+
+    private struct Entry {
+        var posted: ContinuousClock.Instant
+        var content: NotificationContentFields
+        var held: UNNotificationRequest?
+    }
+
+    private let clock = ContinuousClock()
+    private let entries = Locked<[String: Entry]>([:])
+
+    /// Decides whether `request` is posted now or held.
+    func admit(_ request: UNNotificationRequest) -> Decision {
+        let now = clock.now
+        let fields = request.content.fields
+        return entries.withLock { entries in
+            if entries.count > 64 { entries = entries.filter { now - $0.value.posted < Self.memory } }
+            let identifier = request.identifier
+            guard request.trigger == nil, fields.progress != nil, var entry = entries[identifier],
+                Self.sameButProgress(entry.content, fields), now - entry.posted < Self.interval
+            else {
+                if request.trigger == nil {
+                    entries[identifier] = Entry(posted: now, content: fields, held: nil)
+                } else {
+                    entries[identifier] = nil
+                }
+                return .now
+            }
+            let planned = entry.held != nil
+            entry.held = request
+            entries[identifier] = entry
+            return .held(delay: planned ? nil : entry.posted + Self.interval - now)
+        }
+    }
+
+    /// The request held for `identifier`, now to be posted (its post counts from now).
+    func takeHeld(_ identifier: String) -> UNNotificationRequest? {
+        let now = clock.now
+        return entries.withLock { entries in
+            guard var entry = entries[identifier], let held = entry.held else { return nil }
+            entry.held = nil
+            entry.posted = now
+            entry.content = held.content.fields
+            entries[identifier] = entry
+            return held
+        }
+    }
+
+    /// Forgets `identifiers` (every identifier for `nil`), with what they held.
+    func forget(_ identifiers: [String]?) {
+        entries.withLock { entries in
+            guard let identifiers else { return entries.removeAll() }
+            for identifier in identifiers { entries[identifier] = nil }
+        }
+    }
+
+    private static func sameButProgress(_ lhs: NotificationContentFields, _ rhs: NotificationContentFields) -> Bool {
+        var lhs = lhs
+        lhs.progress = rhs.progress
+        return lhs == rhs
+    }
+}
