@@ -84,7 +84,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 # The sound suites (their private PulseAudio server is this process's PULSE_SERVER while they run)
 # are among them.
-REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests|ProgressRealDesktopTests|NotifyProgressRealDesktopTests
+REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests|ProgressRealDesktopTests|NotifyProgressRealDesktopTests|DoNotDisturbRealDesktopTests|NotifyInfoRealDesktopTests
 # Suites that measure the whole test process (its resident memory after a chaos run) or move
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in

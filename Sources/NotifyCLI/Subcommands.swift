@@ -3,6 +3,7 @@ import DBus
 import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
+import UserNotifications
 
 extension NotifyCommand {
     /// The most words a command line may have. swift-argument-parser's time grows with the
@@ -28,7 +29,7 @@ extension NotifyCommand {
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: NotifySubcommand.info.commandName,
-            abstract: "Show the notification server's name, vendor, version, spec version and capabilities.",
+            abstract: "Show the notification server's name, vendor, version, spec version, capabilities and Do Not Disturb state.",
             helpNames: [.customShort("?"), .long])
 
         @Flag(help: "Print one JSON object instead of lines.")
@@ -38,11 +39,14 @@ extension NotifyCommand {
             let (info, capabilities) = try await NotifyCommand.withSessionClient { client in
                 (try await client.serverInformation(), try await client.capabilities().map(\.rawValue))
             }
+            let doNotDisturb = await Self.doNotDisturb()
             do {
                 if json {
                     let object: [String: Any] = [
                         "name": info.name, "vendor": info.vendor, "version": info.version,
                         "specVersion": info.specVersion, "capabilities": capabilities,
+                        "doNotDisturb": doNotDisturb.isOn.map { $0 ? "on" : "off" } ?? "unknown",
+                        "doNotDisturbSource": doNotDisturb.source.rawValue,
                     ]
                     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                     Terminal.out(String(decoding: data, as: UTF8.self) + "\n")
@@ -53,12 +57,26 @@ extension NotifyCommand {
                         version: \(TerminalText.singleLine(info.version))
                         spec version: \(TerminalText.singleLine(info.specVersion))
                         capabilities: \(TerminalText.singleLine(capabilities.joined(separator: " ")))
+                        do not disturb: \(doNotDisturb)
 
                         """)
                 }
             } catch {
                 Terminal.error("\(error)\n")
                 throw ExitCode(1)
+            }
+        }
+
+        /// The server's Do Not Disturb switch, read on a connection of its own.
+        private static func doNotDisturb() async -> DoNotDisturbStatus {
+            do {
+                let connection = try await DBusConnection.connect(to: .session)
+                let status = await DoNotDisturbReader.read(on: connection)
+                await connection.close()
+                return status
+            } catch {
+                Terminal.error("notify: no bus to read Do Not Disturb on: \(error)\n")
+                return DoNotDisturbStatus(isOn: nil, source: .noServer)
             }
         }
     }

@@ -323,6 +323,8 @@ struct NotifyCommandTests {
         #expect(info.status == .exited(0))
         #expect(info.standardOutput.contains("name: dunst\nvendor: knopwob\nversion: 1.9.0\nspec version: 1.2\n"))
         #expect(info.standardOutput.contains("capabilities: actions body"))
+        // The fake dunst has no org.dunstproject.cmd0: the switch does not answer.
+        #expect(info.standardOutput.contains("do not disturb: unknown (dunstPaused)\n"))
         let shown = try await Self.run(["-p", "Close me"], bus: bus)
         let id = try #require(UInt32(shown.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(server.liveIDs.contains(id))

@@ -22,3 +22,19 @@ struct NotifyProgressRealDesktopTests {
         }
     }
 }
+
+/// `notify info` on dunst reads its pause switch.
+@Suite("notify info on dunst: Do Not Disturb")
+struct NotifyInfoRealDesktopTests {
+    @Test("notify info says off, then on after dunstctl set-paused true, in lines and in JSON")
+    func doNotDisturb() async throws {
+        try await DunstDesktop.run { desktop in
+            let off = try await NotifyCommandTests.run(["info"], bus: desktop.testBus)
+            #expect(off.status == .exited(0), "\(off.standardError)")
+            #expect(off.standardOutput.contains("do not disturb: off (dunstPaused)\n"))
+            try await desktop.dunst.dunstctl(["set-paused", "true"])
+            let on = try await NotifyCommandTests.run(["info", "--json"], bus: desktop.testBus)
+            #expect(on.standardOutput.contains(#""doNotDisturb":"on","doNotDisturbSource":"dunstPaused""#), "\(on.standardOutput)")
+        }
+    }
+}

@@ -53,6 +53,22 @@ enum GnomeNotificationSwitch {
         return gio.getBoolean(settings, "enable") == 0
     }
 
+    /// GNOME's `show-banners` (`org.gnome.desktop.notifications`): `false` while Do Not
+    /// Disturb is on; `nil` when GIO or the schema is not installed (not a GNOME system).
+    ///
+    /// - Parameter keyfile: read this GSettings keyfile instead of the session's settings
+    ///   (for tests).
+    static func showsBanners(keyfile: String? = nil) -> Bool? {
+        guard let gio, let source = gio.sourceDefault(),
+              let schema = gio.sourceLookup(source, "org.gnome.desktop.notifications", 1) else { return nil }
+        defer { gio.schemaUnref(schema) }
+        let backend = keyfile.flatMap { gio.keyfileBackend($0, "/", nil) }
+        defer { if let backend { gio.objectUnref(backend) } }
+        guard let settings = gio.newSettings(schema, backend, "/org/gnome/desktop/notifications/") else { return nil }
+        defer { gio.objectUnref(settings) }
+        return gio.getBoolean(settings, "show-banners") != 0
+    }
+
     /// GNOME's name for an application's settings: the desktop id in lower case, with every
     /// character outside `[a-z0-9]` written as `-`.
     static func settingsName(_ appID: String) -> String {

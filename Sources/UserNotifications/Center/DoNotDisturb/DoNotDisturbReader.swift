@@ -1,0 +1,86 @@
+import DBus
+import Foundation
+import FreedesktopNotifications
+
+/// Reads the Do Not Disturb switch of the notification server that runs (``DoNotDisturbSource``),
+/// chosen by the name it gives in `GetServerInformation`.
+package enum DoNotDisturbReader {
+    static let notificationsName = "org.freedesktop.Notifications"
+    static let notificationsPath = "/org/freedesktop/Notifications"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    /// The mode mako's documentation uses for Do Not Disturb.
+    package static let makoMode = "do-not-disturb"
+
+    /// The status on `connection`'s bus. A switch that fails to answer is logged and gives
+    /// an unknown status from that source.
+    ///
+    /// - Parameter gnomeKeyfile: read GNOME's setting from this GSettings keyfile instead of
+    ///   the session's settings (for tests).
+    package static func read(on connection: DBusConnection, gnomeKeyfile: String? = nil) async -> DoNotDisturbStatus {
+        let name: String
+        do {
+            let reply = try await connection.call(try DBusMessage.methodCall(
+                destination: notificationsName, path: try DBusObjectPath(notificationsPath),
+                interface: notificationsName, member: "GetServerInformation"), timeout: .seconds(5))
+            name = try reply.arguments("ssss").first?.stringValue ?? ""
+        } catch {
+            return DoNotDisturbStatus(isOn: nil, source: .noServer)
+        }
+        let source = source(forServer: name)
+        do {
+            return DoNotDisturbStatus(isOn: try await isOn(source, on: connection, gnomeKeyfile: gnomeKeyfile), source: source)
+        } catch {
+            CenterLog.logger.error(
+                "the Do Not Disturb switch did not answer",
+                metadata: ["source": "\(source.rawValue)", "error": CenterLog.describe(error)])
+            return DoNotDisturbStatus(isOn: nil, source: source)
+        }
+    }
+
+    /// The switch of the server that calls itself `name`.
+    package static func source(forServer name: String) -> DoNotDisturbSource {
+        switch name.lowercased() {
+        case "gnome-shell": .gnomeShowBanners
+        case "plasma": .plasmaInhibited
+        case "dunst": .dunstPaused
+        case "mako": .makoMode
+        case "xfce notify daemon", "xfce4-notifyd": .xfceSetting
+        default: .unsupported
+        }
+    }
+
+    private static func isOn(_ source: DoNotDisturbSource, on connection: DBusConnection, gnomeKeyfile: String?) async throws -> Bool? {
+        switch source {
+        case .gnomeShowBanners:
+            return GnomeNotificationSwitch.showsBanners(keyfile: gnomeKeyfile).map { !$0 }
+        case .plasmaInhibited:
+            return try await property(notificationsName, "Inhibited", on: connection)?.boolValue
+        case .dunstPaused:
+            return try await property("org.dunstproject.cmd0", "paused", on: connection)?.boolValue
+        case .makoMode:
+            let reply = try await connection.call(try DBusMessage.methodCall(
+                destination: notificationsName, path: try DBusObjectPath("/fr/emersion/Mako"),
+                interface: "fr.emersion.Mako", member: "ListModes"), timeout: .seconds(5))
+            return try reply.arguments("as").first?.stringArrayValue?.contains(makoMode)
+        case .xfceSetting:
+            do {
+                let reply = try await connection.call(try DBusMessage.methodCall(
+                    destination: "org.xfce.Xfconf", path: try DBusObjectPath("/org/xfce/Xfconf"), interface: "org.xfce.Xfconf",
+                    member: "GetProperty", body: [.string("xfce4-notifyd"), .string("/do-not-disturb")]), timeout: .seconds(5))
+                return try reply.arguments("v").first?.variantValue?.boolValue
+            } catch DBusError.remote(let name, _) where name.hasSuffix("PropertyNotFound") {
+                // Never set: xfce4-notifyd's default, off.
+                return false
+            }
+        case .unsupported, .noServer:
+            return nil
+        }
+    }
+
+    private static func property(_ interface: String, _ name: String, on connection: DBusConnection) async throws -> DBusValue? {
+        let reply = try await connection.call(try DBusMessage.methodCall(
+            destination: notificationsName, path: try DBusObjectPath(notificationsPath), interface: propertiesInterface,
+            member: "Get", body: [.string(interface), .string(name)]), timeout: .seconds(5))
+        return try reply.arguments("v").first?.variantValue
+    }
+}
