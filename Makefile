@@ -89,7 +89,7 @@ REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeE
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in
 # the one-at-a-time pass with the real desktops.
-ALONE := $(REAL_DESKTOPS)|ChaosRunTests|AgentChaosTests|IncomingBodyTests|HostilePeerTests
+ALONE := $(REAL_DESKTOPS)|ChaosRunTests|AgentChaosTests|IncomingBodyTests|HostilePeerTests|ProgressThrottleTests
 # Swift Testing starts every test of the parallel pass at once unless told otherwise (its
 # default width is unbounded): 800 tests, each with its own dbus-daemon, starved one another's
 # deadlines on two cores. Sixteen at a time keeps the pass about as fast and the deadlines met.

@@ -4,7 +4,8 @@ import Foundation
 /// Holds back updates that change nothing but a notification's progress (a Linux addition,
 /// ``UNNotificationContent/progress``), so that a loop posting the progress of a task as fast
 /// as it runs does not flood the notification server: per identifier, at most one such update
-/// every ``interval``. The last one held is always posted, at the end of the interval.
+/// every ``interval`` (100 ms in a center). The last one held is always posted, at the end of
+/// the interval.
 ///
 /// An update is held when it has no trigger, carries a progress, and its content equals the
 /// one posted last under its identifier but for the progress. Anything else is posted at once
@@ -12,7 +13,7 @@ import Foundation
 /// does); so does removing the identifier.
 final class ProgressUpdateThrottle: Sendable {
     /// The shortest time between two updates of one identifier that change only its progress.
-    static let interval: Duration = .milliseconds(100)
+    let interval: Duration
     /// Identifiers whose last post is older than this are forgotten at the next admission.
     private static let memory: Duration = .seconds(2)
 
@@ -34,15 +35,19 @@ final class ProgressUpdateThrottle: Sendable {
     private let clock = ContinuousClock()
     private let entries = Locked<[String: Entry]>([:])
 
+    init(interval: Duration = .milliseconds(100)) {
+        self.interval = interval
+    }
+
     /// Decides whether `request` is posted now or held.
     func admit(_ request: UNNotificationRequest) -> Decision {
         let now = clock.now
         let fields = request.content.fields
         return entries.withLock { entries in
-            if entries.count > 64 { entries = entries.filter { now - $0.value.posted < Self.memory } }
+            if entries.count > 64 { entries = entries.filter { now - $0.value.posted < max(Self.memory, interval) } }
             let identifier = request.identifier
             guard request.trigger == nil, fields.progress != nil, var entry = entries[identifier],
-                Self.sameButProgress(entry.content, fields), now - entry.posted < Self.interval
+                Self.sameButProgress(entry.content, fields), now - entry.posted < interval
             else {
                 if request.trigger == nil {
                     entries[identifier] = Entry(posted: now, content: fields, held: nil)
@@ -54,7 +59,7 @@ final class ProgressUpdateThrottle: Sendable {
             let planned = entry.held != nil
             entry.held = request
             entries[identifier] = entry
-            return .held(delay: planned ? nil : entry.posted + Self.interval - now)
+            return .held(delay: planned ? nil : entry.posted + interval - now)
         }
     }
 

@@ -62,11 +62,52 @@ struct ProgressTests {
         #expect(sent.map(\.hints.value) == [50, nil])
     }
 
+    @Test("the throttle holds progress-only updates within its interval, the last one held, and lets other changes through")
+    func throttleDecisions() {
+        // An interval no test run comes near: every decision below is made well within it.
+        let throttle = ProgressUpdateThrottle(interval: .seconds(600))
+        #expect(throttle.admit(Self.request("copy", progress: 0.1)) == .now)
+        guard case .held(let delay?) = throttle.admit(Self.request("copy", progress: 0.2)) else {
+            Issue.record("the first progress-only update is held with a post planned")
+            return
+        }
+        #expect(delay > .seconds(590) && delay <= .seconds(600))
+        #expect(throttle.admit(Self.request("copy", progress: 0.3)) == .held(delay: nil))
+        #expect(throttle.takeHeld("copy")?.content.progress == 0.3)
+        #expect(throttle.takeHeld("copy") == nil)
+        // Counted from the post of the held one: the next is held again.
+        #expect(throttle.admit(Self.request("copy", progress: 0.4)) != .now)
+        // Another change goes now and drops what is held.
+        #expect(throttle.admit(Self.request("copy", progress: 0.5, body: "Verifying")) == .now)
+        #expect(throttle.takeHeld("copy") == nil)
+        // A removal drops what is held; the next update after it goes now.
+        #expect(throttle.admit(Self.request("copy", progress: 0.6, body: "Verifying")) != .now)
+        throttle.forget(["copy"])
+        #expect(throttle.takeHeld("copy") == nil)
+        #expect(throttle.admit(Self.request("copy", progress: 0.7, body: "Verifying")) == .now)
+        // Other identifiers, no progress, or a trigger: never held.
+        #expect(throttle.admit(Self.request("other", progress: 0.1)) == .now)
+        #expect(throttle.admit(Self.request("plain", progress: nil)) == .now)
+        #expect(throttle.admit(Self.request("plain", progress: nil)) == .now)
+        let timed = UNNotificationRequest(
+            identifier: "copy", content: Self.request("copy", progress: 0.8, body: "Verifying").content,
+            trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false))
+        #expect(throttle.admit(timed) == .now)
+    }
+}
+
+/// The hold on progress-only updates through a center and a fake server. Their timing (two
+/// updates within 100 ms) holds on a quiet machine only: they run in the one-at-a-time pass
+/// (the Makefile's ALONE), not beside 900 other tests.
+@Suite("Progress updates held through a center")
+struct ProgressThrottleTests {
+    typealias Base = ProgressTests
+
     @Test("a tight loop of 1,000 progress updates reaches the server as a few Notify calls, the last value last")
     func throttled() async throws {
         let fixture = try await CenterFixture()
         for step in 0...1_000 {
-            try await fixture.center.add(Self.request("copy", progress: Double(step) / 1_000))
+            try await fixture.center.add(Base.request("copy", progress: Double(step) / 1_000))
         }
         #expect(await eventually(timeout: .seconds(5)) { fixture.server.notifications.last?.request.hints.value == 100 })
         let values = fixture.server.notifications.map { $0.request.hints.value ?? -1 }
@@ -82,9 +123,9 @@ struct ProgressTests {
     @Test("an update that changes more than the progress goes at once, replacing what is held")
     func otherChangesGoAtOnce() async throws {
         let fixture = try await CenterFixture()
-        try await fixture.center.add(Self.request("copy", progress: 0.1))
-        try await fixture.center.add(Self.request("copy", progress: 0.2))
-        try await fixture.center.add(Self.request("copy", progress: 0.3, body: "Verifying"))
+        try await fixture.center.add(Base.request("copy", progress: 0.1))
+        try await fixture.center.add(Base.request("copy", progress: 0.2))
+        try await fixture.center.add(Base.request("copy", progress: 0.3, body: "Verifying"))
         #expect(await fixture.server.waitForNotify(count: 2) != nil)
         try await Task.sleep(for: .milliseconds(300))
         let sent = fixture.server.notifications.map(\.request)
@@ -95,8 +136,8 @@ struct ProgressTests {
     @Test("removing the notification drops the update held for it")
     func removalDropsHeld() async throws {
         let fixture = try await CenterFixture()
-        try await fixture.center.add(Self.request("copy", progress: 0.1))
-        try await fixture.center.add(Self.request("copy", progress: 0.2))
+        try await fixture.center.add(Base.request("copy", progress: 0.1))
+        try await fixture.center.add(Base.request("copy", progress: 0.2))
         fixture.center.removeDeliveredNotifications(withIdentifiers: ["copy"])
         try await Task.sleep(for: .milliseconds(300))
         #expect(fixture.server.notifications.map(\.request.hints.value) == [10])
