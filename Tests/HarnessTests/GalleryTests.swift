@@ -61,7 +61,7 @@ struct GalleryTests {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: folder) }
             let screen = folder.appendingPathComponent("screen.png")
-            let banner = try await desktop.shell.waitForBanner(screenshot: screen)
+            let banner = try await desktop.shell.waitForBanner(titled: Gallery.title, screenshot: screen)
             let picture = folder.appendingPathComponent("banner.png")
             try await GalleryImaging.finish(screen, crop: .region(banner), to: picture)
             try await Gallery.check(picture)

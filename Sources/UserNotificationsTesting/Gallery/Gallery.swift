@@ -52,7 +52,7 @@ public enum Gallery {
                 try await gnome.shell.waitForList(count: 1)
                 // The banner shows its buttons once opened, as the pointer over it would open it.
                 try await gnome.shell.openBanner(titled: title)
-                let banner = try await gnome.shell.waitForBanner(screenshot: screen)
+                let banner = try await gnome.shell.waitForBanner(titled: title, screenshot: screen)
                 try await GalleryImaging.finish(screen, crop: .region(banner), to: destination)
                 center.removeAllDeliveredNotifications()
             }
@@ -295,23 +295,35 @@ extension GnomeShellServer {
         }
     }
 
-    /// Waits until the shell's banner is on screen and still, then writes the whole stage to
-    /// `screenshot` (PNG) through the harness's extension and returns the banner's geometry.
+    /// Waits until the shell's banner shows the notification titled `title`, open, on screen
+    /// and still, then writes the whole stage to `screenshot` (PNG) through the harness's
+    /// extension and returns the banner's geometry. While the banner shows another (the
+    /// shell's own notices come late, and take the banner from ours), ours is opened again
+    /// (``openBanner(titled:timeout:)``).
     ///
-    /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` when no banner shows.
-    public func waitForBanner(screenshot: URL, timeout: Duration = .seconds(15)) async throws -> GalleryRegion {
+    /// - Throws: ``HarnessError/timedOut(operation:after:detail:)`` when its banner does not show.
+    public func waitForBanner(titled title: String, screenshot: URL, timeout: Duration = .seconds(30)) async throws -> GalleryRegion {
         var previous: GalleryRegion?
+        var refusal = ""
         return try await HarnessLifecycle.poll(
-            "waiting for GNOME Shell's banner", timeout: timeout, interval: .milliseconds(300),
-            detail: { previous.map(\.description) ?? "no banner" }
+            "waiting for GNOME Shell's banner of \(title)", timeout: timeout, interval: .milliseconds(300),
+            detail: { (previous.map(\.description) ?? "no banner") + " " + refusal }
         ) {
-            let output = try await callExtension("Screenshot", ["string:\(screenshot.path)"]).standardOutput
+            let output = try await callExtension("Screenshot", ["string:\(screenshot.path)", "string:\(title)"]).standardOutput
             let numbers = output.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
             guard numbers.count == 4 else {
                 throw HarnessError.unexpectedOutput(command: "Harness.Screenshot", output: output, reason: "not four numbers")
             }
             let current = GalleryRegion(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
             defer { previous = current }
+            if current.isEmpty {
+                do {
+                    _ = try await callExtension("ExpandBanner", ["string:\(title)"])
+                } catch HarnessError.commandFailed(let result) {
+                    // Not open yet (another was dismissed, or ours is queued): polled again.
+                    refusal = result.standardError
+                }
+            }
             return !current.isEmpty && current == previous ? current : nil
         }
     }

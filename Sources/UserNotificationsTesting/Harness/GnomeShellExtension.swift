@@ -58,7 +58,7 @@ enum GnomeShellExtension {
             <method name="ActivateGtk"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/></method>
             <method name="InvokeGtkAction"><arg type="s" direction="in" name="app"/><arg type="s" direction="in" name="id"/><arg type="s" direction="in" name="label"/></method>
             <method name="ExpandBanner"><arg type="s" direction="in" name="title"/></method>
-            <method name="Screenshot"><arg type="s" direction="in" name="path"/><arg type="i" direction="out" name="x"/><arg type="i" direction="out" name="y"/><arg type="i" direction="out" name="width"/><arg type="i" direction="out" name="height"/></method>
+            <method name="Screenshot"><arg type="s" direction="in" name="path"/><arg type="s" direction="in" name="title"/><arg type="i" direction="out" name="x"/><arg type="i" direction="out" name="y"/><arg type="i" direction="out" name="width"/><arg type="i" direction="out" name="height"/></method>
           </interface>
         </node>`;
 
@@ -174,9 +174,11 @@ enum GnomeShellExtension {
                     `no banner yet (state ${tray._notificationState}, queued: ${tray._notificationQueue.map(n => n.title)})`);
             }
 
-            // The whole stage as a PNG at path, and the banner's place on it (-1s when none shows).
-            ScreenshotAsync([path], invocation) {
-                const banner = Main.messageTray._banner;
+            // The whole stage as a PNG at path, and the place on it of the banner of the
+            // notification titled title (-1s when the banner shows none or another).
+            ScreenshotAsync([path, title], invocation) {
+                const tray = Main.messageTray;
+                const banner = tray._banner && tray._notification && tray._notification.title === title ? tray._banner : null;
                 let area = [-1, -1, -1, -1];
                 if (banner) {
                     const [x, y] = banner.get_transformed_position();
