@@ -17,6 +17,7 @@ public struct PlasmaPopupDriver: Sendable {
             .appendingPathComponent("Tests/Support/PlasmaPopup/plasma_popup.py")
     }
 
+    /// A driver for the popups of the plasmashell serving on `bus`; starts nothing.
     public init(bus: TestBus) {
         self.bus = bus
     }
