@@ -33,9 +33,14 @@ public struct PlasmaPopupDriver: Sendable {
     /// Presses `replyLabel` on the popup showing `summary`, types `text` into the reply field
     /// that opens, and presses `sendLabel`.
     ///
+    /// - Returns: the popup's visible labels while the field was open, before the text was
+    ///   typed (the field's placeholder among them).
     /// - Throws: as ``press(_:on:)``.
-    public func reply(_ text: String, on summary: String, replyLabel: String = "Reply", sendLabel: String = "Send") async throws {
-        try await run([summary, "reply", text], extra: ["PLASMA_POPUP_REPLY_LABEL": replyLabel, "PLASMA_POPUP_SEND_LABEL": sendLabel])
+    @discardableResult
+    public func reply(_ text: String, on summary: String, replyLabel: String = "Reply", sendLabel: String = "Send") async throws -> [String] {
+        let output = try await run(
+            [summary, "reply", text], extra: ["PLASMA_POPUP_REPLY_LABEL": replyLabel, "PLASMA_POPUP_SEND_LABEL": sendLabel])
+        return output.split(separator: "\n").map(String.init)
     }
 
     /// Presses the popup's close button (Plasma's "Close").

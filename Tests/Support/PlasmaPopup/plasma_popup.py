@@ -6,7 +6,9 @@ accessibility bus (org.a11y.Bus). The popup is found by its summary (the `notifi
 object's name); its buttons are the push buttons of the same window.
 
     plasma_popup.py SUMMARY press LABEL     press the popup's button LABEL
-    plasma_popup.py SUMMARY reply TEXT      press Reply, type TEXT into the field, press Send
+    plasma_popup.py SUMMARY reply TEXT      press Reply, type TEXT into the field, press Send;
+                                            print the popup's visible labels (the field's
+                                            placeholder among them) as they were before Send
     plasma_popup.py SUMMARY close           press the popup's close button
     plasma_popup.py SUMMARY buttons         print the popup's button labels, one a line
 
@@ -125,9 +127,14 @@ def main(argv):
     elif command == "reply" and len(argv) == 4:
         press(button(summary, os.environ.get("PLASMA_POPUP_REPLY_LABEL", "Reply")))
         field = reply_field(summary)
+        window = popup_window(summary)
+        labels = [n.get_name() for n in walk(window) if n.get_role() == Atspi.Role.LABEL
+                  and n.get_name() and n.get_state_set().contains(Atspi.StateType.SHOWING)] if window else []
         if not Atspi.EditableText.set_text_contents(field, argv[3]):
             raise NotFound("the reply field refused the text")
         press(button(summary, os.environ.get("PLASMA_POPUP_SEND_LABEL", "Send")))
+        for label in labels:
+            print(label)
     elif command == "close":
         press(button(summary, "Close"))
     elif command == "buttons":

@@ -56,7 +56,9 @@ struct PlasmaReplyRealDesktopTests {
     @Test("a reply typed into the popup's field and sent is a UNTextInputNotificationResponse with the text")
     func inlineReply() async throws {
         try await withPosted("asked") { center, delegate, popup, _ in
-            try await popup.reply("Tea at five, with ünïcode", on: "asked", replyLabel: "Answer", sendLabel: "Send it")
+            let labels = try await popup.reply("Tea at five, with ünïcode", on: "asked", replyLabel: "Answer", sendLabel: "Send it")
+            // x-kde-reply-placeholder-text reached the field.
+            #expect(labels.contains("Your answer"))
             let response = try #require(await delegate.responses.next(timeout: .seconds(15)))
             let text = try #require(response as? UNTextInputNotificationResponse)
             #expect(text.actionIdentifier == "reply")
