@@ -45,6 +45,8 @@ DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
 # dunst, xvfb, libnotify-bin, python3-dbusmock, x11-utils: real peers and the display (python3-dbus, python3-gi: a D-Bus-activated test app).
 # gnome-shell, gjs: headless GNOME Shell 43 and its D-Bus-activated notification service (logind comes from python3-dbusmock).
 # kwin-wayland, plasma-workspace, plasma-desktop, kactivitymanagerd, qtwayland5: Plasma 5's notification server on a headless KWin.
+# at-spi2-core, gir1.2-atspi-2.0 (with python3-gi): Plasma's popups pressed and typed into over AT-SPI
+# (Tests/Support/PlasmaPopup/plasma_popup.py).
 # xfce4-notifyd (brings xfconf, its settings daemon), xdotool: Xfce's server under Xvfb, its buttons clicked.
 # mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
@@ -66,7 +68,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) $(GALLERY_PACKAGES) libglib2.0-dev libglib2.0-b
 	dbus-bin systemd \
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
-	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 \
+	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 at-spi2-core gir1.2-atspi-2.0 \
 	hyperfine strace valgrind xdg-desktop-portal \
 	python3-cryptography libcanberra0 libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
@@ -84,7 +86,7 @@ TSAN_FILTER := SupportTests|DBusTests|FreedesktopNotificationsTests|UserNotifica
 # the parallel run (2 cores), and not again under ThreadSanitizer.
 # The sound suites (their private PulseAudio server is this process's PULSE_SERVER while they run)
 # are among them.
-REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests|ProgressRealDesktopTests|NotifyProgressRealDesktopTests|DoNotDisturbRealDesktopTests|NotifyInfoRealDesktopTests
+REAL_DESKTOPS := GalleryTests|GnomeShellServerTests|AgentRealDesktopTests|GnomeEngineRealDesktopTests|XfceNotifyServerTests|MakoServerTests|PlasmaShellServerTests|PlasmaReplyRealDesktopTests|PersonalityCheckTests|CenterRealDesktopTests|NotifyRealDesktopTests|SoundRealDesktopTests|EventSoundPlaybackTests|AgentSoundTests|ProgressRealDesktopTests|NotifyProgressRealDesktopTests|DoNotDisturbRealDesktopTests|NotifyInfoRealDesktopTests
 # Suites that measure the whole test process (its resident memory after a chaos run) or move
 # tens of megabytes through a bus: beside 800 other tests their figures would be the other
 # tests' (the chaos run's RSS check failed when the 28 MB signals ran beside it), so they run in

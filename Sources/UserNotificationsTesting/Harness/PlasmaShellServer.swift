@@ -8,8 +8,10 @@ import Foundation
 /// capability is outside the bounding set (a container), executing it fails with `EPERM`,
 /// so the harness runs a copy of the program, which carries no capability.
 ///
-/// Nothing here clicks Plasma's notifications: it has no tool or interface for that, so
-/// tests drive it through the protocol alone.
+/// Plasma has no tool or interface that clicks its notifications. With `accessible: true`
+/// the harness also runs an accessibility bus (`at-spi-bus-launcher`) and plasmashell with
+/// Qt's accessibility on, so ``PlasmaPopupDriver`` can press the popup's buttons and type
+/// into its reply field over AT-SPI, as a screen reader would.
 public final class PlasmaShellServer: Sendable {
     /// `plasmashell`.
     public let process: ChildProcess
@@ -28,13 +30,17 @@ public final class PlasmaShellServer: Sendable {
     /// Starts the three in order and waits until plasmashell owns
     /// `org.freedesktop.Notifications`.
     ///
+    /// - Parameter accessible: also start an accessibility bus on `bus` and expose
+    ///   plasmashell's controls over AT-SPI (for ``PlasmaPopupDriver``).
     /// - Throws: ``MissingToolError`` without kwin-wayland, plasma-workspace, plasma-desktop,
-    ///   kactivitymanagerd or qtwayland5; ``HarnessError`` when a part does not start.
-    public init(bus: TestBus, startTimeout: Duration = .seconds(90)) async throws {
+    ///   kactivitymanagerd or qtwayland5 (and at-spi2-core when `accessible`);
+    ///   ``HarnessError`` when a part does not start.
+    public init(bus: TestBus, startTimeout: Duration = .seconds(90), accessible: Bool = false) async throws {
         let kwin = try ToolRequirement.require("kwin_wayland")
         let plasmashell = try ToolRequirement.require("plasmashell")
         let activityManager = try ToolRequirement.requireLibraryProgram("libexec/kactivitymanagerd")
         try ToolRequirement.requireDataFile("/usr/share/plasma/shells/org.kde.plasma.desktop", package: "plasma-desktop")
+        let accessibilityBus = accessible ? try ToolRequirement.requireLibraryProgram("at-spi-bus-launcher") : nil
         let processes = try HarnessProcesses(prefix: "PlasmaShellServer")
         let home = processes.folder
         do {
@@ -46,6 +52,15 @@ public final class PlasmaShellServer: Sendable {
             // The gallery captures KWin's output through org.kde.KWin.ScreenShot2, which
             // otherwise answers only programs whose desktop entries ask for it.
             environment["KWIN_SCREENSHOT_NO_PERMISSION_CHECKS"] = "1"
+            if let accessibilityBus {
+                environment["QT_ACCESSIBILITY"] = "1"
+                environment["QT_LINUX_ACCESSIBILITY_ALWAYS_ON"] = "1"
+                // It owns org.a11y.Bus on `bus` and starts its own dbus-daemon and registry,
+                // which it stops when it is stopped.
+                _ = processes.adopt(try await bus.startOwner(
+                    of: "org.a11y.Bus", executable: accessibilityBus, arguments: ["--launch-immediately"],
+                    environment: environment, timeout: startTimeout))
+            }
             let compositor = processes.adopt(try ChildProcess(
                 executable: kwinCopy,
                 arguments: ["--virtual", "--no-lockscreen", "--socket", "wayland-plasma", "--width", "1280", "--height", "800"],
@@ -85,9 +100,12 @@ public struct PlasmaDesktop: Sendable {
     public let plasma: PlasmaShellServer
 
     /// Starts the two, runs `body`, and stops them whether `body` throws or not.
-    public static func run(_ body: (PlasmaDesktop) async throws -> Void) async throws {
+    ///
+    /// - Parameter accessible: see ``PlasmaShellServer/init(bus:startTimeout:accessible:)``.
+    public static func run(accessible: Bool = false, _ body: (PlasmaDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus()
-        let plasma = try await HarnessLifecycle.start({ try await PlasmaShellServer(bus: testBus) }, cleanUp: { await testBus.stop() })
+        let plasma = try await HarnessLifecycle.start(
+            { try await PlasmaShellServer(bus: testBus, accessible: accessible) }, cleanUp: { await testBus.stop() })
         try await HarnessLifecycle.run(PlasmaDesktop(testBus: testBus, plasma: plasma), body) { await $0.stop() }
     }
 

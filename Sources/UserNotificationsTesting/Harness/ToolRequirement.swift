@@ -44,6 +44,7 @@ public enum ToolRequirement {
         "gnome-shell": "gnome-shell",
         "hyperfine": "hyperfine",
         "kactivitymanagerd": "kactivitymanagerd",
+        "at-spi-bus-launcher": "at-spi2-core",
         "kwin_wayland": "kwin-wayland",
         "mako": "mako-notifier",
         "makoctl": "mako-notifier",
