@@ -30,8 +30,11 @@ public final class PlasmaShellServer: Sendable {
     /// Starts the three in order and waits until plasmashell owns
     /// `org.freedesktop.Notifications`.
     ///
-    /// - Parameter accessible: also start an accessibility bus on `bus` and expose
-    ///   plasmashell's controls over AT-SPI (for ``PlasmaPopupDriver``).
+    /// - Parameters:
+    ///   - bus: the bus plasmashell serves on.
+    ///   - startTimeout: how long each part may take to start.
+    ///   - accessible: also start an accessibility bus on `bus` and expose plasmashell's
+    ///     controls over AT-SPI (for ``PlasmaPopupDriver``).
     /// - Throws: ``MissingToolError`` without kwin-wayland, plasma-workspace, plasma-desktop,
     ///   kactivitymanagerd or qtwayland5 (and at-spi2-core when `accessible`);
     ///   ``HarnessError`` when a part does not start.
@@ -101,7 +104,9 @@ public struct PlasmaDesktop: Sendable {
 
     /// Starts the two, runs `body`, and stops them whether `body` throws or not.
     ///
-    /// - Parameter accessible: see ``PlasmaShellServer/init(bus:startTimeout:accessible:)``.
+    /// - Parameters:
+    ///   - accessible: see ``PlasmaShellServer/init(bus:startTimeout:accessible:)``.
+    ///   - body: what runs while Plasma serves.
     public static func run(accessible: Bool = false, _ body: (PlasmaDesktop) async throws -> Void) async throws {
         let testBus = try await TestBus()
         let plasma = try await HarnessLifecycle.start(
