@@ -20,12 +20,12 @@ struct TerminalPresenterTests {
         let events: EventRecorder<NotificationEvent>
         private let printed = Locked("")
 
-        init(maximumLive: Int = TerminalPresenter.defaultMaximumLive) async throws {
+        init(maximumLive: Int = TerminalPresenter.defaultMaximumLive, bell: Bool = false) async throws {
             bus = try await TestBus()
             connection = try await DBusConnection.connect(to: bus.bus)
             keyboard = Pipe()
             let printed = printed
-            let presenter = TerminalPresenter(maximumLive: maximumLive) { text in printed.withLock { $0 += text } }
+            let presenter = TerminalPresenter(maximumLive: maximumLive, bell: bell) { text in printed.withLock { $0 += text } }
             server = try await presenter.start(on: connection, input: keyboard.fileHandleForReading)
             client = NotificationsClient(bus: bus.bus)
             events = EventRecorder(client.events())
@@ -53,6 +53,30 @@ struct TerminalPresenterTests {
             await connection.close()
             await bus.stop()
         }
+    }
+
+    @Test("a sound rings the bell once, a suppressed one or none does not; the presenter has the sound capability")
+    func bell() async throws {
+        let setup = try await Setup(bell: true)
+        #expect(try await setup.client.capabilities().contains(.sound))
+        var quiet = NotifyRequest(summary: "Quiet")
+        quiet.hints.soundName = "message-new-instant"
+        quiet.hints.suppressSound = true
+        _ = try await setup.client.notify(quiet)
+        _ = try await setup.client.notify(NotifyRequest(summary: "None"))
+        var loud = NotifyRequest(summary: "Loud")
+        loud.hints.soundName = "message-new-instant"
+        _ = try await setup.client.notify(loud)
+        #expect(await setup.waitForOutput(containing: "Loud"))
+        #expect(await eventually(timeout: .seconds(5)) { setup.output.filter { $0 == "\u{07}" }.count == 1 })
+        #expect(!(setup.output.components(separatedBy: "Loud").first ?? "").contains("\u{07}"))
+        await setup.stop()
+        // Without a bell (standard output not a terminal) nothing rings.
+        let silent = try await Setup()
+        _ = try await silent.client.notify(loud)
+        #expect(await silent.waitForOutput(containing: "Loud"))
+        #expect(!silent.output.contains("\u{07}"))
+        await silent.stop()
     }
 
     @Test("a number typed for a notification without buttons is answered with a hint, and the notification stays")

@@ -50,14 +50,24 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     private let state = Locked(State())
     private let maximumLive: Int
     private let output: @Sendable (String) -> Void
+    private let rings: Bool
 
     /// Creates a presenter that keeps at most `maximumLive` notifications (at least 1) and
     /// writes to `output` (standard output by default).
-    public init(maximumLive: Int = defaultMaximumLive, output: @escaping @Sendable (String) -> Void = { text in
-        print(text, terminator: "")
-        fflush(nil)
-    }) {
+    ///
+    /// - Parameter bell: ring the terminal's bell (BEL) for a notification with a sound (a
+    ///   `sound-name` or `sound-file` hint and no `suppress-sound`); by default when standard
+    ///   output is a terminal. The presenter advertises the `sound` capability either way: the
+    ///   bell is its sound, so the poster does not play one of its own.
+    public init(
+        maximumLive: Int = defaultMaximumLive, bell: Bool = isatty(STDOUT_FILENO) != 0,
+        output: @escaping @Sendable (String) -> Void = { text in
+            print(text, terminator: "")
+            fflush(nil)
+        }
+    ) {
         self.maximumLive = max(1, maximumLive)
+        self.rings = bell
         self.output = output
     }
 
@@ -90,6 +100,9 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
             close(id: old, reason: .expired)
         }
         output(render(request, id: id))
+        if rings, request.hints.suppressSound != true, request.hints.soundName != nil || request.hints.soundFile != nil {
+            output("\u{07}")
+        }
         if case .milliseconds(let milliseconds) = request.expiry { startExpiry(id: id, showing: showing, after: milliseconds) }
         let (early, ended) = state.withLock { state in
             defer { state.earlyAnswers = [] }
@@ -159,7 +172,7 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     }
 
     public func capabilities() -> [NotificationCapability] {
-        [.actions, .body, .inlineReply]
+        [.actions, .body, .inlineReply, .sound]
     }
 
     public func serverInformation() -> NotificationServerInformation {
