@@ -149,7 +149,7 @@ public enum Gallery {
         let bus = try await TestBus()
         do {
             let printed = Locked("")
-            let presenter = TerminalPresenter(output: { text in printed.withLock { $0 += text } })
+            let presenter = TerminalPresenter(bell: false, output: { text in printed.withLock { $0 += text } })
             let connection = try await DBusConnection.connect(to: bus.bus)
             // Answers come from this pipe, which stays open (and silent) until the picture is taken.
             let answers = Pipe()
