@@ -55,10 +55,13 @@ public final class TerminalPresenter: NotificationServerHandler, Sendable {
     /// Creates a presenter that keeps at most `maximumLive` notifications (at least 1) and
     /// writes to `output` (standard output by default).
     ///
-    /// - Parameter bell: ring the terminal's bell (BEL) for a notification with a sound (a
-    ///   `sound-name` or `sound-file` hint and no `suppress-sound`); by default when standard
-    ///   output is a terminal. The presenter advertises the `sound` capability either way: the
-    ///   bell is its sound, so the poster does not play one of its own.
+    /// - Parameters:
+    ///   - maximumLive: how many notifications it keeps at most (at least 1).
+    ///   - bell: ring the terminal's bell (BEL) for a notification with a sound (a
+    ///     `sound-name` or `sound-file` hint and no `suppress-sound`); by default when standard
+    ///     output is a terminal. The presenter advertises the `sound` capability either way:
+    ///     the bell is its sound, so the poster does not play one of its own.
+    ///   - output: where it writes what it shows.
     public init(
         maximumLive: Int = defaultMaximumLive, bell: Bool = isatty(STDOUT_FILENO) != 0,
         output: @escaping @Sendable (String) -> Void = { text in
