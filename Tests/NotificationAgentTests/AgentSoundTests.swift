@@ -23,8 +23,7 @@ struct AgentSoundTests {
     @Test("one stream per delivery: the first, then the update in place")
     func playsOncePerDelivery() async throws {
         let scratch = try TemporaryFolder(prefix: "agent-sound")
-        let pulse = try await PulseAudioServer()
-        do {
+        try await PulseAudioServer.run { pulse in
             try await DunstDesktop.run { desktop in
                 var environment: [String: String?] = ["XDG_STATE_HOME": scratch.path]
                 for (key, value) in pulse.environment { environment[key] = value }
@@ -43,11 +42,7 @@ struct AgentSoundTests {
                 await app.close()
                 await agent.stop()
             }
-        } catch {
-            await pulse.stop()
-            throw error
         }
-        await pulse.stop()
     }
 
     @Test("the desktop's event sounds off (GSettings org.gnome.desktop.sound event-sounds): no stream")
@@ -59,8 +54,7 @@ struct AgentSoundTests {
         try FileManager.default.createDirectory(at: settings, withIntermediateDirectories: true)
         try "[org/gnome/desktop/sound]\nevent-sounds=false\n".write(
             to: settings.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
-        let pulse = try await PulseAudioServer()
-        do {
+        try await PulseAudioServer.run { pulse in
             try await DunstDesktop.run { desktop in
                 var environment: [String: String?] = [
                     "XDG_STATE_HOME": scratch.path, "XDG_CONFIG_HOME": scratch.url.appendingPathComponent("config").path,
@@ -77,10 +71,6 @@ struct AgentSoundTests {
                 await app.close()
                 await agent.stop()
             }
-        } catch {
-            await pulse.stop()
-            throw error
         }
-        await pulse.stop()
     }
 }

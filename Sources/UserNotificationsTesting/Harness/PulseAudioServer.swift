@@ -132,6 +132,12 @@ public final class PulseAudioServer: Sendable {
         }
     }
 
+    /// Starts a server, runs `body` with it, and stops it by PID whether `body` throws or not
+    /// (``HarnessLifecycle``).
+    public static func run(_ body: (PulseAudioServer) async throws -> Void) async throws {
+        try await HarnessLifecycle.run(try await PulseAudioServer(), body) { await $0.stop() }
+    }
+
     /// Stops `pactl subscribe` and the server (`SIGTERM`, `SIGKILL` after `grace`) by PID and
     /// removes the folder.
     public func stop(grace: Duration = .seconds(2)) async {

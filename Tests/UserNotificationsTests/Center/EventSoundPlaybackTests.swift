@@ -127,18 +127,13 @@ enum PulseAudioEnvironment {
     static func run(_ body: (PulseAudioServer) async throws -> Void) async throws {
         // Sounds handed over before (another test's) go where they were meant to.
         await EventSoundPlayer.shared.settle()
-        let pulse = try await PulseAudioServer()
-        let previous = ProcessInfo.processInfo.environment["PULSE_SERVER"]
-        setenv("PULSE_SERVER", pulse.address, 1)
-        defer {
-            if let previous { setenv("PULSE_SERVER", previous, 1) } else { unsetenv("PULSE_SERVER") }
-        }
-        do {
+        try await PulseAudioServer.run { pulse in
+            let previous = ProcessInfo.processInfo.environment["PULSE_SERVER"]
+            setenv("PULSE_SERVER", pulse.address, 1)
+            defer {
+                if let previous { setenv("PULSE_SERVER", previous, 1) } else { unsetenv("PULSE_SERVER") }
+            }
             try await body(pulse)
-        } catch {
-            await pulse.stop()
-            throw error
         }
-        await pulse.stop()
     }
 }
