@@ -33,7 +33,15 @@ final class ProgressUpdateThrottle: Sendable {
     }
 
     private let clock = ContinuousClock()
-    private let entries = Locked<[String: Entry]>([:])
+    private struct State {
+        /// The identifiers whose last post carried a progress; no other is ever held.
+        var entries: [String: Entry] = [:]
+        /// The count of entries past which the old ones are dropped; doubled when few are
+        /// old, so that a burst of progress identifiers costs no scan per add.
+        var pruneAt = 64
+    }
+
+    private let state = Locked(State())
 
     init(interval: Duration = .milliseconds(100)) {
         self.interval = interval
@@ -41,24 +49,28 @@ final class ProgressUpdateThrottle: Sendable {
 
     /// Decides whether `request` is posted now or held.
     func admit(_ request: UNNotificationRequest) -> Decision {
+        let identifier = request.identifier
+        guard request.trigger == nil, request.content.progress != nil else {
+            // Most requests: nothing to remember, and one of this identifier is replaced.
+            state.withLock { state in
+                if !state.entries.isEmpty { state.entries[identifier] = nil }
+            }
+            return .now
+        }
         let now = clock.now
         let fields = request.content.fields
-        return entries.withLock { entries in
-            if entries.count > 64 { entries = entries.filter { now - $0.value.posted < max(Self.memory, interval) } }
-            let identifier = request.identifier
-            guard request.trigger == nil, fields.progress != nil, var entry = entries[identifier],
-                Self.sameButProgress(entry.content, fields), now - entry.posted < interval
-            else {
-                if request.trigger == nil {
-                    entries[identifier] = Entry(posted: now, content: fields, held: nil)
-                } else {
-                    entries[identifier] = nil
-                }
+        return state.withLock { state in
+            if state.entries.count > state.pruneAt {
+                state.entries = state.entries.filter { now - $0.value.posted < max(Self.memory, interval) }
+                state.pruneAt = max(64, state.entries.count * 2)
+            }
+            guard var entry = state.entries[identifier], Self.sameButProgress(entry.content, fields), now - entry.posted < interval else {
+                state.entries[identifier] = Entry(posted: now, content: fields, held: nil)
                 return .now
             }
             let planned = entry.held != nil
             entry.held = request
-            entries[identifier] = entry
+            state.entries[identifier] = entry
             return .held(delay: planned ? nil : entry.posted + interval - now)
         }
     }
@@ -66,21 +78,21 @@ final class ProgressUpdateThrottle: Sendable {
     /// The request held for `identifier`, now to be posted (its post counts from now).
     func takeHeld(_ identifier: String) -> UNNotificationRequest? {
         let now = clock.now
-        return entries.withLock { entries in
-            guard var entry = entries[identifier], let held = entry.held else { return nil }
+        return state.withLock { state in
+            guard var entry = state.entries[identifier], let held = entry.held else { return nil }
             entry.held = nil
             entry.posted = now
             entry.content = held.content.fields
-            entries[identifier] = entry
+            state.entries[identifier] = entry
             return held
         }
     }
 
     /// Forgets `identifiers` (every identifier for `nil`), with what they held.
     func forget(_ identifiers: [String]?) {
-        entries.withLock { entries in
-            guard let identifiers else { return entries.removeAll() }
-            for identifier in identifiers { entries[identifier] = nil }
+        state.withLock { state in
+            guard let identifiers else { return state.entries.removeAll() }
+            for identifier in identifiers { state.entries[identifier] = nil }
         }
     }
 

@@ -85,6 +85,11 @@ struct ProgressTests {
         throttle.forget(["copy"])
         #expect(throttle.takeHeld("copy") == nil)
         #expect(throttle.admit(Self.request("copy", progress: 0.7, body: "Verifying")) == .now)
+        // A request without a progress replaces the one remembered: the next update goes now.
+        #expect(throttle.admit(Self.request("copy", progress: 0.75, body: "Verifying")) != .now)
+        #expect(throttle.admit(Self.request("copy", progress: nil, body: "Verifying")) == .now)
+        #expect(throttle.takeHeld("copy") == nil)
+        #expect(throttle.admit(Self.request("copy", progress: 0.76, body: "Verifying")) == .now)
         // Other identifiers, no progress, or a trigger: never held.
         #expect(throttle.admit(Self.request("other", progress: 0.1)) == .now)
         #expect(throttle.admit(Self.request("plain", progress: nil)) == .now)
