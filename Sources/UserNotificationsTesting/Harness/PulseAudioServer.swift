@@ -132,8 +132,7 @@ public final class PulseAudioServer: Sendable {
         }
     }
 
-    /// Starts a server, runs `body` with it, and stops it by PID whether `body` throws or not
-    /// (``HarnessLifecycle``).
+    /// Starts a server, runs `body` with it, and stops it by PID whether `body` throws or not.
     public static func run(_ body: (PulseAudioServer) async throws -> Void) async throws {
         try await HarnessLifecycle.run(try await PulseAudioServer(), body) { await $0.stop() }
     }
