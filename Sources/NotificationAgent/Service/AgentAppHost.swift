@@ -15,7 +15,19 @@ final class AgentAppHost: HostedEngineHost {
     private let launcher: any AppLaunching
     private let recordFile: StateFile<AgentAppRecord>
     private let clock: any NotificationClock
-    private let state: Locked<(record: AgentAppRecord, center: String?)>
+    private let state: Locked<State>
+    /// Held while a write of the record runs, so that writes land in order, each with the
+    /// record as it is when it starts.
+    private let writing = Locked<Void>(())
+
+    /// The record, the connected center and when the record is written next.
+    private struct State {
+        var record: AgentAppRecord
+        var center: String?
+        var saveTiming: SaveCoalescing
+        /// Set once the app is let go: a write still waiting is dropped (its folder may be gone).
+        var closed = false
+    }
     /// When the launch under way started, or `nil` when none is (``beginLaunch()``).
     private let launchStarted = Locked<Date?>(nil)
     /// Tells the agent that work happened (its idle period counts again).
@@ -23,7 +35,7 @@ final class AgentAppHost: HostedEngineHost {
 
     init(
         appID: String, record: AgentAppRecord, recordFile: StateFile<AgentAppRecord>, connection: DBusConnection,
-        launcher: any AppLaunching, clock: any NotificationClock, touch: @escaping @Sendable () -> Void = {}
+        launcher: any AppLaunching, clock: any NotificationClock, saves: SaveLoad = SaveLoad(), touch: @escaping @Sendable () -> Void = {}
     ) {
         self.touch = touch
         self.appID = appID
@@ -31,7 +43,7 @@ final class AgentAppHost: HostedEngineHost {
         self.launcher = launcher
         self.recordFile = recordFile
         self.clock = clock
-        state = Locked((record, nil))
+        state = Locked(State(record: record, center: nil, saveTiming: SaveCoalescing(load: saves)))
     }
 
     /// The unique name of the app's connected center, if one is.
@@ -203,16 +215,48 @@ final class AgentAppHost: HostedEngineHost {
         update { $0.responses.removeAll { taken.contains($0.id) } }
     }
 
-    /// Changes the record and saves it, under the lock so that saves land in the order of the
-    /// changes (a failure is logged: the change stays in memory).
+    /// Changes the record and saves it: at once when the record was not written lately, else
+    /// once for the whole burst of changes (``UserNotifications/SaveCoalescing``, sharing the
+    /// agent's ``UserNotifications/SaveLoad``). A click on every notification of a busy app
+    /// queues and acknowledges a response each time; writing the file (with its `fsync`) at
+    /// every change took most of the agent's time and held the thread that reads the bus.
     private func update(_ change: (inout AgentAppRecord) -> Void) {
-        state.withLock { state in
+        let decision = state.withLock { state -> SaveCoalescing.Decision? in
             change(&state.record)
+            return state.closed ? nil : state.saveTiming.change(at: ContinuousClock.now)
+        }
+        guard let decision else { return }
+        SaveCoalescing.carryOut(decision, write: { writeRecord(waiting: false) }, flush: { [self] in writeRecord(waiting: true) })
+    }
+
+    /// Writes the record waiting for the end of its burst now (the agent stops, or lets the
+    /// app go); later changes are no longer written once `closing`.
+    func flushRecord(closing: Bool = false) {
+        writeRecord(waiting: true)
+        if closing { state.withLock { $0.closed = true } }
+    }
+
+    /// Writes the record as it is now; with `waiting`, only when a write still waits (a
+    /// failure is logged: the change stays in memory, and the next change writes it again).
+    private func writeRecord(waiting: Bool) {
+        writing.withLock { _ in
+            let started = ContinuousClock.now
+            let record = state.withLock { state -> AgentAppRecord? in
+                if waiting {
+                    guard state.saveTiming.takeWaitingWrite(at: started) else { return nil }
+                } else {
+                    state.saveTiming.writeStarted(at: started)
+                }
+                return state.closed ? nil : state.record
+            }
+            guard let record else { return }
             do {
-                try recordFile.save(state.record)
+                try recordFile.save(record)
             } catch {
                 AgentLog.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             }
+            let duration = ContinuousClock.now - started
+            state.withLock { $0.saveTiming.writeEnded(after: duration) }
         }
     }
 }

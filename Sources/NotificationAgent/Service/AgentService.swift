@@ -108,6 +108,7 @@ public final class AgentService: Sendable {
         export.withLock { $0?.unexport() }
         pushSide.withLock { $0 }?.stop()
         for app in apps.withLock({ Array($0.values) }) {
+            app.host.flushRecord(closing: true)
             do {
                 try await app.engine.writeStateNow()
             } catch {
@@ -164,7 +165,7 @@ public final class AgentService: Sendable {
     private func makeApp(_ appID: String, record: AgentAppRecord) -> AgentApp {
         let host = AgentAppHost(
             appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
-            touch: { [weak self] in self?.touched() })
+            saves: saves, touch: { [weak self] in self?.touched() })
         return AgentApp(
             appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps,
             saves: saves, left: { [weak self] app in self?.releaseLater(app) })
@@ -204,6 +205,7 @@ public final class AgentService: Sendable {
             }
             guard removed else { return }
             app.isReleased.withLock { $0 = true }
+            app.host.flushRecord(closing: true)
             app.engine.close()
             if !keepsSettings {
                 do {
