@@ -6,7 +6,8 @@
 #   make test    deps, build with tests, swift test (16 at a time; the real desktops and the chaos runs apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
 #   make demo    demo-deps, then swift run SaySomething (the seed 000 flow)
 #   make demo-agent  demo-deps, then RemindMeLater through notify agent, in this terminal (type 1 to click)
-#   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, with the ratios
+#   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, each
+#                client's instructions per operation (Benchmarks/instructions.sh, callgrind), and the ratios
 #   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
 #                after 100 adds and removals, then its waiter's RSS and context switches over 60 s holding a request due tomorrow), agent-idle-stay
 #                (the same with the agent kept running by --stay: its own switches), agent-100k (100,000 pending requests over 100 apps, one
@@ -182,6 +183,7 @@ bench: bench-deps
 	BENCH_EXTRA_CLI='$(BENCH_INSTALL)/usr/local/bin/notify bench "body text"' \
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
+	Benchmarks/instructions.sh $(BENCH_DIR) $(BENCH_BIN) $(BENCH_OUT)
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
 
 # notify-bench's agent rows start the notify beside it (.build/release/notify) as the agent, and stop it by PID.

@@ -6,8 +6,9 @@ import UserNotifications
 /// of its own (removed when it stops), its log in that folder, and stopped by its PID.
 final class AgentProcess {
     let pid: pid_t
-    private let process: Process
-    private let folder: URL
+    /// The process this bench started, or `nil` for an agent started by its caller.
+    private let process: Process?
+    private let folder: URL?
 
     /// The `notify` beside this executable, or `path`.
     static func executable(_ path: String?) -> URL {
@@ -54,6 +55,21 @@ final class AgentProcess {
         pid = process.processIdentifier
     }
 
+    /// The agent `pid` that the bench's caller started on the bus and stops itself
+    /// (`--agent-pid`: valgrind, counting this process, cannot start another).
+    static func running(_ pid: pid_t, on connection: DBusConnection) async throws -> AgentProcess {
+        guard try await connection.nameOwner(of: AgentInterface.busName) != nil else {
+            throw BenchError("--agent-pid \(pid): \(AgentInterface.busName) has no owner on this bus")
+        }
+        return AgentProcess(pid: pid)
+    }
+
+    private init(pid: pid_t) {
+        process = nil
+        folder = nil
+        self.pid = pid
+    }
+
     /// The agent's resident memory (`VmRSS`), in MiB.
     var residentMegabytes: Double {
         Double(Self.field("VmRSS", of: "/proc/\(pid)/status")) / 1024
@@ -86,8 +102,10 @@ final class AgentProcess {
         return String(decoding: data, as: UTF8.self).split(separator: "\0").joined(separator: " ")
     }
 
-    /// Stops the agent by its PID (SIGTERM, then SIGKILL after 5 s) and removes its folder.
+    /// Stops the agent by its PID (SIGTERM, then SIGKILL after 5 s) and removes its folder;
+    /// an agent the caller started is left running.
     func stop() {
+        guard let process, let folder else { return }
         if process.isRunning {
             kill(pid, SIGTERM)
             let deadline = Date().addingTimeInterval(5)

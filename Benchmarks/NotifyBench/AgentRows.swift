@@ -16,11 +16,16 @@ enum AgentRows {
     ///
     /// The agent answers an Add once it accepted the request and shows it after, so the timed
     /// part is what the app waits for; `shown_us_per_op` also counts the wait, after each chunk,
-    /// until the agent lists every notification of the chunk as delivered (the server took them).
+    /// until the agent lists every notification of the chunk as delivered (the server took them),
+    /// except with `--counting`.
     @MainActor
     static func sequential(_ options: Options, identity: ApplicationIdentity) async throws {
         let bus = try await DBusConnection.connect(to: .session)
-        let agent = try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+        let agent = if let pid = options.agentPID {
+            try await AgentProcess.running(pid, on: bus)
+        } else {
+            try await AgentProcess.start(AgentProcess.executable(options.agentPath), on: bus)
+        }
         defer { agent.stop() }
         let center = UNUserNotificationCenter(identity: identity, persistent: false, engine: .agent)
         let delegate = BenchDelegate()
@@ -46,7 +51,7 @@ enum AgentRows {
                 let agentAfterAdds = agent.cpuSeconds
                 switches += max(0, agent.contextSwitches.values.reduce(0, +) - switchesBefore)
                 let drain = try await measure {
-                    while await center.deliveredNotifications().count < end - start {
+                    while !options.counting, await center.deliveredNotifications().count < end - start {
                         try await Task.sleep(for: .milliseconds(1))
                     }
                 }

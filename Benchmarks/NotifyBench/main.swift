@@ -6,7 +6,7 @@
 //   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
 //                        agent-100k-floor,agent-100k-batch,agent-100k-center,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
-//                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S]
+//                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S] [--counting] [--agent-pid PID]
 //
 // --fake-server serves org.freedesktop.Notifications from this process with the test
 // suite's FakeNotificationServer (taking the name from whoever has it) before the rows run.
@@ -49,6 +49,11 @@ struct Options {
     var fakeServer = false
     var agentPath: String?
     var idleSeconds = 60
+    /// `--counting`: the rows do only what they time (agent-seq does not poll the delivered list
+    /// until the agent has shown each chunk), so that an instruction count repeats.
+    var counting = false
+    /// `--agent-pid PID`: agent-seq uses the agent the caller started (and stops) on the bus.
+    var agentPID: pid_t?
 
     init(_ arguments: [String]) throws {
         var iterator = arguments.dropFirst().makeIterator()
@@ -60,9 +65,11 @@ struct Options {
             case "--fake-server": fakeServer = true
             case "--agent": agentPath = iterator.next()
             case "--idle-seconds": idleSeconds = Int(iterator.next() ?? "") ?? idleSeconds
+            case "--counting": counting = true
+            case "--agent-pid": agentPID = (iterator.next()).flatMap { pid_t($0) }
             default:
                 throw BenchError(
-                    "unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K] [--agent PATH] [--idle-seconds S]")
+                    "unknown argument \(argument); usage: notify-bench [--rows a,b] [-n N] [--samples K] [--agent PATH] [--idle-seconds S] [--counting] [--agent-pid PID]")
             }
         }
     }
@@ -249,7 +256,8 @@ func run() async throws {
         case "un-pipe":
             let (center, delegate) = try await warmCenter(identity: identity)
             defer { withExtendedLifetime(delegate) {} }
-            let concurrent = 10_000
+            // All n in flight at once, as libdbus-pipe sends its n before it awaits them.
+            let concurrent = n
             var samples: [Sample] = []
             for sample in 0..<options.samples {
                 samples.append(try await measure {
@@ -379,11 +387,21 @@ func firingLateness(identity: ApplicationIdentity) async throws -> Double {
     return median(probe.delays)
 }
 
-do {
-    try await run()
-} catch {
-    FileHandle.standardError.write(Data("notify-bench: \(error)\n".utf8))
-    exit(1)
+// The rows run in a task while the main thread turns the run loop (which drains the main
+// queue, so the main actor runs there), not from an async top level: that parks the main
+// thread in `dispatchMain`, and valgrind 3.19, which counts the instructions of
+// Benchmarks/instructions.sh, crashes on the threads started after it.
+Task { @MainActor in
+    do {
+        try await run()
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("notify-bench: \(error)\n".utf8))
+        exit(1)
+    }
+}
+while true {
+    _ = RunLoop.main.run(mode: .default, before: .distantFuture)
 }
 
 /// The gnome-seq row: `n` adds in a row through the GNOME engine, each with two buttons.
