@@ -53,12 +53,30 @@ public final class NotificationsClient: Sendable {
     /// The client-side caps checked before sending.
     public let limits: NotificationLimits
     private let state = Locked(State())
+    /// The connection given at `init(sharing:)`, which the client uses instead of making one
+    /// of its own, and never closes.
+    private let shared: DBusConnection?
 
     /// Creates a client; it connects on first use.
     public init(bus: DBusBus = .session, callTimeout: Duration = .seconds(5), limits: NotificationLimits = NotificationLimits()) {
         self.bus = bus
         self.callTimeout = callTimeout
         self.limits = limits
+        shared = nil
+    }
+
+    /// A client that uses `connection`, which its owner keeps and closes: a process that
+    /// serves others (the agent, with one engine per app) talks to the server, and hears its
+    /// signals, over the one connection it serves from. The client subscribes on first use;
+    /// once the connection is lost, its calls fail with ``NotificationsError/bus(_:)`` and it
+    /// does not connect again.
+    ///
+    /// - Parameter bus: The bus `connection` is on (``bus`` reports it).
+    package init(sharing connection: DBusConnection, on bus: DBusBus, callTimeout: Duration = .seconds(5)) {
+        self.bus = bus
+        self.callTimeout = callTimeout
+        limits = NotificationLimits()
+        shared = connection
     }
 
     deinit {
@@ -180,7 +198,13 @@ public final class NotificationsClient: Sendable {
         defer { state.withLock { $0.connecting = nil } }
         // Talking to the bus daemon itself gets at least 5 s, whatever the deadline chosen for
         // the notification server: a short server deadline must not fail the connection.
-        let connection = try await DBusConnection.connect(to: bus, timeout: max(callTimeout, Self.busTimeout))
+        let connection: DBusConnection
+        if let shared {
+            guard shared.isConnected else { throw DBusError.disconnected }
+            connection = shared
+        } else {
+            connection = try await DBusConnection.connect(to: bus, timeout: max(callTimeout, Self.busTimeout))
+        }
         let rule = DBusMatchRule(interface: NotificationsInterface.name, path: NotificationsInterface.path)
         let subscription = try await connection.subscribe(to: [rule], senderMustOwn: NotificationsInterface.busName) {
             [weak self] event in self?.receive(event)
@@ -193,7 +217,9 @@ public final class NotificationsClient: Sendable {
         return link
     }
 
-    /// Drops the connection; the next call makes a new one.
+    /// Drops the connection; the next call makes a new one. A client sharing its owner's
+    /// connection (`init(sharing:on:callTimeout:)`) only drops its subscription, and subscribes
+    /// again at the next call.
     public func disconnect() async {
         let link = state.withLock { state in
             defer {
@@ -203,7 +229,8 @@ public final class NotificationsClient: Sendable {
             return state.link
         }
         link?.subscription.cancel()
-        await link?.connection.close()
+        // A shared connection is its owner's to close.
+        if shared == nil { await link?.connection.close() }
     }
 
     // MARK: - Methods

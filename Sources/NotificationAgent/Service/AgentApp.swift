@@ -25,7 +25,7 @@ final class AgentApp: Sendable {
     let isReleased = Locked(false)
 
     init(
-        appID: String, identity: ApplicationIdentity, host: AgentAppHost, bus: NotificationBus, clock: any NotificationClock, folder: URL,
+        appID: String, identity: ApplicationIdentity, host: AgentAppHost, notifications: NotificationsClient, clock: any NotificationClock, folder: URL,
         caps: AgentLimits.AddCaps, saves: SaveLoad, left: @escaping @Sendable (AgentApp) -> Void = { _ in }
     ) {
         self.appID = appID
@@ -35,7 +35,7 @@ final class AgentApp: Sendable {
         self.left = left
         bytes = Locked(AgentAppBytes(estimate: AgentAppBytes.sizeOnDisk(of: folder)))
         engine = HostedEngine(
-            identity: identity, bus: bus, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
+            identity: identity, client: notifications, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
             undelivered: { identifier, error in
                 AgentLog.logger.warning(
                     "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",

@@ -1,5 +1,6 @@
 public import DBus
 import DesktopNotificationsSupport
+import FreedesktopNotifications
 public import Foundation
 public import UserNotifications
 
@@ -22,9 +23,13 @@ public final class AgentService: Sendable {
         ApplicationIdentity.stateHome.appendingPathComponent("desktopnotifications-agent", isDirectory: true)
     }
 
-    /// The agent's connection.
+    /// The agent's connection: it serves `Agent1` from it, and every app's engine posts over
+    /// it and hears the server's signals on it (``notifications``).
     public let connection: DBusConnection
-    let bus: NotificationBus
+    /// The notification server's client every app's engine shares, over ``connection``: one
+    /// connection and one decode of each signal for any number of apps, where a connection
+    /// per app cost a descriptor and a decode of every signal per app.
+    let notifications: NotificationsClient
     let clock: any NotificationClock
     let launcher: any AppLaunching
     let identifying: any CallerIdentifying
@@ -45,7 +50,7 @@ public final class AgentService: Sendable {
         identifying: any CallerIdentifying, stateRoot: URL, caps: AgentLimits.AddCaps
     ) {
         self.connection = connection
-        self.bus = bus
+        notifications = NotificationsClient(sharing: connection, on: bus.dbusBus)
         self.clock = MultiplexedNotificationClock(base: clock)
         self.launcher = launcher
         self.identifying = identifying
@@ -167,7 +172,7 @@ public final class AgentService: Sendable {
             appID: appID, record: record, recordFile: recordFile(of: appID), connection: connection, launcher: launcher, clock: clock,
             saves: saves, touch: { [weak self] in self?.touched() })
         return AgentApp(
-            appID: appID, identity: record.identity(appID: appID), host: host, bus: bus, clock: clock, folder: folder(of: appID), caps: caps,
+            appID: appID, identity: record.identity(appID: appID), host: host, notifications: notifications, clock: clock, folder: folder(of: appID), caps: caps,
             saves: saves, left: { [weak self] app in self?.releaseLater(app) })
     }
 

@@ -16,7 +16,9 @@ package final class HostedEngine: Sendable {
     ///
     /// - Parameters:
     ///   - identity: The app's id, name and icon.
-    ///   - bus: The bus of the notification server.
+    ///   - client: The notification server's client: the agent's one, shared by every app
+    ///     over its one bus connection (each engine opens its own channel on it and takes the
+    ///     signals of the notifications it posted).
     ///   - clock: The clock of its triggers (the agent's shared, multiplexed one).
     ///   - host: Where presentation questions and responses go; held weakly.
     ///   - stateDirectory: The app's folder in the agent's state.
@@ -30,7 +32,7 @@ package final class HostedEngine: Sendable {
     ///   - saves: The group whose saves the engine's are spaced with (``SaveLoad``): the
     ///     agent's, shared by every app; by default, one of its own.
     package init(
-        identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: any HostedEngineHost,
+        identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: any HostedEngineHost,
         stateDirectory: URL, locationHub: LocationHub? = nil,
         undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered,
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
@@ -40,7 +42,7 @@ package final class HostedEngine: Sendable {
         let reference = EngineHostReference()
         reference.host = adapter
         engine = InProcessEngine.start(
-            identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: reference,
+            identity: identity, client: client, clock: clock, host: reference,
             stateDirectory: .success(stateDirectory), locationHub: locationHub,
             undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) }, taskExecutor: taskExecutor,
             saves: saves)
