@@ -21,8 +21,8 @@ import FreedesktopNotifications
 /// What GNOME does not do, the engine does itself (``SelfKeptEngine``), as the portal engine
 /// does: pending requests fire only while the app runs (``PendingScheduler``; a location
 /// trigger through GeoClue2, ``RegionWatch``, as in the in-process engine), and the delivered
-/// list is the
-/// engine's own record (GNOME cannot list what it shows, nor says when one is closed). Both
+/// list is the engine's own record (GNOME cannot list what it shows, nor says when one is
+/// closed). Both
 /// lists, the categories and the authorization are kept in the app's state file
 /// (``EngineState``, under `org.gtk.Notifications`, apart from the portal engine's entries),
 /// as the in-process engine keeps and saves them, when the center keeps state
