@@ -169,12 +169,14 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         remotePushFolder = try? folder?.get()
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
+        let locationHub = LocationHub(desktopID: identity.id, bus: locationBus)
         engine = EngineChoice.engine(
-            requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder
+            requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder,
+            locationHub: locationHub
         ) {
             InProcessEngine.start(
                 identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
-                locationHub: LocationHub(desktopID: identity.id, bus: locationBus))
+                locationHub: locationHub)
         }
         super.init()
         host.host = self

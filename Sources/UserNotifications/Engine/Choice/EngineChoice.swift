@@ -53,17 +53,21 @@ enum EngineChoice {
     ///   - environment: Where the app's desktop entry is looked for (``ActivatableDesktopEntry``).
     ///   - stateDirectory: Where the portal and GNOME engines keep their state, or `nil` for none (the
     ///     in-process engine's folder, which `makeInProcess` has).
+    ///   - locationHub: What the portal and GNOME engines watch location triggers through, or
+    ///     `nil` for a hub of their own on the system bus (the in-process engine's, which
+    ///     `makeInProcess` has).
     ///   - makeInProcess: Starts the in-process engine.
     static func engine(
         requested: NotificationEngineKind?, identity: ApplicationIdentity, bus: NotificationBus, host: EngineHostReference,
         clock: any NotificationClock, environment: [String: String] = ProcessInfo.processInfo.environment,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil, locationHub: LocationHub? = nil,
         makeInProcess: @escaping @Sendable () -> any NotificationEngine
     ) -> any NotificationEngine {
         if requested == .inProcess { return makeInProcess() }
         if requested == .portal {
             return ChoosingEngine {
-                switch await portalEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory) {
+                switch await portalEngine(
+                    identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub) {
                 case .success(let portal): (portal, .portal, nil)
                 case .failure(let fallback): (makeInProcess(), .inProcess, fallback)
                 }
@@ -71,7 +75,7 @@ enum EngineChoice {
         }
         if requested == .gnome {
             return ChoosingEngine {
-                switch await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: true) {
+                switch await gnomeEngine(identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub, required: true) {
                 case .success(let gnome?): (gnome, .gnome, nil)
                 case .success(nil): (makeInProcess(), .inProcess, nil)
                 case .failure(let fallback): (makeInProcess(), .inProcess, fallback)
@@ -88,7 +92,7 @@ enum EngineChoice {
             }
             if requested == nil, ActivatableDesktopEntry.isActivatable(appID: identity.id, environment: environment),
                case .success(let gnome?) = await gnomeEngine(
-                identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, required: false) {
+                identity: identity, bus: bus, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub, required: false) {
                 return (gnome, .gnome, fallback)
             }
             return (makeInProcess(), .inProcess, fallback)
@@ -99,7 +103,7 @@ enum EngineChoice {
     /// fallback when the bus cannot be reached (logged).
     private static func gnomeEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, required: Bool
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?, required: Bool
     ) async -> Result<GnomeEngine?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
@@ -110,7 +114,8 @@ enum EngineChoice {
                 metadata: ["error": CenterLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .gnome, reason: .unreachable(String(describing: error))))
         }
-        let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
+        let engine = GnomeEngine(
+            identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub)
         let reachable = required ? true : await engine.reachable()
         guard reachable else {
             engine.close()
@@ -147,12 +152,13 @@ enum EngineChoice {
     /// The portal's engine, or the fallback when the bus cannot be reached (logged).
     private static func portalEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?
     ) async -> Result<PortalEngine, NotificationEngineFallback> {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
             return .success(await PortalEngine.start(
-                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory))
+                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory,
+                locationHub: locationHub))
         } catch {
             CenterLog.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",

@@ -19,9 +19,10 @@ import FreedesktopNotifications
 /// (else `AddNotification` fails with ``GtkNotificationsError/applicationNotFound(appID:)``).
 ///
 /// What GNOME does not do, the engine does itself (``SelfKeptEngine``), as the portal engine
-/// does: pending
-/// requests fire only while the app runs (``PendingScheduler``), and the delivered list is the
-/// engine's own record (GNOME cannot list what it shows, nor says when one is closed). Both
+/// does: pending requests fire only while the app runs (``PendingScheduler``; a location
+/// trigger through GeoClue2, ``RegionWatch``, as in the in-process engine), and the delivered
+/// list is the engine's own record (GNOME cannot list what it shows, nor says when one is
+/// closed). Both
 /// lists, the categories and the authorization are kept in the app's state file
 /// (``EngineState``, under `org.gtk.Notifications`, apart from the portal engine's entries),
 /// as the in-process engine keeps and saves them, when the center keeps state
@@ -38,6 +39,7 @@ final class GnomeEngine: SelfKeptEngine {
     private let hostReference: EngineHostReference
     let state = Locked(GnomeEngineState())
     private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
+    let regionWatch: RegionWatch
     let keeper: SelfKeptStore
     /// GNOME Shell's bus name.
     static let savedServer = GnomeInterface.busName
@@ -47,20 +49,23 @@ final class GnomeEngine: SelfKeptEngine {
 
     /// Makes the engine on `connection`, which it closes with ``close()``, and reads the saved
     /// state from `stateDirectory` (none kept when `nil`; a folder that cannot be named is
-    /// logged and none is kept).
+    /// logged and none is kept). Location triggers are watched through `locationHub` (by
+    /// default a hub of its own for the app's id, on the system bus).
     init(
         identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil, locationHub: LocationHub? = nil
     ) {
         self.identity = identity
         self.keeper = SelfKeptStore(stateDirectory: stateDirectory)
         self.connection = connection
         self.clock = clock
         self.hostReference = host
+        self.regionWatch = RegionWatch(hub: locationHub ?? LocationHub(desktopID: identity.id))
         let scheduler = PendingScheduler<String>(clock: clock) { [weak self] identifier, due in
             self?.fire(identifier, due: due)
         }
         schedulerSlot.withLock { $0 = scheduler }
+        regionWatch.subscribe { [weak self] event in self?.takeLocation(event) }
         restore()
     }
 

@@ -30,7 +30,7 @@ extension InProcessEngine {
         } catch {
             // `add` told the location hub of this region before it came in: tell it again
             // what is watched, so a refused request leaves no client running for nothing.
-            if request.trigger is UNLocationNotificationTrigger { regionsChanged() }
+            if request.trigger is UNLocationNotificationTrigger { regionWatch.regionsChanged() }
             waiter.resolve(.failure(error))
         }
     }
@@ -90,10 +90,7 @@ extension InProcessEngine {
         hold(entry.request)
         if let replaced = pending.insert(entry) {
             release(replaced.request)
-            if replaced.request.trigger is UNLocationNotificationTrigger {
-                regionMonitor.unwatch(replaced.identifier)
-                regionsChanged()
-            }
+            regionWatch.unwatch([replaced.identifier])
         }
         scheduler?.schedule(request.identifier, at: entry.nextFire)
         scheduleSave()
@@ -103,16 +100,13 @@ extension InProcessEngine {
         let removed: [PendingEntry]
         if let identifiers {
             removed = identifiers.compactMap { pending.remove($0) }
-            for entry in removed {
-                scheduler?.cancel(entry.identifier)
-                regionMonitor.unwatch(entry.identifier)
-            }
+            for entry in removed { scheduler?.cancel(entry.identifier) }
+            regionWatch.unwatch(removed.map(\.identifier))
         } else {
             removed = pending.removeAll()
             scheduler?.cancelAll()
-            regionMonitor.unwatchAll()
+            regionWatch.unwatchAll()
         }
-        if removed.contains(where: { $0.request.trigger is UNLocationNotificationTrigger }) { regionsChanged() }
         for entry in removed { release(entry.request) }
         if !removed.isEmpty || identifiers == nil { scheduleSave() }
     }

@@ -1,32 +1,26 @@
 import Foundation
 
-// Location triggers: a pending request with one is watched by the region monitor, not the
-// scheduler; positions come from the location hub (GeoClue2) and fire the requests whose
-// regions they cross.
+// Location triggers: a pending request with one is watched by the engine's region watch
+// (``RegionWatch``), not the scheduler; positions come from the location hub (GeoClue2) and
+// fire the requests whose regions they cross.
 extension InProcessEngine {
-    /// Pending location requests sort after every dated one.
-    static let locationPendingDate = Date.distantFuture
-
     /// Makes sure the location service runs before a location request is taken in.
     ///
     /// - Throws: ``LocationServiceError`` when GeoClue is absent or denies the app.
     nonisolated func prepareLocation(adding region: LocationTriggerRegion) async throws(LocationServiceError) {
         await drain()
-        guard let subscriber = await locationSubscriber else { throw .serviceUnavailable("the engine has stopped") }
-        let current = await regionMonitor.regions.values.map(\.radius).min()
-        try await locationHub.need(subscriber, smallestRadius: min(current ?? region.radius, region.radius))
+        try await regionWatch.need(adding: region)
     }
 
     /// Takes a location request in: pending, its region watched.
     func watch(_ request: UNNotificationRequest, trigger: UNLocationNotificationTrigger) {
-        let entry = PendingEntry(request: request, anchor: clock.now, nextFire: Self.locationPendingDate)
+        let entry = PendingEntry(request: request, anchor: clock.now, nextFire: RegionWatch.pendingDate)
         hold(entry.request)
         if let replaced = pending.insert(entry) {
             scheduler?.cancel(replaced.identifier)
             release(replaced.request)
         }
-        regionMonitor.watch(request.identifier, region: trigger.regionRecord)
-        regionsChanged()
+        regionWatch.watch(request.identifier, region: trigger.regionRecord)
         scheduleSave()
     }
 
@@ -40,31 +34,14 @@ extension InProcessEngine {
             scheduleSave()
             return
         }
-        pending.insert(PendingEntry(request: request, anchor: anchor, nextFire: Self.locationPendingDate))
-        regionMonitor.watch(request.identifier, region: trigger.regionRecord)
-        regionsChanged()
-    }
-
-    /// Tells the hub the smallest radius watched now (none: the client may stop).
-    func regionsChanged() {
-        guard let locationSubscriber else { return }
-        let radius = regionMonitor.regions.values.map(\.radius).min()
-        let hub = locationHub
-        Task {
-            do {
-                try await hub.need(locationSubscriber, smallestRadius: radius)
-            } catch {
-                CenterLog.logger.warning(
-                    "the location service cannot watch the pending location requests", metadata: ["error": CenterLog.describe(error)])
-            }
-        }
+        pending.insert(PendingEntry(request: request, anchor: anchor, nextFire: RegionWatch.pendingDate))
+        regionWatch.watch(request.identifier, region: trigger.regionRecord)
     }
 
     /// An event of the location service.
     func takeLocation(_ event: GeoClueClient.Event) {
-        guard case .fix(let fix) = event else { return }
-        for crossing in regionMonitor.take(fix) {
-            fireLocation(crossing.key)
+        for identifier in regionWatch.crossings(event) {
+            fireLocation(identifier)
         }
     }
 
@@ -75,8 +52,7 @@ extension InProcessEngine {
         let repeats = entry.request.trigger?.repeats ?? false
         if !repeats {
             pending.remove(identifier)
-            regionMonitor.unwatch(identifier)
-            regionsChanged()
+            regionWatch.unwatch([identifier])
         }
         scheduleSave()
         deliver(entry.request, date: clock.now, waiter: nil)

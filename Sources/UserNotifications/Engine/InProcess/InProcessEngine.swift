@@ -58,12 +58,9 @@ actor InProcessEngine: NotificationEngine {
     private var closed = false
     var channel: NotificationChannel?
     var scheduler: PendingScheduler<String>?
-    /// The location service the engine's location triggers are watched through (shared with
-    /// other engines in the agent), and this engine's place in it.
-    nonisolated let locationHub: LocationHub
-    var locationSubscriber: LocationHub.Subscriber?
-    /// The regions of the pending location triggers, by request identifier.
-    var regionMonitor = RegionMonitor<String>()
+    /// The regions of the pending location triggers, and the location service they are
+    /// watched through (shared with other engines in the agent).
+    nonisolated let regionWatch: RegionWatch
 
     var categories: [String: UNNotificationCategory] = [:]
     var pending = PendingTable()
@@ -127,7 +124,7 @@ actor InProcessEngine: NotificationEngine {
         self.saveTiming = SaveCoalescing(load: saves)
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.taskExecutor = taskExecutor
-        self.locationHub = locationHub
+        self.regionWatch = RegionWatch(hub: locationHub)
         self.client = client
         self.clock = clock
         self.hostReference = host
@@ -246,7 +243,7 @@ actor InProcessEngine: NotificationEngine {
                 CenterLog.logger.info("no notification service at start", metadata: ["error": CenterLog.describe(error)])
             }
         }
-        locationSubscriber = locationHub.subscribe { [weak self] event in await self?.takeLocation(event) }
+        regionWatch.subscribe { [weak self] event in await self?.takeLocation(event) }
         if let stateProblem { recordStateProblem(stateProblem) }
         restore()
     }
@@ -276,11 +273,7 @@ actor InProcessEngine: NotificationEngine {
         voidTickets()
         channel?.close()
         scheduler?.cancelAll()
-        regionMonitor.unwatchAll()
-        if let locationSubscriber {
-            let hub = locationHub
-            Task { await hub.unsubscribe(locationSubscriber) }
-        }
+        regionWatch.stop()
         flushSave()
     }
 
@@ -366,13 +359,9 @@ actor InProcessEngine: NotificationEngine {
 
     nonisolated func authorization() async -> EngineAuthorization {
         let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
-        let location: UNNotificationSetting = switch await locationHub.probe() {
-        case .available: .enabled
-        case .denied: .disabled
-        case .unavailable: .notSupported
-        }
         return EngineAuthorization(
-            status: record.status, options: record.options, capabilities: await currentCapabilities(), location: location)
+            status: record.status, options: record.options, capabilities: await currentCapabilities(),
+            location: await regionWatch.setting())
     }
 
     nonisolated func setBadgeCount(_ count: Int) async throws {

@@ -10,7 +10,8 @@ import FreedesktopNotifications
 /// its portal id and an update replaces in place; deliveries of one identifier go one at a
 /// time (``PortalDeliveryLine``). What the portal does not do, the engine does itself
 /// (``SelfKeptEngine``): it keeps the pending requests and fires them with the same
-/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine, and keeps its own delivered list (the portal
+/// ``PendingScheduler`` and ``PendingTable`` as the in-process engine (a location trigger
+/// through GeoClue2 with the same ``RegionWatch``), and keeps its own delivered list (the portal
 /// cannot list what its server shows, and says nothing when a notification is closed: there
 /// are no close reasons and no dismiss responses). A notification leaves the list when it is
 /// withdrawn, replaced, or answered (servers withdraw an activated notification). Both lists,
@@ -43,6 +44,7 @@ final class PortalEngine: SelfKeptEngine {
     private let hostReference: EngineHostReference
     let state = Locked(PortalEngineState())
     private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
+    let regionWatch: RegionWatch
     private let subscription = Locked<DBusSignalHandle?>(nil)
     /// One delivery at a time per identifier.
     let line = PortalDeliveryLine()
@@ -56,13 +58,16 @@ final class PortalEngine: SelfKeptEngine {
     /// Makes the engine on `connection` (which it closes with ``close()``): it reads the saved
     /// state from `stateDirectory` (none kept when `nil`; a folder that cannot be named is
     /// logged and none is kept), listens for `ActionInvoked` from the portal's owner and reads
-    /// what the portal supports.
+    /// what the portal supports. Location triggers are watched through `locationHub` (by
+    /// default a hub of its own for the app's id, on the system bus, which a sandbox may not
+    /// let the app reach: `add` then fails with ``LocationServiceError``).
     static func start(
         identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
-        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil, locationHub: LocationHub? = nil
     ) async -> PortalEngine {
         let engine = PortalEngine(
-            identity: identity, connection: connection, clock: clock, host: host, keeper: SelfKeptStore(stateDirectory: stateDirectory))
+            identity: identity, connection: connection, clock: clock, host: host, keeper: SelfKeptStore(stateDirectory: stateDirectory),
+            locationHub: locationHub ?? LocationHub(desktopID: identity.id))
         engine.restore()
         await engine.listen()
         _ = await engine.features()
@@ -71,17 +76,19 @@ final class PortalEngine: SelfKeptEngine {
 
     private init(
         identity: ApplicationIdentity, connection: DBusConnection, clock: any NotificationClock, host: EngineHostReference,
-        keeper: SelfKeptStore
+        keeper: SelfKeptStore, locationHub: LocationHub
     ) {
         self.identity = identity
         self.keeper = keeper
         self.connection = connection
         self.clock = clock
         self.hostReference = host
+        self.regionWatch = RegionWatch(hub: locationHub)
         let scheduler = PendingScheduler<String>(clock: clock) { [weak self] identifier, due in
             self?.fire(identifier, due: due)
         }
         schedulerSlot.withLock { $0 = scheduler }
+        regionWatch.subscribe { [weak self] event in self?.takeLocation(event) }
     }
 
     private func listen() async {

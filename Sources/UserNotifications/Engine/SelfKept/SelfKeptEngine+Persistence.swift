@@ -8,7 +8,8 @@ import FreedesktopNotifications
 // change of a burst is written at once, the rest once at the end of the burst and at close.
 extension SelfKeptEngine {
     /// Reads the saved state: categories and authorization when the center has none yet,
-    /// pending requests rescheduled (an overdue one fires once, now), and the notifications this
+    /// pending requests rescheduled (an overdue one fires once, now) or, with a location
+    /// trigger, watched again (``restoreWatch(_:trigger:into:)``), and the notifications this
     /// engine delivered (those saved under ``savedServer``) and has not seen withdrawn or
     /// answered. A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
@@ -35,9 +36,14 @@ extension SelfKeptEngine {
                 state.authorizationOptions = UNAuthorizationOptions(rawValue: saved.authorizationOptions ?? 0)
             }
             var rescheduled: [(String, Date)] = []
-            for entry in saved.pending where state.pending[entry.request.identifier] == nil {
-                state.pending.insert(PendingEntry(request: entry.request.makeRequest(), anchor: entry.anchor, nextFire: entry.nextFire))
-                rescheduled.append((entry.request.identifier, entry.nextFire))
+            for kept in saved.pending where state.pending[kept.request.identifier] == nil {
+                let entry = PendingEntry(request: kept.request.makeRequest(), anchor: kept.anchor, nextFire: kept.nextFire)
+                if let trigger = entry.request.trigger as? UNLocationNotificationTrigger {
+                    restoreWatch(entry, trigger: trigger, into: &state)
+                    continue
+                }
+                state.pending.insert(entry)
+                rescheduled.append((entry.identifier, entry.nextFire))
             }
             for entry in saved.delivered where entry.server == Self.savedServer {
                 let notification = entry.notification.makeNotification()

@@ -3,13 +3,15 @@ import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
-/// An engine in front of a notification service that schedules nothing and lists nothing (the
-/// portal, GNOME's `org.gtk.Notifications`): it keeps the pending requests and fires them
-/// with a ``PendingScheduler`` while the app runs, keeps its own delivered list, and shows and
-/// withdraws through the service by identifier. The list handling is shared here, and so is
-/// keeping the lists, the categories and the authorization across launches in the app's
-/// state file (``SelfKeptStore``, saved as the in-process engine saves); each engine
-/// delivers, withdraws and reaches its service its own way.
+/// An engine in front of a notification service that has no triggers and lists nothing (the
+/// portal, GNOME's `org.gtk.Notifications`): it keeps the pending requests and, while the app
+/// runs, fires the dated ones with a ``PendingScheduler`` and the location ones when a
+/// position from GeoClue2 crosses their regions (``RegionWatch``, as the in-process engine
+/// watches them); it keeps its own delivered list, and shows and withdraws through the
+/// service by identifier. The list handling is shared here, and so is keeping the lists, the
+/// categories and the authorization across launches in the app's state file
+/// (``SelfKeptStore``, saved as the in-process engine saves); each engine delivers, withdraws
+/// and reaches its service its own way.
 ///
 /// Every call takes effect on the caller's thread under the engine's one lock, so the calls
 /// that return nothing are in order with every later call.
@@ -21,6 +23,9 @@ protocol SelfKeptEngine: NotificationEngine {
     var state: Locked<State> { get }
     var host: (any EngineHost)? { get }
     var scheduler: PendingScheduler<String>? { get }
+    /// The regions of the pending location requests and the location service they are
+    /// watched through; the engine subscribes it to ``takeLocation(_:)`` before ``restore()``.
+    var regionWatch: RegionWatch { get }
     /// Shows `request` now, as the host's options say, and records it as delivered.
     func deliver(_ request: UNNotificationRequest, date: Date) async throws
     /// Asks the service to withdraw `identifier` (the entry has left the list already).
@@ -37,11 +42,22 @@ protocol SelfKeptEngine: NotificationEngine {
 }
 
 extension SelfKeptEngine {
+    /// Adds `request`: a location request is watched (once the location service runs), a
+    /// request with another trigger is scheduled, any other is delivered now.
+    ///
+    /// - Throws: ``LocationServiceError`` for a location request when GeoClue is absent or
+    ///   denies the app, as the in-process engine does; `UNError(.notificationInvalidNoDate)`
+    ///   for a trigger that never fires; what validation and delivery throw.
     func add(_ request: UNNotificationRequest) async throws {
         try InProcessEngine.validate(request)
+        if let trigger = request.trigger as? UNLocationNotificationTrigger {
+            try await watch(request, trigger: trigger)
+            return
+        }
         if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
             let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-            state.withLock { _ = $0.pending.insert(entry) }
+            let replaced = state.withLock { $0.pending.insert(entry) }
+            if let replaced { regionWatch.unwatch([replaced.identifier]) }
             scheduler?.schedule(request.identifier, at: entry.nextFire)
             stateChanged()
             return
@@ -59,6 +75,7 @@ extension SelfKeptEngine {
             identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
         }
         for identifier in removed { scheduler?.cancel(identifier) }
+        regionWatch.unwatch(removed)
         if !removed.isEmpty { stateChanged() }
     }
 
@@ -95,11 +112,13 @@ extension SelfKeptEngine {
         return granted
     }
 
-    /// The authorization recorded, with `capabilities` when the service can be reached.
+    /// The authorization recorded, with `capabilities` when the service can be reached, and
+    /// whether location triggers can be watched (``RegionWatch/setting()``).
     func authorization(capabilities: @Sendable () async -> Set<NotificationCapability>) async -> EngineAuthorization {
         let (status, options) = state.withLock { ($0.authorizationStatus, $0.authorizationOptions) }
-        guard await reachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil) }
-        return EngineAuthorization(status: status, options: options, capabilities: await capabilities())
+        let location = await regionWatch.setting()
+        guard await reachable() else { return EngineAuthorization(status: status, options: options, capabilities: nil, location: location) }
+        return EngineAuthorization(status: status, options: options, capabilities: await capabilities(), location: location)
     }
 
     /// Sends the launcher's badge (`com.canonical.Unity.LauncherEntry`), as the in-process
@@ -155,11 +174,12 @@ extension SelfKeptEngine {
         }
     }
 
-    /// Marks the engine closed, stops its scheduler and writes a save that waits; the caller
-    /// closes the rest.
+    /// Marks the engine closed, stops its scheduler and its region watch (which leaves the
+    /// location service) and writes a save that waits; the caller closes the rest.
     func closeLists() {
         state.withLock { $0.closed = true }
         scheduler?.cancelAll()
+        regionWatch.stop()
         flushSave()
         let connection = self.connection
         Task { await connection.close() }

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+import UserNotificationsTesting
+@testable import UserNotifications
+
+@Suite("Location triggers on the GNOME engine (fake org.gtk.Notifications and fake GeoClue on a private bus)")
+struct GnomeLocationTriggerTests {
+    @Test("a location request is pending until a position enters its region; then org.gtk.Notifications gets AddNotification and it leaves the list")
+    func entering() async throws {
+        try await SelfKeptLocationScenarios.enteringDelivers(.gnome)
+    }
+
+    @Test("a repeating location request fires at every entry and stays pending, after the dated requests")
+    func repeating() async throws {
+        try await SelfKeptLocationScenarios.repeatingStays(.gnome)
+    }
+
+    @Test("removing pending location requests unwatches them: a crossing does not deliver them, and GeoClue's client stops with the last")
+    func removal() async throws {
+        try await SelfKeptLocationScenarios.removalUnwatches(.gnome)
+    }
+
+    @Test("GeoClue absent or refusing the app: add fails with LocationServiceError, as in process, and nothing is pending")
+    func refused() async throws {
+        try await SelfKeptLocationScenarios.refusedByGeoClue(.gnome)
+    }
+
+    @Test("a saved location request is watched again after a restart of the center and fires through org.gtk.Notifications")
+    func restored() async throws {
+        try await SelfKeptLocationScenarios.restoredAfterRestart(.gnome)
+    }
+}
