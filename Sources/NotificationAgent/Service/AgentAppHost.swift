@@ -27,6 +27,9 @@ final class AgentAppHost: HostedEngineHost {
         var saveTiming: SaveCoalescing
         /// Set once the app is let go: a write still waiting is dropped (its folder may be gone).
         var closed = false
+        /// How many changes the record has had, and how many of them the file holds.
+        var changes: UInt64 = 0
+        var written: UInt64 = 0
     }
     /// When the launch under way started, or `nil` when none is (``beginLaunch()``).
     private let launchStarted = Locked<Date?>(nil)
@@ -215,43 +218,56 @@ final class AgentAppHost: HostedEngineHost {
         update { $0.responses.removeAll { taken.contains($0.id) } }
     }
 
-    /// Changes the record and saves it: at once when the record was not written lately, else
-    /// once for the whole burst of changes (``UserNotifications/SaveCoalescing``, sharing the
-    /// agent's ``UserNotifications/SaveLoad``). A click on every notification of a busy app
-    /// queues and acknowledges a response each time; writing the file (with its `fsync`) at
-    /// every change took most of the agent's time and held the thread that reads the bus.
+    /// Changes the record and saves it: soon after a quiet spell, else once for the whole burst
+    /// of changes (``UserNotifications/SaveCoalescing``, sharing the agent's
+    /// ``UserNotifications/SaveLoad``), and never on the caller's thread, which may be the one
+    /// that reads the bus for every app. A click on every notification of a busy app queues
+    /// and acknowledges a response each time; writing the file (with its `fsync`) at every
+    /// change, there, took most of the agent's time.
     private func update(_ change: (inout AgentAppRecord) -> Void) {
         let decision = state.withLock { state -> SaveCoalescing.Decision? in
             change(&state.record)
-            return state.closed ? nil : state.saveTiming.change(at: ContinuousClock.now)
+            state.changes += 1
+            guard !state.closed else { return nil }
+            let now = ContinuousClock.now
+            let decision = state.saveTiming.change(at: now)
+            if decision == .writeNow { state.saveTiming.writeStarted(at: now) }
+            return decision
         }
-        guard let decision else { return }
-        SaveCoalescing.carryOut(decision, write: { writeRecord(waiting: false) }, flush: { [self] in writeRecord(waiting: true) })
+        switch decision {
+        case .writeNow:
+            Task.detached { [self] in writeRecord() }
+        case .writeAfter(let spacing):
+            Task.detached { [self] in
+                try? await Task.sleep(for: spacing)
+                guard state.withLock({ $0.saveTiming.takeWaitingWrite(at: ContinuousClock.now) }) else { return }
+                writeRecord()
+            }
+        case .waiting, nil:
+            break
+        }
     }
 
-    /// Writes the record waiting for the end of its burst now (the agent stops, or lets the
-    /// app go); later changes are no longer written once `closing`.
+    /// Writes the changes the file does not hold yet, now (the agent stops, or lets the app
+    /// go); once `closing`, later changes are no longer written.
     func flushRecord(closing: Bool = false) {
-        writeRecord(waiting: true)
+        writeRecord()
         if closing { state.withLock { $0.closed = true } }
     }
 
-    /// Writes the record as it is now; with `waiting`, only when a write still waits (a
-    /// failure is logged: the change stays in memory, and the next change writes it again).
-    private func writeRecord(waiting: Bool) {
+    /// Writes the record as it is now, unless the file holds every change already or the app
+    /// was let go. Writes are ordered under ``writing``, each with the record as it is when it
+    /// starts. A failure is logged: the change stays in memory, and the next write takes it.
+    private func writeRecord() {
         writing.withLock { _ in
             let started = ContinuousClock.now
-            let record = state.withLock { state -> AgentAppRecord? in
-                if waiting {
-                    guard state.saveTiming.takeWaitingWrite(at: started) else { return nil }
-                } else {
-                    state.saveTiming.writeStarted(at: started)
-                }
-                return state.closed ? nil : state.record
+            let next = state.withLock { state -> (AgentAppRecord, UInt64)? in
+                state.closed || state.written == state.changes ? nil : (state.record, state.changes)
             }
-            guard let record else { return }
+            guard let (record, changes) = next else { return }
             do {
                 try recordFile.save(record)
+                state.withLock { $0.written = max($0.written, changes) }
             } catch {
                 AgentLog.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
             }
