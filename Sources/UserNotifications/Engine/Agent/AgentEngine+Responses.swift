@@ -44,7 +44,14 @@ extension AgentEngine {
         }
         startCall(message) { [weak self] result in
             switch result {
-            case .success(let reply): self?.connected(reply)
+            case .success(let reply):
+                do {
+                    try self?.connected(reply)
+                } catch {
+                    CenterLog.logger.warning(
+                        "the notification agent that took the name speaks another interface version; the center's calls fail until one of its own does",
+                        metadata: ["error": CenterLog.describe(error)])
+                }
             case .failure(let error):
                 CenterLog.logger.warning("the agent refused Connect", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
             }

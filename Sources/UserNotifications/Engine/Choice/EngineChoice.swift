@@ -18,6 +18,11 @@ import Logging
 ///    (``ActivatableDesktopEntry``);
 /// 3. else in process, which is logged when the agent was asked for or found.
 ///
+/// An agent that answers `Connect` with another interface version than the center's
+/// (``NotificationAgentError/incompatibleVersion(agent:)``: one left running by another
+/// install) is not used: the choice goes on to GNOME's engine or in process as when no agent is
+/// there, with a warning, and the reason kept as the fallback.
+///
 /// Why an agent asked for or found was not used (a refusal, no answer), or why the portal or
 /// GNOME's engine asked for could not be reached, is kept with the choice
 /// (``NotificationEngineFallback``, the center's ``UNUserNotificationCenter/engineFallback``).
@@ -169,10 +174,17 @@ enum EngineChoice {
 
     /// Logs why the agent was not used and returns it: a refusal (an error the agent named,
     /// such as ``NotificationAgentError/notAllowed(_:)`` for a second process of the app) as an
-    /// error, no answer or a failure as a warning.
+    /// error; an agent of another interface version
+    /// (``NotificationAgentError/incompatibleVersion(agent:)``), no answer or a failure as a
+    /// warning. The choice then goes on as when no agent is there.
     private static func fallingBack(_ error: any Error, appID: String) -> NotificationEngineFallback {
         let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": CenterLog.describe(error)]
         if let refusal = error as? NotificationAgentError {
+            if case .incompatibleVersion = refusal {
+                CenterLog.logger.warning(
+                    "the notification agent running speaks another interface version; the center goes on without it", metadata: metadata)
+                return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
+            }
             if case .failed = refusal {} else {
                 CenterLog.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
                 return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
