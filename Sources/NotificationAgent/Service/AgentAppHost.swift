@@ -61,9 +61,9 @@ final class AgentAppHost: HostedEngineHost {
             guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
             return UNNotificationPresentationOptions(rawValue: UInt(raw))
         } catch {
-            AgentLog.logger.info(
+            SubsystemLog.agent.logger.info(
                 "the app did not answer WillPresent; the default options apply",
-                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": AgentLog.describe(error)])
+                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }
@@ -80,7 +80,7 @@ final class AgentAppHost: HostedEngineHost {
         touch()
         defer { touch() }
         guard let center else {
-            AgentLog.logger.info(
+            SubsystemLog.agent.logger.info(
                 "the app is not running to run its service extension; the push is shown as sent",
                 metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
             return request
@@ -93,9 +93,9 @@ final class AgentAppHost: HostedEngineHost {
             }
             return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
         } catch {
-            AgentLog.logger.warning(
+            SubsystemLog.agent.logger.warning(
                 "the app's service extension gave no content; the push is shown as sent",
-                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)", "error": AgentLog.describe(error)])
+                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)", "error": SubsystemLog.describe(error)])
             return request
         }
     }
@@ -116,15 +116,15 @@ final class AgentAppHost: HostedEngineHost {
         do {
             json = try AgentPayload.encode(response)
         } catch {
-            AgentLog.logger.warning(
-                "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": AgentLog.describe(error)])
+            SubsystemLog.agent.logger.warning(
+                "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             return
         }
         let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
         enqueue(queued)
         if let center, send(queued, to: center) { return }
         guard let started = beginLaunch() else {
-            AgentLog.logger.info("the app is being launched; the response waits for its center", metadata: ["app": "\(appID)"])
+            SubsystemLog.agent.logger.info("the app is being launched; the response waits for its center", metadata: ["app": "\(appID)"])
             return
         }
         let launcher = self.launcher
@@ -136,7 +136,7 @@ final class AgentAppHost: HostedEngineHost {
                 try await launcher.launch(appID: appID, responseID: queued.id, activationToken: token)
             } catch {
                 launchStarted.withLock { if $0 == started { $0 = nil } }
-                AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+                SubsystemLog.agent.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             }
         }
     }
@@ -180,7 +180,7 @@ final class AgentAppHost: HostedEngineHost {
             let excess = record.responses.count - AgentLimits.queuedResponses
             if excess > 0 {
                 record.responses.removeFirst(excess)
-                AgentLog.logger.warning("the app's response queue is full; the oldest response was dropped", metadata: ["app": "\(appID)"])
+                SubsystemLog.agent.logger.warning("the app's response queue is full; the oldest response was dropped", metadata: ["app": "\(appID)"])
             }
         }
     }
@@ -211,7 +211,7 @@ final class AgentAppHost: HostedEngineHost {
             do {
                 try recordFile.save(state.record)
             } catch {
-                AgentLog.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+                SubsystemLog.agent.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             }
         }
     }

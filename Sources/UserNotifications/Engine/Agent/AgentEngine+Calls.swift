@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -87,7 +88,7 @@ extension AgentEngine {
         do {
             send("SetCategories", [.string(try AgentPayload.encode(categories))])
         } catch {
-            CenterLog.logger.error("the categories could not be encoded for the agent", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("the categories could not be encoded for the agent", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
@@ -142,7 +143,7 @@ extension AgentEngine {
         do {
             return try decode(try await callConnected(member, body))
         } catch {
-            CenterLog.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }

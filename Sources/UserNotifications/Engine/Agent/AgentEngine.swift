@@ -143,7 +143,7 @@ final class AgentEngine: NotificationEngine {
         do {
             message = try self.message(member, body)
         } catch {
-            return CenterLog.logger.error("a call to the agent was not sent", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            return SubsystemLog.center.logger.error("a call to the agent was not sent", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
         }
         startCall(message) { [weak self] result in
             guard case .failure(let error) = result else { return }
@@ -158,15 +158,15 @@ final class AgentEngine: NotificationEngine {
     /// effect.
     func refused(_ member: String, _ error: any Error, resending message: DBusMessage? = nil) {
         guard case NotificationAgentError.unknownApp = error else {
-            return CenterLog.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            return SubsystemLog.center.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
         }
-        CenterLog.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
+        SubsystemLog.center.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
         reconnect()
         guard let message else { return }
         startCall(message) { result in
             guard case .failure(let error) = result else { return }
-            CenterLog.logger.warning(
-                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": CenterLog.describe(AgentErrorName.decode(error))])
+            SubsystemLog.center.logger.warning(
+                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": SubsystemLog.describe(AgentErrorName.decode(error))])
         }
     }
 

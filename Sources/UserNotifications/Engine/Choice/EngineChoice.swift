@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import Logging
@@ -45,7 +46,7 @@ enum EngineChoice {
         case "portal": return .portal
         case "gnome": return .gnome
         case let other?:
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "\(environmentVariable) is none of agent, in-process, portal, gnome; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
             return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
         }
@@ -110,9 +111,9 @@ enum EngineChoice {
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeEngine.callDeadline)
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the session bus is not reachable for GNOME's notifications; notifications stay in this process",
-                metadata: ["error": CenterLog.describe(error)])
+                metadata: ["error": SubsystemLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .gnome, reason: .unreachable(String(describing: error))))
         }
         let engine = GnomeEngine(identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory)
@@ -159,9 +160,9 @@ enum EngineChoice {
             return .success(await PortalEngine.start(
                 identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory))
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",
-                metadata: ["error": CenterLog.describe(error)])
+                metadata: ["error": SubsystemLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .portal, reason: .unreachable(String(describing: error))))
         }
     }
@@ -178,19 +179,19 @@ enum EngineChoice {
     /// (``NotificationAgentError/incompatibleVersion(agent:)``), no answer or a failure as a
     /// warning. The choice then goes on as when no agent is there.
     private static func fallingBack(_ error: any Error, appID: String) -> NotificationEngineFallback {
-        let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": CenterLog.describe(error)]
+        let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": SubsystemLog.describe(error)]
         if let refusal = error as? NotificationAgentError {
             if case .incompatibleVersion = refusal {
-                CenterLog.logger.warning(
+                SubsystemLog.center.logger.warning(
                     "the notification agent running speaks another interface version; the center goes on without it", metadata: metadata)
                 return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
             }
             if case .failed = refusal {} else {
-                CenterLog.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
+                SubsystemLog.center.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
                 return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
             }
         }
-        CenterLog.logger.warning("the notification agent did not answer; notifications stay in this process", metadata: metadata)
+        SubsystemLog.center.logger.warning("the notification agent did not answer; notifications stay in this process", metadata: metadata)
         return NotificationEngineFallback(attempted: .agent, reason: .unreachable(String(describing: error)))
     }
 }

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 // Location triggers: a pending request with one is watched by the region monitor, not the
@@ -34,7 +35,7 @@ extension InProcessEngine {
     /// or hand-edited state file) is reported and dropped.
     func restoreWatch(_ request: UNNotificationRequest, trigger: UNLocationNotificationTrigger, anchor: Date) {
         if let problem = trigger.regionRecord.problem {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a saved location request was dropped", metadata: ["identifier": "\(request.identifier)", "reason": "\(problem)"])
             release(request)
             scheduleSave()
@@ -54,8 +55,8 @@ extension InProcessEngine {
             do {
                 try await hub.need(locationSubscriber, smallestRadius: radius)
             } catch {
-                CenterLog.logger.warning(
-                    "the location service cannot watch the pending location requests", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.warning(
+                    "the location service cannot watch the pending location requests", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
     }
