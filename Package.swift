@@ -33,8 +33,12 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"])]
         ),
         // Plumbing shared by this package's modules (a lock, one timer for many deadlines,
-        // the private bus), `package` access only: not a product.
-        .target(name: "DesktopNotificationsSupport", swiftSettings: strict),
+        // the private bus, the loggers), `package` access only: not a product.
+        .target(
+            name: "DesktopNotificationsSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "DBus",
             dependencies: ["CDBus", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
@@ -201,7 +205,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SupportTests",
-            dependencies: ["DesktopNotificationsSupport"],
+            dependencies: ["DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

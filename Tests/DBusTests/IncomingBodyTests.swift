@@ -141,8 +141,8 @@ extension IncomingBodyTests {
     @Test("a signal from the owner that cannot be decoded is dropped and logged, and the next one still comes")
     func undecodableSignalIsLogged() async throws {
         let lines = Locked<[String]>([])
-        DBusLog.use(Logger(label: "org.desktopnotifications.dbus") { _ in RecordingLogHandler(lines: lines) })
-        defer { DBusLog.use(Logger(label: "org.desktopnotifications.dbus")) }
+        SubsystemLog.dbus.use(Logger(label: "org.desktopnotifications.dbus") { _ in RecordingLogHandler(lines: lines) })
+        defer { SubsystemLog.dbus.use(Logger(label: "org.desktopnotifications.dbus")) }
         let (owner, listener, subscription) = try await ownerAndListener()
         let numbers = DBusValue.array(element: .int32, (0..<WireLimits.maxDecodedValues).map { .int32(Int32($0)) })
         try owner.send(Self.signal("TooMany", [numbers], to: listener.uniqueName))

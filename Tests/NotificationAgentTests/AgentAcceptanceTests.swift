@@ -43,8 +43,8 @@ struct AgentAcceptanceTests {
     @Test("a delivery that fails after acceptance is logged, kept across a restart, and delivered once a server appears")
     func failureKeptAndRetried() async throws {
         let log = CapturedLog()
-        AgentLog.use(Logger(label: "test") { _ in log })
-        defer { AgentLog.use(Logger(label: "org.desktopnotifications.agent")) }
+        SubsystemLog.agent.use(Logger(label: "test") { _ in log })
+        defer { SubsystemLog.agent.use(Logger(label: "org.desktopnotifications.agent")) }
         var agent = try await fixture.startAgent()
         let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)

@@ -37,7 +37,10 @@ struct AgentInterfaceTests {
 
     @Test("an agent error and a UNError survive the trip through a D-Bus error name")
     func errorNames() {
-        for error in [NotificationAgentError.notAllowed("x"), .limitReached("y"), .invalidArgument("z"), .unknownApp("w")] {
+        for error in [
+            NotificationAgentError.notAllowed("x"), .limitReached("y"), .invalidArgument("z"), .unknownApp("w"),
+            .incompatibleVersion(agent: 4),
+        ] {
             let (name, message) = AgentErrorName.encode(error)
             #expect(name.hasPrefix("org.desktopnotifications.Agent1.Error."))
             #expect(AgentErrorName.decode(DBusError.remote(name: name, message: message)) as? NotificationAgentError == error)

@@ -1,4 +1,5 @@
 import CDBus
+import DesktopNotificationsSupport
 import Logging
 
 extension ConnectionCore {
@@ -68,20 +69,20 @@ extension ConnectionCore {
                 call.complete(.failure(error))
             }
         case .methodCall:
-            DBusLog.logger.info(
+            SubsystemLog.dbus.logger.info(
                 "a call that could not be decoded was refused",
-                metadata: ["member": "\(DBusLog.clean(header.member ?? ""))", "error": "\(DBusLog.clean(error.description))"])
+                metadata: ["member": "\(SubsystemLog.clean(header.member ?? ""))", "error": "\(SubsystemLog.clean(error.description))"])
             guard dbus_message_get_no_reply(message) == 0, let raw else { break }
             if let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.InvalidArgs", error.description) {
                 _ = dbus_connection_send(raw, reply, nil)
                 dbus_message_unref(reply)
             }
         case .signal:
-            DBusLog.logger.warning(
+            SubsystemLog.dbus.logger.warning(
                 "a signal that could not be decoded was dropped",
                 metadata: [
-                    "sender": "\(DBusLog.clean(header.sender ?? ""))", "interface": "\(DBusLog.clean(header.interface ?? ""))",
-                    "member": "\(DBusLog.clean(header.member ?? ""))", "error": "\(DBusLog.clean(error.description))",
+                    "sender": "\(SubsystemLog.clean(header.sender ?? ""))", "interface": "\(SubsystemLog.clean(header.interface ?? ""))",
+                    "member": "\(SubsystemLog.clean(header.member ?? ""))", "error": "\(SubsystemLog.clean(error.description))",
                 ])
         }
         return DBUS_HANDLER_RESULT_HANDLED

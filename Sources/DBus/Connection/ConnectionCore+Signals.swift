@@ -1,3 +1,5 @@
+import DesktopNotificationsSupport
+
 extension ConnectionCore {
     static let busName = "org.freedesktop.DBus"
     static let busPath = DBusObjectPath(unchecked: "/org/freedesktop/DBus")
@@ -73,7 +75,7 @@ extension ConnectionCore {
             try transmit(removeMatch, serial: allocateSerial())
         } catch {
             // The bus keeps the rule until the connection closes: more signals, nothing lost.
-            DBusLog.logger.debug("a match rule was not removed", metadata: ["error": "\(DBusLog.clean(error.description))"])
+            SubsystemLog.dbus.logger.debug("a match rule was not removed", metadata: ["error": "\(SubsystemLog.clean(error.description))"])
         }
     }
 

@@ -1,4 +1,5 @@
 import CDBus
+import DesktopNotificationsSupport
 
 /// A private connection to a D-Bus bus.
 ///
@@ -153,8 +154,8 @@ public final class DBusConnection: Sendable {
             do throws(DBusError) {
                 try core.transmit(outgoing, serial: core.allocateSerial())
             } catch {
-                DBusLog.logger.info(
-                    "a message was not sent", metadata: ["member": "\(message.member ?? "")", "error": "\(DBusLog.clean(error.description))"])
+                SubsystemLog.dbus.logger.info(
+                    "a message was not sent", metadata: ["member": "\(message.member ?? "")", "error": "\(SubsystemLog.clean(error.description))"])
             }
         }
     }

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Logging
 import UserNotifications
 
@@ -22,8 +23,8 @@ import UserNotifications
 /// platform_data)`, so a GApplication that adds a `notification-response` action to itself
 /// (GTK: `app.notification-response`) receives what the agent sends.
 ///
-/// Logged (``AgentLog``): the app id, the way it was launched, the program and its PID. Never
-/// the action's parameter, which carries what the person answered.
+/// Logged (`SubsystemLog.agent`): the app id, the way it was launched, the program and its
+/// PID. Never the action's parameter, which carries what the person answered.
 package struct ApplicationLauncher: Sendable {
     /// The action name the agent uses for a notification response.
     package static let notificationResponseAction = ApplicationInterface.notificationResponseAction
@@ -71,11 +72,11 @@ package struct ApplicationLauncher: Sendable {
         guard entry.type == "Application" else { throw .notAnApplication(path: located.path, type: entry.type) }
         if entry.isDBusActivatable {
             try await activate(appID: appID, action: action, parameter: parameter, activationToken: activationToken)
-            AgentLog.logger.info("launched by ActivateAction", metadata: ["app": "\(appID)", "action": "\(action)"])
+            SubsystemLog.agent.logger.info("launched by ActivateAction", metadata: ["app": "\(appID)", "action": "\(action)"])
             return .activated(busName: appID)
         }
         let (pid, arguments) = try spawn(located, activationToken: activationToken)
-        AgentLog.logger.info(
+        SubsystemLog.agent.logger.info(
             "launched by Exec", metadata: ["app": "\(appID)", "program": "\(arguments.first ?? "")", "pid": "\(pid)"])
         return .spawned(pid: pid, arguments: arguments)
     }

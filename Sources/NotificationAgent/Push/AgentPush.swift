@@ -27,7 +27,7 @@ final class AgentPush: Sendable {
 
     /// Serves the connector on `connection` under `serviceName` (the agent's bus name).
     init(connection: DBusConnection, serviceName: String, stateRoot: URL, deliver: @escaping Deliver) throws {
-        connector = try UnifiedPushConnector.serve(on: connection, serviceName: serviceName, logger: AgentLog.logger)
+        connector = try UnifiedPushConnector.serve(on: connection, serviceName: serviceName, logger: SubsystemLog.agent.logger)
         self.stateRoot = stateRoot
         self.deliver = deliver
     }
@@ -42,7 +42,7 @@ final class AgentPush: Sendable {
                 records.withLock { $0[appID] = record }
                 connector.listen(token: record.token, distributor: distributor, handlers: handlers(appID: appID, keys: keys))
             } catch {
-                AgentLog.logger.error("an app's push record cannot be read", metadata: ["app": "\(appID)", "error": "\(error)"])
+                SubsystemLog.agent.logger.error("an app's push record cannot be read", metadata: ["app": "\(appID)", "error": "\(error)"])
             }
         }
     }
@@ -143,7 +143,7 @@ final class AgentPush: Sendable {
             return keep(record, of: appID, in: &records)
         }
         if let failure {
-            AgentLog.logger.error("an app's push record cannot be kept", metadata: ["app": "\(appID)", "error": "\(failure)"])
+            SubsystemLog.agent.logger.error("an app's push record cannot be kept", metadata: ["app": "\(appID)", "error": "\(failure)"])
         }
     }
 
@@ -155,11 +155,11 @@ final class AgentPush: Sendable {
                 do {
                     let payload = try RemoteNotificationPayload(json: try WebPushDecryptor.decrypt(bytes, keys: keys))
                     guard !payload.isSilent else {
-                        return AgentLog.logger.info("a silent push has nothing to show", metadata: ["app": "\(appID)"])
+                        return SubsystemLog.agent.logger.info("a silent push has nothing to show", metadata: ["app": "\(appID)"])
                     }
                     await deliver(appID, payload.request(), payload.isMutable)
                 } catch {
-                    AgentLog.logger.warning(
+                    SubsystemLog.agent.logger.warning(
                         "a pushed message was dropped", metadata: ["app": "\(appID)", "id": "\(id ?? "")", "error": "\(error)"])
                 }
             },

@@ -37,9 +37,9 @@ final class AgentApp: Sendable {
         engine = HostedEngine(
             identity: identity, client: notifications, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
             undelivered: { identifier, error in
-                AgentLog.logger.warning(
+                SubsystemLog.agent.logger.warning(
                     "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
-                    metadata: ["app": "\(appID)", "identifier": "\(TerminalText.singleLine(identifier))", "error": AgentLog.describe(error)])
+                    metadata: ["app": "\(appID)", "identifier": "\(TerminalText.singleLine(identifier))", "error": SubsystemLog.describe(error)])
             }, taskExecutor: DBusLoopExecutor.shared, saves: saves)
     }
 
@@ -165,8 +165,8 @@ final class AgentApp: Sendable {
                 return total
             }.value
         } catch {
-            AgentLog.logger.error(
-                "the app's lists could not be measured; the estimate stands", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+            SubsystemLog.agent.logger.error(
+                "the app's lists could not be measured; the estimate stands", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             return bytes.withLock { $0.estimate }
         }
     }

@@ -76,9 +76,9 @@ final class AgentAppHost: HostedEngineHost {
             guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
             return UNNotificationPresentationOptions(rawValue: UInt(raw))
         } catch {
-            AgentLog.logger.info(
+            SubsystemLog.agent.logger.info(
                 "the app did not answer WillPresent; the default options apply",
-                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": AgentLog.describe(error)])
+                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }
@@ -95,7 +95,7 @@ final class AgentAppHost: HostedEngineHost {
         touch()
         defer { touch() }
         guard let center else {
-            AgentLog.logger.info(
+            SubsystemLog.agent.logger.info(
                 "the app is not running to run its service extension; the push is shown as sent",
                 metadata: ["app": "\(appID)", "identifier": "\(request.identifier)"])
             return request
@@ -108,9 +108,9 @@ final class AgentAppHost: HostedEngineHost {
             }
             return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
         } catch {
-            AgentLog.logger.warning(
+            SubsystemLog.agent.logger.warning(
                 "the app's service extension gave no content; the push is shown as sent",
-                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)", "error": AgentLog.describe(error)])
+                metadata: ["app": "\(appID)", "identifier": "\(request.identifier)", "error": SubsystemLog.describe(error)])
             return request
         }
     }
@@ -131,15 +131,15 @@ final class AgentAppHost: HostedEngineHost {
         do {
             json = try AgentPayload.encode(response)
         } catch {
-            AgentLog.logger.warning(
-                "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": AgentLog.describe(error)])
+            SubsystemLog.agent.logger.warning(
+                "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             return
         }
         let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
         enqueue(queued)
         if let center, send(queued, to: center) { return }
         guard let started = beginLaunch() else {
-            AgentLog.logger.info("the app is being launched; the response waits for its center", metadata: ["app": "\(appID)"])
+            SubsystemLog.agent.logger.info("the app is being launched; the response waits for its center", metadata: ["app": "\(appID)"])
             return
         }
         let launcher = self.launcher
@@ -151,7 +151,7 @@ final class AgentAppHost: HostedEngineHost {
                 try await launcher.launch(appID: appID, responseID: queued.id, activationToken: token)
             } catch {
                 launchStarted.withLock { if $0 == started { $0 = nil } }
-                AgentLog.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+                SubsystemLog.agent.logger.warning("the app could not be launched", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             }
         }
     }
@@ -195,7 +195,7 @@ final class AgentAppHost: HostedEngineHost {
             let excess = record.responses.count - AgentLimits.queuedResponses
             if excess > 0 {
                 record.responses.removeFirst(excess)
-                AgentLog.logger.warning("the app's response queue is full; the oldest response was dropped", metadata: ["app": "\(appID)"])
+                SubsystemLog.agent.logger.warning("the app's response queue is full; the oldest response was dropped", metadata: ["app": "\(appID)"])
             }
         }
     }
@@ -269,7 +269,7 @@ final class AgentAppHost: HostedEngineHost {
                 try recordFile.save(record)
                 state.withLock { $0.written = max($0.written, changes) }
             } catch {
-                AgentLog.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": AgentLog.describe(error)])
+                SubsystemLog.agent.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             }
             let duration = ContinuousClock.now - started
             state.withLock { $0.saveTiming.writeEnded(after: duration) }

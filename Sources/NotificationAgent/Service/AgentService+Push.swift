@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import UserNotifications
 
@@ -21,7 +22,7 @@ extension AgentService {
         let push = try AgentPush(connection: connection, serviceName: AgentInterface.busName, stateRoot: stateRoot) {
             [weak self] appID, request, mutable in
             guard let app = self?.apps.withLock({ $0[appID] }) else {
-                return AgentLog.logger.warning("a push for an app the agent does not hold was dropped", metadata: ["app": "\(appID)"])
+                return SubsystemLog.agent.logger.warning("a push for an app the agent does not hold was dropped", metadata: ["app": "\(appID)"])
             }
             guard mutable else { return await Self.addPushed(request, to: app) }
             Task { await Self.addPushed(await app.host.serviceExtensionRequest(for: request), to: app) }
@@ -36,9 +37,9 @@ extension AgentService {
             app.work.enqueue {
                 do {
                     try await app.add(request)
-                    AgentLog.logger.info("a push was added", metadata: ["app": "\(app.appID)", "identifier": "\(request.identifier)"])
+                    SubsystemLog.agent.logger.info("a push was added", metadata: ["app": "\(app.appID)", "identifier": "\(request.identifier)"])
                 } catch {
-                    AgentLog.logger.warning("a pushed request was not added", metadata: ["app": "\(app.appID)", "error": "\(error)"])
+                    SubsystemLog.agent.logger.warning("a pushed request was not added", metadata: ["app": "\(app.appID)", "error": "\(error)"])
                 }
                 done.resume()
             }

@@ -108,7 +108,7 @@ public final class AgentService: Sendable {
             try await connection.releaseName(AgentInterface.busName)
         } catch {
             // Closing the connection below releases it all the same.
-            AgentLog.logger.warning("the agent's name was not released before closing", metadata: ["error": AgentLog.describe(error)])
+            SubsystemLog.agent.logger.warning("the agent's name was not released before closing", metadata: ["error": SubsystemLog.describe(error)])
         }
         export.withLock { $0?.unexport() }
         pushSide.withLock { $0 }?.stop()
@@ -117,8 +117,8 @@ public final class AgentService: Sendable {
             do {
                 try await app.engine.writeStateNow()
             } catch {
-                AgentLog.logger.error(
-                    "an app's state was not written as the agent stopped", metadata: ["app": "\(app.appID)", "error": AgentLog.describe(error)])
+                SubsystemLog.agent.logger.error(
+                    "an app's state was not written as the agent stopped", metadata: ["app": "\(app.appID)", "error": SubsystemLog.describe(error)])
             }
             app.engine.close()
         }
@@ -216,11 +216,11 @@ public final class AgentService: Sendable {
                 do {
                     try PrivateStorage.remove(app.folder.path)
                 } catch {
-                    AgentLog.logger.error(
-                        "the state folder of an app let go was not removed", metadata: ["app": "\(app.appID)", "error": AgentLog.describe(error)])
+                    SubsystemLog.agent.logger.error(
+                        "the state folder of an app let go was not removed", metadata: ["app": "\(app.appID)", "error": SubsystemLog.describe(error)])
                 }
             }
-            AgentLog.logger.info("an app that holds nothing was let go", metadata: ["app": "\(app.appID)", "settings kept": "\(keepsSettings)"])
+            SubsystemLog.agent.logger.info("an app that holds nothing was let go", metadata: ["app": "\(app.appID)", "settings kept": "\(keepsSettings)"])
         }
     }
 
@@ -236,7 +236,7 @@ public final class AgentService: Sendable {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: stateRoot.path)) ?? []).sorted()
         for appID in names where (try? ApplicationIdentity.validate(id: appID)) != nil {
             guard apps.withLock({ $0.count }) < caps.apps else {
-                AgentLog.logger.error("more apps are kept than the agent holds; the rest wait", metadata: ["app": "\(appID)"])
+                SubsystemLog.agent.logger.error("more apps are kept than the agent holds; the rest wait", metadata: ["app": "\(appID)"])
                 break
             }
             guard case .loaded(let record)? = try? recordFile(of: appID).load() else { continue }

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -127,7 +128,7 @@ package struct SystemdWakeTimer: Sendable {
             } catch {
                 // Most often there is no such timer: nothing to stop. A timer still there makes
                 // systemd-run fail below, which is reported.
-                AgentLog.logger.debug("no earlier wake-up timer was stopped", metadata: ["timer": "\(timerUnit)", "error": "\(error)"])
+                SubsystemLog.agent.logger.debug("no earlier wake-up timer was stopped", metadata: ["timer": "\(timerUnit)", "error": "\(error)"])
             }
         }
         guard let program = ExecutableSearch.find("systemd-run", in: environment) else { throw .programMissing("systemd-run") }

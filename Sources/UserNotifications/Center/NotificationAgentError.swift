@@ -17,6 +17,15 @@ public enum NotificationAgentError: Error, Sendable, Hashable, CustomStringConve
     case unknownApp(String)
     /// The agent failed, or could not be reached within the call deadline.
     case failed(String)
+    /// The agent answered `Connect` with another interface version than the center's own: an
+    /// agent left running by another install of the package. The center calls nothing more of
+    /// it; choosing its engine, it goes on as when no agent is there (the reason kept as
+    /// ``UNUserNotificationCenter/engineFallback``), and a center already using the agent
+    /// throws this from ``UNUserNotificationCenter/add(_:)`` until an agent of its own version
+    /// takes the name. Restarting the agent (`systemctl --user restart
+    /// desktopnotifications-agent`, or logging out) replaces it. `agent` is the version it
+    /// answered, 0 when its answer held none.
+    case incompatibleVersion(agent: UInt32)
 
     public var description: String {
         switch self {
@@ -25,6 +34,8 @@ public enum NotificationAgentError: Error, Sendable, Hashable, CustomStringConve
         case .invalidArgument(let detail): "invalid argument: \(detail)"
         case .unknownApp(let detail): "unknown app: \(detail)"
         case .failed(let detail): "the notification agent failed: \(detail)"
+        case .incompatibleVersion(let agent):
+            "the notification agent running speaks interface version \(agent), this app version \(AgentInterface.version): restart the agent"
         }
     }
 }

@@ -89,7 +89,7 @@ final class ResponseQueue: Sendable {
         case .startTelling:
             Task { @MainActor in self.tellWaiting() }
         case .dropped:
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "response queue full; response dropped",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
         }

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 extension UNUserNotificationCenter {
@@ -15,7 +16,7 @@ extension UNUserNotificationCenter {
             await connection.close()
             return status
         } catch {
-            CenterLog.logger.error("no bus to read Do Not Disturb on", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("no bus to read Do Not Disturb on", metadata: ["error": SubsystemLog.describe(error)])
             return DoNotDisturbStatus(isOn: nil, source: .noServer)
         }
     }
@@ -37,7 +38,7 @@ extension UNUserNotificationCenter {
                 do {
                     connection = try await DBusConnection.connect(to: bus)
                 } catch {
-                    CenterLog.logger.error("no bus to read Do Not Disturb on", metadata: ["error": CenterLog.describe(error)])
+                    SubsystemLog.center.logger.error("no bus to read Do Not Disturb on", metadata: ["error": SubsystemLog.describe(error)])
                     continuation.yield(DoNotDisturbStatus(isOn: nil, source: .noServer))
                     continuation.finish()
                     return

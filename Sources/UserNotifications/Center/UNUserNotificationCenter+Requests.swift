@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -40,9 +41,9 @@ extension UNUserNotificationCenter {
         do {
             try await engine.add(request)
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a progress update held back was not posted",
-                metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": CenterLog.describe(error)])
+                metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": SubsystemLog.describe(error)])
         }
     }
 

@@ -238,7 +238,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         } answered: { options in
             then(options)
         } expired: {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "the delegate did not answer willPresent in time; not shown",
                 metadata: ["identifier": "\(notification.request.identifier)"])
             then([])
@@ -262,7 +262,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         } answered: { _ in
             done()
         } expired: {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "the delegate did not finish didReceive in time; going on with the next response",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
             Task { @MainActor in done() }

@@ -154,7 +154,7 @@ package final class GeoClueClient: Sendable {
             try await call(path: path, interface: Self.clientInterface, member: "Start")
             state.withLock { $0.active = $0.clientPath == path }
         } catch {
-            CenterLog.logger.warning("the location client's settings could not be changed", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("the location client's settings could not be changed", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
@@ -171,7 +171,7 @@ package final class GeoClueClient: Sendable {
                 try await call(path: path, interface: Self.clientInterface, member: "Stop")
                 try await call(path: Self.managerPath, interface: Self.managerInterface, member: "DeleteClient", body: [.objectPath(path)])
             } catch {
-                CenterLog.logger.info("the location client could not be stopped", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.info("the location client could not be stopped", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
         await connection.close()
@@ -231,11 +231,11 @@ package final class GeoClueClient: Sendable {
             switch GeoClueLocationReading.fix(fromReplyBody: reply.body) {
             case .success(let fix): return fix
             case .failure(let problem):
-                CenterLog.logger.warning("a position from the location service was dropped", metadata: ["reason": "\(problem)"])
+                SubsystemLog.center.logger.warning("a position from the location service was dropped", metadata: ["reason": "\(problem)"])
                 return nil
             }
         } catch {
-            CenterLog.logger.warning("a position could not be read from the location service", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("a position could not be read from the location service", metadata: ["error": SubsystemLog.describe(error)])
             return nil
         }
     }
@@ -291,13 +291,13 @@ package final class GeoClueClient: Sendable {
                 }
                 guard active != was else { return }
                 if active {
-                    CenterLog.logger.notice("the location service turned the app's client on again")
+                    SubsystemLog.center.logger.notice("the location service turned the app's client on again")
                     await handler(.resumed)
                     // The position may have changed while the client was off.
                     do {
                         if let fix = try await currentFix(of: path) { await handler(.fix(fix)) }
                     } catch {
-                        CenterLog.logger.warning("the position could not be read again", metadata: ["error": CenterLog.describe(error)])
+                        SubsystemLog.center.logger.warning("the position could not be read again", metadata: ["error": SubsystemLog.describe(error)])
                     }
                 } else {
                     await handler(.failed(.accessDenied("GeoClue turned the app's location client off")))
@@ -314,10 +314,10 @@ package final class GeoClueClient: Sendable {
             }
             guard !stopped, !current else { return }
             guard let newOwner else {
-                CenterLog.logger.notice("the location service left the bus")
+                SubsystemLog.center.logger.notice("the location service left the bus")
                 return await handler(.serviceLost)
             }
-            CenterLog.logger.notice("the location service came back; making its client again")
+            SubsystemLog.center.logger.notice("the location service came back; making its client again")
             let outcome = await serially { [self] () async -> Result<LocationFix?, LocationServiceError>? in
                 // A resume() that activated this owner has made the client already.
                 if state.withLock({ $0.clientOwner == newOwner && $0.clientPath != nil }) { return nil }

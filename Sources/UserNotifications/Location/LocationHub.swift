@@ -113,7 +113,7 @@ package final class LocationHub: Sendable {
             if try await connection.nameOwner(of: GeoClueClient.busName) != nil { return .available }
             return try await connection.listActivatableNames().contains(GeoClueClient.busName) ? .available : .unavailable
         } catch {
-            CenterLog.logger.info("the location service could not be probed", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("the location service could not be probed", metadata: ["error": SubsystemLog.describe(error)])
             return .unavailable
         }
     }
@@ -190,7 +190,7 @@ package final class LocationHub: Sendable {
             }
         } catch {
             record(error)
-            CenterLog.logger.warning("the location service cannot be used", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("the location service cannot be used", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
@@ -201,7 +201,7 @@ package final class LocationHub: Sendable {
             try await client.resume()
             return true
         } catch .serviceUnavailable(let detail) where detail == GeoClueClient.connectionClosed {
-            CenterLog.logger.notice("the location client's bus connection closed; connecting again")
+            SubsystemLog.center.logger.notice("the location client's bus connection closed; connecting again")
             state.withLock { state in
                 state.client = nil
                 state.clientDown = false
@@ -213,7 +213,7 @@ package final class LocationHub: Sendable {
             return state.withLock { $0.client != nil }
         } catch {
             record(error)
-            CenterLog.logger.warning("the location service still does not serve", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("the location service still does not serve", metadata: ["error": SubsystemLog.describe(error)])
             return false
         }
     }
@@ -246,9 +246,9 @@ package final class LocationHub: Sendable {
             return delay
         }
         if let scheduled {
-            CenterLog.logger.notice("the location service will be asked again", metadata: ["in": "\(scheduled)"])
+            SubsystemLog.center.logger.notice("the location service will be asked again", metadata: ["in": "\(scheduled)"])
         } else if state.withLock({ $0.clientDown && $0.recovery == nil && $0.recoveryAttempts >= Self.recoveryDelays.count }) {
-            CenterLog.logger.warning("the location service did not come back; location triggers wait for it or for the next request")
+            SubsystemLog.center.logger.warning("the location service did not come back; location triggers wait for it or for the next request")
         }
     }
 
@@ -281,7 +281,7 @@ package final class LocationHub: Sendable {
                 state.status = Self.status(for: error)
                 state.lastError = error
             }
-            CenterLog.logger.warning("watching regions stopped: the location service does not serve", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("watching regions stopped: the location service does not serve", metadata: ["error": SubsystemLog.describe(error)])
         case .fix, .resumed:
             let wasDown = state.withLock { state in
                 defer {
@@ -292,14 +292,14 @@ package final class LocationHub: Sendable {
                 }
                 return state.clientDown
             }
-            if wasDown { CenterLog.logger.notice("watching regions resumed: the location service serves again") }
+            if wasDown { SubsystemLog.center.logger.notice("watching regions resumed: the location service serves again") }
         case .serviceLost:
             state.withLock { state in
                 state.clientDown = true
                 state.status = .unavailable
                 state.lastError = .serviceUnavailable("\(GeoClueClient.busName) left the bus")
             }
-            CenterLog.logger.warning("watching regions stopped: the location service left the bus")
+            SubsystemLog.center.logger.warning("watching regions stopped: the location service left the bus")
             scheduleRecovery()
         }
         let handlers = state.withLock { $0.members.values.filter { $0.smallestRadius != nil }.map(\.handler) }

@@ -22,7 +22,7 @@ import Musl
 /// level until a sound plays again).
 final class EventSoundPlayer: Sendable {
     /// The process's player, logging through the center's logger.
-    static let shared = EventSoundPlayer(library: CanberraLibrary.shared, logger: CenterLog.logger)
+    static let shared = EventSoundPlayer(library: CanberraLibrary.shared, logger: SubsystemLog.center.logger)
 
     /// A libcanberra context, only touched on ``queue``.
     private struct Context: @unchecked Sendable {

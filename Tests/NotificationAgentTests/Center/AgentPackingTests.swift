@@ -7,11 +7,11 @@ import Testing
 import UserNotifications
 import UserNotificationsTesting
 
-/// An agent of interface version 4 served from the test: it records every call (`Connect`s
-/// counted apart), holds its answer to the first `Add` until released, and answers
-/// `AddRequests` with a refusal for each request whose identifier starts with "refuse"; given
-/// `firstBatchError`, it refuses the first `AddRequests` whole with that D-Bus error name (as a
-/// restarted agent that no longer knows the app does, or an agent older than version 4).
+/// An agent served from the test: it records every call (`Connect`s counted apart), holds its
+/// answer to the first `Add` until released, and answers `AddRequests` with a refusal for each
+/// request whose identifier starts with "refuse"; given `firstBatchError`, it refuses the first
+/// `AddRequests` whole with that D-Bus error name (as a restarted agent that no longer knows
+/// the app does).
 final class HoldingAgent: Sendable {
     let connection: DBusConnection
     private struct State {
@@ -78,7 +78,7 @@ final class HoldingAgent: Sendable {
         switch member {
         case "Connect":
             state.withLock { $0.connects += 1 }
-            invocation.reply([.uint32(4)])
+            invocation.reply([.uint32(AgentInterface.version)])
         case "TakeResponses":
             invocation.reply([.array(element: .structure([.string, .string]), [])])
         case "Add":
@@ -198,12 +198,26 @@ struct AgentPackingTests {
         await agent.stop()
     }
 
-    @Test("a batch refused by an agent without AddRequests (older than version 4) goes again as one Add per request, in order")
-    func olderAgent() async throws {
+    @Test("a batch refused whole (UnknownMethod) fails each of its adds, and none goes again as Add")
+    func refusedBatch() async throws {
         let agent = try await HoldingAgent.start(on: testBus.bus, firstBatchError: "org.freedesktop.DBus.Error.UnknownMethod")
-        let calls = try await addPackedPair(to: agent)
-        #expect(calls.map(\.member) == ["Add", "AddRequests", "Add", "Add"])
-        #expect(calls.map(\.identifiers) == [["a"], ["b", "c"], ["b"], ["c"]])
+        let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: .agent)
+        #expect(await center.engineKind == .agent)
+        var adds: [Task<Result<Void, any Error>, Never>] = []
+        for identifier in ["a", "b", "c"] {
+            let before = await center.agentAddCounts?.requests ?? 0
+            adds.append(Task { await Self.attempt { try await center.add(Self.request(identifier)) } })
+            #expect(await eventually { await center.agentAddCounts?.requests == before + 1 })
+            if identifier == "a" { #expect(await eventually { agent.calls.count == 1 }) }
+        }
+        agent.release()
+        var failures: [String] = []
+        for add in adds {
+            if case .failure(let error) = await add.value { failures.append("\(error)") }
+        }
+        #expect(failures.count == 2, "\(failures)")
+        #expect(failures.allSatisfy { $0.contains("the first batch is refused") }, "\(failures)")
+        #expect(agent.calls.map(\.member) == ["Add", "AddRequests"])
         #expect(agent.connects == 1)
         await agent.stop()
     }

@@ -80,4 +80,66 @@ struct AgentRefusalTests {
         await hanging.close()
         removeState("org.example.Silent")
     }
+
+    @Test("an agent of another interface version is not used: the choice goes on as without an agent, the typed reason kept", arguments: [
+        NotificationEngineKind.agent, nil,
+    ])
+    func otherVersion(engine: NotificationEngineKind?) async throws {
+        let id = engine == nil ? "org.example.OtherVersionChoosing" : "org.example.OtherVersionAgent"
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let older = try await FakeAgent.start(on: fixture.testBus.bus, version: AgentInterface.version - 1)
+        let center = center(id, engine)
+        #expect(await center.engineKind == .inProcess)
+        let fallback = try #require(await center.engineFallback)
+        #expect(fallback.attempted == .agent)
+        #expect(fallback.reason == .refused(.incompatibleVersion(agent: AgentInterface.version - 1)))
+        // The center called nothing of it but Connect.
+        #expect(older.members == ["Connect"])
+        await older.stop()
+        removeState(id)
+    }
+
+    @Test("an agent of another version that takes the name from the center's own: the center's adds fail with the typed error, its delegate not asked")
+    func otherVersionAfterRestart() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let current = try await FakeAgent.start(on: fixture.testBus.bus)
+        let center = center("org.example.OtherVersionLater", .agent)
+        let delegate = await AskedDelegate()
+        center.delegate = delegate
+        #expect(await center.engineKind == .agent)
+        await current.stop()
+        let newer = try await FakeAgent.start(on: fixture.testBus.bus, version: AgentInterface.version + 1)
+        let refused = NotificationAgentError.incompatibleVersion(agent: AgentInterface.version + 1)
+        func addError(_ request: UNNotificationRequest) async -> NotificationAgentError? {
+            do {
+                try await center.add(request)
+                return nil
+            } catch {
+                return error as? NotificationAgentError
+            }
+        }
+        // Adds made before the center has the new agent's Connect answer may still reach it.
+        #expect(await eventually { await addError(AgentTestClient.request("later", after: 3600)) == refused })
+        let reached = newer.members.filter { $0 != "TakeResponses" }
+        #expect(reached.contains("Connect"))
+        #expect(await addError(AgentTestClient.request("now")) == refused)
+        #expect(await delegate.asked.isEmpty)
+        #expect(await addError(AgentTestClient.request("again", after: 60)) == refused)
+        // Those refused left for no agent.
+        #expect(newer.members.filter { $0 != "TakeResponses" } == reached)
+        await newer.stop()
+    }
+}
+
+/// Shows every notification, and records the identifiers it is asked about.
+@MainActor
+private final class AskedDelegate: NSObject, UNUserNotificationCenterDelegate {
+    private(set) var asked: [String] = []
+
+    func userNotificationCenter(
+        _ center: UNUserNotificationCenter, willPresent notification: UNNotification
+    ) async -> UNNotificationPresentationOptions {
+        asked.append(notification.request.identifier)
+        return [.banner, .list]
+    }
 }

@@ -5,7 +5,8 @@ import UserNotifications
 /// A stand-in for the per-user agent that serves `Connect`, `TakeResponses` and
 /// `AcknowledgeResponses` alone, so that a test decides which `TakeResponses` call answers
 /// with the kept responses: those the test keeps are given only once ``release()`` was
-/// called, as the agent would have them only after a click.
+/// called, as the agent would have them only after a click. `Connect` answers the version the
+/// agent was started with (an agent of another install answers another).
 final class FakeAgent: Sendable {
     private struct State {
         var kept: [(id: String, json: String)] = []
@@ -13,18 +14,21 @@ final class FakeAgent: Sendable {
         var holding = false
         var takes = 0
         var acknowledged: [String] = []
+        var members: [String] = []
     }
 
     let connection: DBusConnection
+    private let version: UInt32
     private let state = Locked(State())
 
-    private init(connection: DBusConnection) {
+    private init(connection: DBusConnection, version: UInt32) {
         self.connection = connection
+        self.version = version
     }
 
-    /// Owns the agent's name on `bus`.
-    static func start(on bus: DBusBus) async throws -> FakeAgent {
-        let agent = FakeAgent(connection: try await DBusConnection.connect(to: bus))
+    /// Owns the agent's name on `bus`; `Connect` answers `version`.
+    static func start(on bus: DBusBus, version: UInt32 = AgentInterface.version) async throws -> FakeAgent {
+        let agent = FakeAgent(connection: try await DBusConnection.connect(to: bus), version: version)
         let interface = try DBusExportedInterface(name: AgentInterface.name, introspectionXML: AgentInterface.introspectionXML) {
             [agent] invocation in agent.serve(invocation)
         }
@@ -54,10 +58,19 @@ final class FakeAgent: Sendable {
     /// The ids acknowledged, in order.
     var acknowledged: [String] { state.withLock { $0.acknowledged } }
 
+    /// The members called, in order.
+    var members: [String] { state.withLock { $0.members } }
+
+    /// Closes the agent's connection: the bus gives up its name.
+    func stop() async {
+        await connection.close()
+    }
+
     private func serve(_ invocation: DBusMethodInvocation) {
+        state.withLock { $0.members.append(invocation.message.member ?? "") }
         switch invocation.message.member {
         case "Connect":
-            invocation.reply([.uint32(AgentInterface.version)])
+            invocation.reply([.uint32(version)])
         case "TakeResponses":
             let (kept, holding) = state.withLock { state in
                 state.takes += 1

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import FreedesktopNotifications
 
 /// The check every notification click that reaches the app through
@@ -10,7 +11,7 @@ enum ActivationSender {
     static func owns(_ busName: String, sender: String, on connection: DBusConnection) async -> Bool {
         let owner = try? await connection.nameOwner(of: busName)
         guard let owner, owner == sender else {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "a notification response not sent by the owner of \(busName) was refused",
                 metadata: ["sender": "\(TerminalText.singleLine(sender))", "owner": "\(owner ?? "none")"])
             return false

@@ -77,7 +77,7 @@ final class ApplicationInterfaceServer: Sendable {
         do {
             call = try ApplicationInterfaceCall.parse(invocation.message)
         } catch {
-            CenterLog.logger.notice(
+            SubsystemLog.center.logger.notice(
                 "an org.freedesktop.Application call was refused",
                 metadata: ["sender": "\(invocation.message.sender ?? "")", "error": "\(error.name)"])
             return invocation.fail(name: error.name, message: error.message)

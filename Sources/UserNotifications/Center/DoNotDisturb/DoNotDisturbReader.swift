@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -30,9 +31,9 @@ package enum DoNotDisturbReader {
         do {
             return DoNotDisturbStatus(isOn: try await isOn(source, on: connection, gnomeKeyfile: gnomeKeyfile), source: source)
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the Do Not Disturb switch did not answer",
-                metadata: ["source": "\(source.rawValue)", "error": CenterLog.describe(error)])
+                metadata: ["source": "\(source.rawValue)", "error": SubsystemLog.describe(error)])
             return DoNotDisturbStatus(isOn: nil, source: source)
         }
     }

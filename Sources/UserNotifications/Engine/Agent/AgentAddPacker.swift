@@ -1,12 +1,11 @@
 import DBus
 import DesktopNotificationsSupport
 
-/// Packs an ``AgentEngine``'s adds of requests with a trigger into `AddRequests` calls
-/// (agent interface version 4), as Nagle's algorithm packs a socket's writes: an add made
-/// while none is on its way leaves at once as `Add`; the adds made while one is on its way
-/// wait, each in the call order, and leave together as one `AddRequests` when an answer comes
-/// back. An app that adds one request at a time (each `add` awaited) sends `Add` calls as
-/// before; an app that adds many at once sends few calls, so the agent and the bus daemon
+/// Packs an ``AgentEngine``'s adds of requests with a trigger into `AddRequests` calls, as
+/// Nagle's algorithm packs a socket's writes: an add made while none is on its way leaves at
+/// once as `Add`; the adds made while one is on its way wait, each in the call order, and leave
+/// together as one `AddRequests` when an answer comes back. An app that adds one request at a
+/// time (each `add` awaited) sends one `Add` per request; an app that adds many at once sends few calls, so the agent and the bus daemon
 /// handle one message for many requests.
 ///
 /// Order: a waiting batch holds one place in the ``AgentOutbox``. An add joins the newest

@@ -1,30 +1,25 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
 extension AgentEngine {
-    /// Sends the request; an immediate one, when the agent serves `AddPresented`, with the
-    /// delegate's presentation options, asked here first (its place in the call order kept
-    /// meanwhile), so the agent need not ask `WillPresent` back: one round trip fewer. A
-    /// request with a trigger, when the agent serves `AddRequests`, goes through the
-    /// ``AgentAddPacker``.
-    ///
-    /// A request with attachments goes as `AddFiles` (version 5), its files opened here, with
-    /// the app's own rights, and handed over as descriptors: the agent never opens its paths.
+    /// Sends the request: one with attachments as `AddFiles`, its files opened here, with the
+    /// app's own rights, and handed over as descriptors (the agent never opens its paths); one
+    /// with a trigger through the ``AgentAddPacker`` (`Add`, or packed into `AddRequests`); an
+    /// immediate one as `AddPresented`, with the delegate's presentation options, asked here
+    /// first (its place in the call order kept meanwhile), so the agent need not ask
+    /// `WillPresent` back: one round trip fewer. Nothing is opened or asked while the agent
+    /// speaks another version.
     func add(_ request: UNNotificationRequest) async throws {
+        try requireOwnVersion()
         let json = try AgentPayload.encode(request)
-        if !request.content.attachments.isEmpty, agentVersion.withLock({ $0 }) >= AgentInterface.addFilesVersion {
+        guard request.content.attachments.isEmpty else {
             let files = try request.openAttachmentFiles().map { DBusValue.unixFileDescriptor(DBusFileDescriptor(taking: $0)) }
             _ = try await callConnected("AddFiles", [.string(json), .array(element: .unixFileDescriptor, files)])
             return
         }
-        if !AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addRequestsVersion {
-            return try await addPacked(json)
-        }
-        guard AgentPayload.deliversAtOnce(request), agentVersion.withLock({ $0 }) >= AgentInterface.addPresentedVersion else {
-            _ = try await callConnected("Add", [.string(json)])
-            return
-        }
+        guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(json) }
         guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
             _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)])
@@ -34,9 +29,8 @@ extension AgentEngine {
         do {
             _ = try outcome.get()
         } catch {
-            let error = AgentErrorName.decode(error)
             guard case NotificationAgentError.unknownApp = error else { throw error }
-            connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()
             _ = try await call("AddPresented", [.string(json), Self.optionsValue(options)])
         }
@@ -45,7 +39,7 @@ extension AgentEngine {
     /// Asks the delegate how to present `request`, shown now (bounded by the presentation
     /// deadline, as the host asks), and sends `AddPresented` in the place taken now, from the
     /// thread that has the answer (no hop back to the caller first); returns the agent's reply
-    /// and the options sent.
+    /// (its refusal typed, ``AgentErrorName/decode(_:)``) and the options sent.
     private func askThenSend(
         _ json: String, request: UNNotificationRequest, host: any EngineHost
     ) async -> (Result<DBusMessage, any Error>, UNNotificationPresentationOptions) {
@@ -62,7 +56,7 @@ extension AgentEngine {
                     return continuation.resume(returning: (.failure(error), options))
                 }
                 startCall(message, at: place, timeout: Self.callDeadline) { reply in
-                    continuation.resume(returning: (reply.mapError { $0 as any Error }, options))
+                    continuation.resume(returning: (reply.mapError { AgentErrorName.decode($0) }, options))
                 }
             }
         }
@@ -94,7 +88,7 @@ extension AgentEngine {
         do {
             send("SetCategories", [.string(try AgentPayload.encode(categories))])
         } catch {
-            CenterLog.logger.error("the categories could not be encoded for the agent", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("the categories could not be encoded for the agent", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
@@ -135,7 +129,7 @@ extension AgentEngine {
         do {
             return try await call(member, body)
         } catch NotificationAgentError.unknownApp {
-            connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()
             return try await call(member, body)
         }
@@ -149,7 +143,7 @@ extension AgentEngine {
         do {
             return try decode(try await callConnected(member, body))
         } catch {
-            CenterLog.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }

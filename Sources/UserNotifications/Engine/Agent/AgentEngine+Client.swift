@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 
 extension AgentEngine {
     /// Serves `org.desktopnotifications.AgentClient1` at ``AgentInterface/clientPath`` to the
@@ -77,9 +78,9 @@ extension AgentEngine {
             do {
                 invocation.reply([.string(try AgentPayload.encode(content))])
             } catch {
-                CenterLog.logger.warning(
+                SubsystemLog.center.logger.warning(
                     "the service extension's content cannot go back to the agent; it shows the push as sent",
-                    metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
+                    metadata: ["identifier": "\(request.identifier)", "error": SubsystemLog.describe(error)])
                 fail(invocation, error)
             }
         }

@@ -1,8 +1,7 @@
 import DBus
 
 extension AgentEngine {
-    /// Adds a request with a trigger through the ``AgentAddPacker`` (agent version 4): it
-    /// leaves as `Add` when no add is on its way, or packed with the adds made meanwhile into
+    /// Adds a request with a trigger through the ``AgentAddPacker``: it leaves as `Add` when no add is on its way, or packed with the adds made meanwhile into
     /// one `AddRequests`.
     func addPacked(_ json: String) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -46,27 +45,14 @@ extension AgentEngine {
     }
 
     /// After a refused packed call: an agent that no longer knows the app (restarted) gets it
-    /// connected again and the call once more; one that does not serve `AddRequests` (an older
-    /// agent started since `Connect`) gets each request as `Add`, in order; any other failure
-    /// is every add's answer.
+    /// connected again and the call once more; any other failure is every add's answer.
     private func sendAgain(_ items: [AgentAddPacker.Item], member: String, body: [DBusValue], after error: DBusError) async {
-        if case .remote(let name, _) = error, name == "org.freedesktop.DBus.Error.UnknownMethod", items.count > 1 {
-            for item in items {
-                do {
-                    _ = try await callConnected("Add", [.string(item.json)])
-                    item.done(.success(()))
-                } catch {
-                    item.done(.failure(error))
-                }
-            }
-            return
-        }
         let typed = AgentErrorName.decode(error)
         guard case NotificationAgentError.unknownApp = typed else {
             return Self.finish(items, with: .failure(typed))
         }
         do {
-            connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [Self.identityValue(identity)]))
             takeResponses()
             let reply = try await call(member, body)
             Self.finish(items, with: .success(Self.results(of: reply, member: member, count: items.count)))

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 extension AgentEngine {
@@ -28,7 +29,7 @@ extension AgentEngine {
             }
             if stale { reconnect() }
         case .disconnected:
-            CenterLog.logger.warning("the connection to the notification agent closed")
+            SubsystemLog.center.logger.warning("the connection to the notification agent closed")
         }
     }
 
@@ -40,13 +41,20 @@ extension AgentEngine {
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: "Connect",
                 body: [.string(identity.id), Self.identityValue(identity)])
         } catch {
-            return CenterLog.logger.error("Connect could not be built", metadata: ["error": CenterLog.describe(error)])
+            return SubsystemLog.center.logger.error("Connect could not be built", metadata: ["error": SubsystemLog.describe(error)])
         }
         startCall(message) { [weak self] result in
             switch result {
-            case .success(let reply): self?.connected(reply)
+            case .success(let reply):
+                do {
+                    try self?.connected(reply)
+                } catch {
+                    SubsystemLog.center.logger.warning(
+                        "the notification agent that took the name speaks another interface version; the center's calls fail until one of its own does",
+                        metadata: ["error": SubsystemLog.describe(error)])
+                }
             case .failure(let error):
-                CenterLog.logger.warning("the agent refused Connect", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
+                SubsystemLog.center.logger.warning("the agent refused Connect", metadata: ["error": SubsystemLog.describe(AgentErrorName.decode(error))])
             }
         }
         takeResponses()
@@ -73,7 +81,7 @@ extension AgentEngine {
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
                 member: "TakeResponses", body: [.string(identity.id)])
         } catch {
-            CenterLog.logger.error("TakeResponses could not be built", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("TakeResponses could not be built", metadata: ["error": SubsystemLog.describe(error)])
             then?()
             return
         }
@@ -86,7 +94,7 @@ extension AgentEngine {
             case .success(let reply):
                 entries = Self.entries(in: reply)
             case .failure(let error):
-                CenterLog.logger.warning("the agent did not give its kept responses", metadata: ["error": CenterLog.describe(AgentErrorName.decode(error))])
+                SubsystemLog.center.logger.warning("the agent did not give its kept responses", metadata: ["error": SubsystemLog.describe(AgentErrorName.decode(error))])
             }
             tell(ledger.withLock { $0.takeEnded(with: entries) })
         }
@@ -111,7 +119,7 @@ extension AgentEngine {
             do {
                 host.receive(try AgentPayload.response(from: entry.json, activationToken: entry.activationToken))
             } catch {
-                CenterLog.logger.error("a response from the agent did not decode; dropped", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.error("a response from the agent did not decode; dropped", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
         send("AcknowledgeResponses", [.stringArray(entries.map(\.id))])

@@ -9,9 +9,13 @@ import Foundation
 ///
 /// Order: every call leaves on the caller's thread, at once, on one connection, so the agent
 /// takes them in call order (it takes an app's calls one at a time, in arrival order). The
-/// one exception waits in its place: an immediate request added while the agent serves
-/// `AddPresented` (version 2) asks the delegate first and leaves with its answer, and the
-/// calls made after it leave once it has (``AgentOutbox``).
+/// one exception waits in its place: an immediate request (`AddPresented`) asks the delegate
+/// first and leaves with its answer, and the calls made after it leave once it has
+/// (``AgentOutbox``).
+///
+/// The engine speaks ``AgentInterface/version`` alone: an agent that answers `Connect` with
+/// another is refused (``NotificationAgentError/incompatibleVersion(agent:)``), and no call but
+/// `Connect` leaves for it until an agent of the engine's version takes the name.
 ///
 /// The engine serves `org.desktopnotifications.AgentClient1` at
 /// ``AgentInterface/clientPath`` (the agent asks `WillPresent` of it, and `ServiceExtension`
@@ -36,9 +40,11 @@ final class AgentEngine: NotificationEngine {
     let ledger = Locked(AgentResponseLedger())
     /// The order in which calls leave.
     let outbox = AgentOutbox()
-    /// The interface version the agent answered `Connect` with.
-    let agentVersion = Locked<UInt32>(0)
-    /// Packs the adds of requests with a trigger made while one is on its way (version 4).
+    /// The version of the agent that last answered `Connect`, when it is not
+    /// ``AgentInterface/version``: every call but `Connect` then fails with
+    /// ``NotificationAgentError/incompatibleVersion(agent:)`` before it leaves.
+    let refusedVersion = Locked<UInt32?>(nil)
+    /// Packs the adds of requests with a trigger made while one is on its way.
     let packer: AgentAddPacker
     private let handles = Locked<(export: DBusConnection.Export?, signals: DBusSignalHandle?)>((nil, nil))
 
@@ -63,8 +69,10 @@ final class AgentEngine: NotificationEngine {
     ///   - connection: A connection of the engine's own; the engine closes it in ``close()``.
     ///   - connectDeadline: How long the agent (started by the bus when it is activatable) has
     ///     to answer `Connect`.
-    /// - Throws: the agent's refusal as a typed error (``NotificationAgentError``), or
-    ///   ``NotificationAgentError/failed(_:)`` when it does not answer in time.
+    /// - Throws: the agent's refusal as a typed error (``NotificationAgentError``),
+    ///   ``NotificationAgentError/incompatibleVersion(agent:)`` when it answers another
+    ///   interface version, or ``NotificationAgentError/failed(_:)`` when it does not answer in
+    ///   time.
     static func start(
         identity: ApplicationIdentity, connection: DBusConnection, host: EngineHostReference,
         connectDeadline: Duration = AgentEngine.connectDeadline
@@ -74,7 +82,7 @@ final class AgentEngine: NotificationEngine {
             try engine.serveClient()
             try await engine.followResponses()
             let reply = try await engine.call("Connect", [Self.identityValue(identity)], timeout: connectDeadline)
-            engine.connected(reply)
+            try engine.connected(reply)
         } catch {
             engine.close()
             throw error
@@ -88,11 +96,19 @@ final class AgentEngine: NotificationEngine {
         .variantDictionary([("name", .string(identity.displayName)), ("icon", .string(identity.icon))])
     }
 
-    /// Records the agent that answered `Connect`: its unique name and its interface version.
-    func connected(_ reply: DBusMessage) {
+    /// Records the agent that answered `Connect`, its unique name, when it speaks
+    /// ``AgentInterface/version``.
+    ///
+    /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` when it answers another
+    ///   version, or none; the engine's calls fail so until an agent answers its own.
+    func connected(_ reply: DBusMessage) throws(NotificationAgentError) {
+        let version = (try? reply.arguments("u"))?.first?.uint32Value ?? 0
+        guard version == AgentInterface.version else {
+            refusedVersion.withLock { $0 = version }
+            throw .incompatibleVersion(agent: version)
+        }
+        refusedVersion.withLock { $0 = nil }
         ledger.withLock { $0.connectedOwner = reply.sender }
-        let version = (try? reply.arguments("u").first?.uint32Value) ?? nil
-        agentVersion.withLock { $0 = version ?? 0 }
     }
 
     /// Calls `member` of the agent with the app id first and waits for its reply, at most
@@ -127,7 +143,7 @@ final class AgentEngine: NotificationEngine {
         do {
             message = try self.message(member, body)
         } catch {
-            return CenterLog.logger.error("a call to the agent could not be built", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            return SubsystemLog.center.logger.error("a call to the agent was not sent", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
         }
         startCall(message) { [weak self] result in
             guard case .failure(let error) = result else { return }
@@ -142,21 +158,32 @@ final class AgentEngine: NotificationEngine {
     /// effect.
     func refused(_ member: String, _ error: any Error, resending message: DBusMessage? = nil) {
         guard case NotificationAgentError.unknownApp = error else {
-            return CenterLog.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": CenterLog.describe(error)])
+            return SubsystemLog.center.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
         }
-        CenterLog.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
+        SubsystemLog.center.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
         reconnect()
         guard let message else { return }
         startCall(message) { result in
             guard case .failure(let error) = result else { return }
-            CenterLog.logger.warning(
-                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": CenterLog.describe(AgentErrorName.decode(error))])
+            SubsystemLog.center.logger.warning(
+                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": SubsystemLog.describe(AgentErrorName.decode(error))])
         }
     }
 
+    /// Throws ``NotificationAgentError/incompatibleVersion(agent:)`` while the agent that last
+    /// answered `Connect` speaks another version.
+    func requireOwnVersion() throws(NotificationAgentError) {
+        if let version = refusedVersion.withLock({ $0 }) { throw .incompatibleVersion(agent: version) }
+    }
+
     /// The call of `member` with the app id first.
-    func message(_ member: String, _ body: [DBusValue]) throws(DBusError) -> DBusMessage {
-        try DBusMessage.methodCall(
+    ///
+    /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` for any member but
+    ///   `Connect` while the agent speaks another version; the bus's error when the message
+    ///   cannot be built.
+    func message(_ member: String, _ body: [DBusValue]) throws -> DBusMessage {
+        if member != "Connect" { try requireOwnVersion() }
+        return try DBusMessage.methodCall(
             destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
             body: [.string(identity.id)] + body)
     }

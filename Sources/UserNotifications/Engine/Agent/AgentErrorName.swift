@@ -3,7 +3,8 @@ import DBus
 /// The D-Bus error names of the agent's refusals, and their way back to typed errors.
 ///
 /// ``NotificationAgentError`` cases are `org.desktopnotifications.Agent1.Error.NotAllowed`,
-/// `.LimitReached`, `.InvalidArgument`, `.UnknownApp` and `.Failed`; a ``UNError`` is
+/// `.LimitReached`, `.InvalidArgument`, `.UnknownApp`, `.Failed` and `.IncompatibleVersion` (the
+/// agent's version as its message; the agent itself never answers it); a ``UNError`` is
 /// `.UNError<code>` (e.g. `.UNError1401`); a ``NotificationDeliveryError`` is
 /// `.NoNotificationServer`, `.InvalidContent` or `.ServerFailed`; a ``LocationServiceError`` is
 /// `.LocationUnavailable`, `.LocationDenied` or `.LocationFailed`.
@@ -21,6 +22,7 @@ package enum AgentErrorName {
             case .invalidArgument(let detail): (prefix + "InvalidArgument", detail)
             case .unknownApp(let detail): (prefix + "UnknownApp", detail)
             case .failed(let detail): (prefix + "Failed", detail)
+            case .incompatibleVersion(let agent): (prefix + "IncompatibleVersion", "\(agent)")
             }
         case let error as UNError: (prefix + "UNError\(error.code.rawValue)", error.localizedDescription)
         case let error as NotificationDeliveryError:
@@ -54,6 +56,7 @@ package enum AgentErrorName {
         case "LimitReached": return NotificationAgentError.limitReached(message)
         case "InvalidArgument": return NotificationAgentError.invalidArgument(message)
         case "UnknownApp": return NotificationAgentError.unknownApp(message)
+        case "IncompatibleVersion": return NotificationAgentError.incompatibleVersion(agent: UInt32(message) ?? 0)
         case "NoNotificationServer": return NotificationDeliveryError.noNotificationServer(message)
         case "ServerFailed": return NotificationDeliveryError.serverFailed(message)
         case "LocationUnavailable": return LocationServiceError.serviceUnavailable(message)

@@ -1,27 +1,26 @@
 import DBus
 
-/// The names of the per-user agent's D-Bus interface, version 5: `org.desktopnotifications.Agent1`
-/// served by the agent, and `org.desktopnotifications.AgentClient1` served by each app's
-/// center. `dbus/org.desktopnotifications.Agent1.xml` and
-/// `dbus/org.desktopnotifications.AgentClient1.xml` hold the same text, and a test keeps them
-/// equal.
+/// The names of the per-user agent's D-Bus interface: `org.desktopnotifications.Agent1` served
+/// by the agent, and `org.desktopnotifications.AgentClient1` served by each app's center.
+/// `dbus/org.desktopnotifications.Agent1.xml` and `dbus/org.desktopnotifications.AgentClient1.xml`
+/// hold the same text, and a test keeps them equal.
 ///
 /// Every method but `Version` and `Status` takes the caller's app id first. JSON arguments
 /// and answers are the snapshot types of the state file, at most ``maximumArgumentBytes``
 /// each.
 ///
-/// Versions: 1 is the first; 2 adds `AddPresented` (an immediate request with the
-/// presentation options the app's delegate gave before it was sent, so the agent does not ask
-/// `WillPresent` back); 3 adds `AgentClient1`'s `ServiceExtension` (the agent asks a connected
-/// center to run its service extension on a pushed request with `mutable-content`); 4 adds
-/// `AddRequests` (up to ``maximumBatchRequests`` requests in one call, each added as `Add`
-/// adds it, in order, with an answer of its own: the center packs the adds made while one is
-/// on its way); 5 adds `AddFiles` (a request whose attachments' bytes travel as descriptors,
-/// one per attachment in order: the agent never opens a path a sandboxed app names, and a
-/// center sends every request with attachments this way). A version only adds methods: a center calls `AddPresented` only when `Connect`
-/// answered 2 or more, and `AddRequests` only when it answered 4 or more, and calls `Add`
-/// otherwise; a center older than 3 answers `ServiceExtension` with `UnknownMethod`, and the
-/// agent shows the push as it was sent.
+/// One version: the agent and the center's engine ship together, and a center speaks only
+/// ``version``. `Version` and `Connect` answer it; a center whose `Connect` is answered with
+/// another (an agent left running by another install) uses no method of it, and throws
+/// ``NotificationAgentError/incompatibleVersion(agent:)`` instead. The center adds a request
+/// with attachments as `AddFiles` (their bytes travel as descriptors, one per attachment in
+/// order: the agent never opens a path a sandboxed app names), an immediate one as
+/// `AddPresented` (with the presentation options the app's delegate gave before it was sent, so
+/// the agent does not ask `WillPresent` back), and one with a trigger as `Add`, or packed with
+/// the adds made while one is on its way into one `AddRequests` (up to
+/// ``maximumBatchRequests`` requests, each added as `Add` adds it, in order, with an answer of
+/// its own). The agent asks a connected center `ServiceExtension` to run its service extension
+/// on a pushed request with `mutable-content`.
 package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
@@ -33,14 +32,9 @@ package enum AgentInterface {
     package static let clientName = "org.desktopnotifications.AgentClient1"
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
-    /// The interface's version, answered by `Version` and `Connect`.
+    /// The interface's version, answered by `Version` and `Connect`: the only one a center
+    /// speaks.
     package static let version: UInt32 = 5
-    /// The first version that serves `AddPresented`.
-    package static let addPresentedVersion: UInt32 = 2
-    /// The first version that serves `AddRequests`.
-    package static let addRequestsVersion: UInt32 = 4
-    /// The version that adds `AddFiles`.
-    package static let addFilesVersion: UInt32 = 5
     /// The most requests one `AddRequests` call takes; a longer list gets
     /// ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
     package static let maximumBatchRequests = 1_000

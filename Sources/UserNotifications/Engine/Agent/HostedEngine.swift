@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -50,9 +51,9 @@ package final class HostedEngine: Sendable {
 
     /// Logs an accepted request whose delivery failed (the default of `init`'s `undelivered`).
     package static let logUndelivered: @Sendable (String, any Error) -> Void = { identifier, error in
-        CenterLog.logger.warning(
+        SubsystemLog.center.logger.warning(
             "an accepted notification was not delivered; it is kept and delivered again when a notification server appears",
-            metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": CenterLog.describe(error)])
+            metadata: ["identifier": "\(TerminalText.singleLine(identifier))", "error": SubsystemLog.describe(error)])
     }
 
     /// The app's identity.

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 /// Whether an app is D-Bus activatable, as the Desktop Entry Specification says it: its desktop
@@ -34,7 +35,7 @@ package enum ActivatableDesktopEntry {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: maximumBytes + 1), data.count <= maximumBytes else {
-            CenterLog.logger.info("a desktop entry over the size read was taken as not D-Bus activatable", metadata: ["path": "\(path)"])
+            SubsystemLog.center.logger.info("a desktop entry over the size read was taken as not D-Bus activatable", metadata: ["path": "\(path)"])
             return false
         }
         return isActivatable(Array(data))

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import Logging
@@ -17,6 +18,11 @@ import Logging
 ///    owner (the session is GNOME) and the app is D-Bus activatable
 ///    (``ActivatableDesktopEntry``);
 /// 3. else in process, which is logged when the agent was asked for or found.
+///
+/// An agent that answers `Connect` with another interface version than the center's
+/// (``NotificationAgentError/incompatibleVersion(agent:)``: one left running by another
+/// install) is not used: the choice goes on to GNOME's engine or in process as when no agent is
+/// there, with a warning, and the reason kept as the fallback.
 ///
 /// Why an agent asked for or found was not used (a refusal, no answer), or why the portal or
 /// GNOME's engine asked for could not be reached, is kept with the choice
@@ -40,7 +46,7 @@ enum EngineChoice {
         case "portal": return .portal
         case "gnome": return .gnome
         case let other?:
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "\(environmentVariable) is none of agent, in-process, portal, gnome; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
             return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
         }
@@ -109,9 +115,9 @@ enum EngineChoice {
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeEngine.callDeadline)
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the session bus is not reachable for GNOME's notifications; notifications stay in this process",
-                metadata: ["error": CenterLog.describe(error)])
+                metadata: ["error": SubsystemLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .gnome, reason: .unreachable(String(describing: error))))
         }
         let engine = GnomeEngine(
@@ -160,9 +166,9 @@ enum EngineChoice {
                 identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory,
                 locationHub: locationHub))
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",
-                metadata: ["error": CenterLog.describe(error)])
+                metadata: ["error": SubsystemLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .portal, reason: .unreachable(String(describing: error))))
         }
     }
@@ -175,16 +181,23 @@ enum EngineChoice {
 
     /// Logs why the agent was not used and returns it: a refusal (an error the agent named,
     /// such as ``NotificationAgentError/notAllowed(_:)`` for a second process of the app) as an
-    /// error, no answer or a failure as a warning.
+    /// error; an agent of another interface version
+    /// (``NotificationAgentError/incompatibleVersion(agent:)``), no answer or a failure as a
+    /// warning. The choice then goes on as when no agent is there.
     private static func fallingBack(_ error: any Error, appID: String) -> NotificationEngineFallback {
-        let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": CenterLog.describe(error)]
+        let metadata: Logger.Metadata = ["app": "\(TerminalText.singleLine(appID))", "error": SubsystemLog.describe(error)]
         if let refusal = error as? NotificationAgentError {
+            if case .incompatibleVersion = refusal {
+                SubsystemLog.center.logger.warning(
+                    "the notification agent running speaks another interface version; the center goes on without it", metadata: metadata)
+                return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
+            }
             if case .failed = refusal {} else {
-                CenterLog.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
+                SubsystemLog.center.logger.error("the notification agent refused the app; the center keeps its notifications without it", metadata: metadata)
                 return NotificationEngineFallback(attempted: .agent, reason: .refused(refusal))
             }
         }
-        CenterLog.logger.warning("the notification agent did not answer; notifications stay in this process", metadata: metadata)
+        SubsystemLog.center.logger.warning("the notification agent did not answer; notifications stay in this process", metadata: metadata)
         return NotificationEngineFallback(attempted: .agent, reason: .unreachable(String(describing: error)))
     }
 }

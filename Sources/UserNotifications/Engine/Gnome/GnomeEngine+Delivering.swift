@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 // A delivery: the host's options, `AddNotification(app_id, id, notification)` to GNOME Shell,
@@ -44,7 +45,7 @@ extension GnomeEngine {
                 member: "RemoveNotification", body: [.string(identity.id), .string(identifier)], flags: .noReplyExpected)
             try connection.send(message)
         } catch {
-            CenterLog.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
         }
     }
 }

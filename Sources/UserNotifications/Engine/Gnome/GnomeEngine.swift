@@ -141,7 +141,7 @@ final class GnomeEngine: SelfKeptEngine {
         do {
             return try GnomeActionTarget.decode(target, activationToken: activationToken)
         } catch {
-            CenterLog.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
+            SubsystemLog.center.logger.warning("a notification response that does not read as GNOME's was refused", metadata: ["error": "\(error)"])
             return nil
         }
     }

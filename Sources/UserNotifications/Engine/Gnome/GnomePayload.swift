@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// The `AddNotification` dictionary of the GNOME engine: GNotification's keys
@@ -28,7 +29,7 @@ struct GnomePayload {
 
     private func target(_ notification: UNNotification, _ action: String, textInput: Bool) -> DBusValue? {
         guard let text = GnomeActionTarget.encode(notification.request, date: notification.date, actionIdentifier: action, textInput: textInput) else {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "an action of a notification was left out: its response does not fit GNOME's action target",
                 metadata: ["identifier": "\(notification.request.identifier)", "action": "\(action)"])
             return nil

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -230,9 +231,9 @@ extension InProcessEngine {
         } else if let kept = finished.kept {
             keptDeliveryEnded(kept, outcome, retry: retry)
         } else if case .failure(let error) = outcome {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a notification whose trigger fired was not delivered",
-                metadata: ["identifier": "\(finished.identifier)", "error": CenterLog.describe(error)])
+                metadata: ["identifier": "\(finished.identifier)", "error": SubsystemLog.describe(error)])
         }
         if let next { begin(next.tag) }
     }
@@ -244,9 +245,9 @@ extension InProcessEngine {
             do {
                 try await client.setBadge(appID: appID, count: count)
             } catch {
-                CenterLog.logger.warning(
+                SubsystemLog.center.logger.warning(
                     "the badge of a notification was not set",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+                    metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             }
         }
     }
@@ -274,7 +275,7 @@ extension InProcessEngine {
                     try await client.closeNotification(id: id)
                 } catch {
                     // Servers answer an id that closed meanwhile with an error; nothing is lost.
-                    CenterLog.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": CenterLog.describe(error)])
+                    SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
                 }
             }
         }

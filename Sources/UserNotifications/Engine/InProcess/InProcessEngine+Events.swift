@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
@@ -41,7 +42,7 @@ extension InProcessEngine {
     private func holdEarly(_ key: ServerKey, _ event: NotificationEvent) {
         guard deliveries.postsInFlight > 0 else { return }
         if !deliveries.holdEarly(EarlySignal(key: key, event: event)) {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "too many signals before their Notify reply; the oldest was dropped",
                 metadata: ["limit": "\(DeliveryQueue.earlyLimit)"])
         }
@@ -86,7 +87,7 @@ extension InProcessEngine {
         for entry in dropped { release(entry.notification.request) }
         if capabilityCache?.server == server { capabilityCache = nil }
         guard !dropped.isEmpty else { return }
-        CenterLog.logger.info(
+        SubsystemLog.center.logger.info(
             "the notification server went away; its notifications left the delivered list",
             metadata: ["server": "\(TerminalText.singleLine(server))", "identifiers": "\(dropped.map(\.identifier).sorted())"])
         scheduleSave()

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 // Location triggers: a pending request with one is watched by the engine's region watch
@@ -28,7 +29,7 @@ extension InProcessEngine {
     /// or hand-edited state file) is reported and dropped.
     func restoreWatch(_ request: UNNotificationRequest, trigger: UNLocationNotificationTrigger, anchor: Date) {
         if let problem = trigger.regionRecord.problem {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a saved location request was dropped", metadata: ["identifier": "\(request.identifier)", "reason": "\(problem)"])
             release(request)
             scheduleSave()

@@ -61,8 +61,8 @@ extension InProcessEngine {
     /// Keeps `error` for ``writeStateNow()`` and reports it.
     func recordStateProblem(_ error: any Error) {
         stateProblem = error
-        CenterLog.logger.error(
-            "the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
+        SubsystemLog.center.logger.error(
+            "the notification state is not saved", metadata: ["error": SubsystemLog.describe(error)])
     }
 
     /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written

@@ -240,7 +240,7 @@ actor InProcessEngine: NotificationEngine {
             do {
                 try await client.connect()
             } catch {
-                CenterLog.logger.info("no notification service at start", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.info("no notification service at start", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
         regionWatch.subscribe { [weak self] event in await self?.takeLocation(event) }
@@ -406,7 +406,7 @@ actor InProcessEngine: NotificationEngine {
         do {
             return try await client.isServerAvailable()
         } catch {
-            CenterLog.logger.info("no notification service reachable", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("no notification service reachable", metadata: ["error": SubsystemLog.describe(error)])
             return false
         }
     }
@@ -421,7 +421,7 @@ actor InProcessEngine: NotificationEngine {
             learned(capabilities, of: answer.server)
             return capabilities
         } catch {
-            CenterLog.logger.info("the server's capabilities are not known", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("the server's capabilities are not known", metadata: ["error": SubsystemLog.describe(error)])
             return nil
         }
     }

@@ -51,7 +51,7 @@ extension PortalEngine {
             return oldest.flatMap { state.delivered.removeValue(forKey: $0.identifier)?.identifier }
         }
         if let dropped {
-            CenterLog.logger.info(
+            SubsystemLog.center.logger.info(
                 "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
                 metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
         }
@@ -88,7 +88,7 @@ extension PortalEngine {
                 member: "RemoveNotification", body: [.string(identifier)], flags: .noReplyExpected)
             try connection.send(message)
         } catch {
-            CenterLog.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
         }
     }
 
@@ -98,7 +98,7 @@ extension PortalEngine {
     func actionInvoked(_ message: DBusMessage) {
         guard let arguments = try? message.arguments("ssav"), let id = arguments[0].stringValue,
               let action = arguments[1].stringValue else {
-            return CenterLog.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
+            return SubsystemLog.center.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
         }
         let parameter = PortalActionParameter(arguments[2])
         guard action == PortalPayload.Delivery.applicationAction else {
@@ -108,7 +108,7 @@ extension PortalEngine {
         // An app.* action relayed as the signal (the 1.16 frontend does so for its backend's
         // click): the target says which action of which notification, with its nonce.
         guard let target = parameter.target.flatMap(PortalResponseID.init(parsing:)), target.identifier == id else {
-            return CenterLog.logger.info("an ActionInvoked for an app action without a target of this engine was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+            return SubsystemLog.center.logger.info("an ActionInvoked for an app action without a target of this engine was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
         }
         _ = answer(id: id, action: target.action, parameter: parameter, nonce: target.nonce)
     }
@@ -133,10 +133,10 @@ extension PortalEngine {
         case .answered(let answered, let action):
             (entry, identifier) = (answered, action)
         case .unknown:
-            CenterLog.logger.info("an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
+            SubsystemLog.center.logger.info("an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(id))"])
             return false
         case .wrongNonce:
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "a notification response whose target does not carry the notification's nonce was refused",
                 metadata: ["identifier": "\(TerminalText.singleLine(id))"])
             return false

@@ -101,7 +101,7 @@ final class PortalEngine: SelfKeptEngine {
             }
             subscription.withLock { $0 = handle }
         } catch {
-            CenterLog.logger.error("the portal's actions cannot be heard", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("the portal's actions cannot be heard", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
@@ -124,7 +124,7 @@ final class PortalEngine: SelfKeptEngine {
             let reply = try await connection.call(message, timeout: Self.callDeadline)
             return try reply.arguments("v").first?.variantValue
         } catch {
-            CenterLog.logger.info("the notification portal's property is not known", metadata: ["property": "\(name)", "error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.info("the notification portal's property is not known", metadata: ["property": "\(name)", "error": SubsystemLog.describe(error)])
             return nil
         }
     }
@@ -146,7 +146,7 @@ final class PortalEngine: SelfKeptEngine {
     /// (``takeResponse(target:activationToken:sender:)``, which the app side calls), as any bus
     /// peer may call `ActivateAction`.
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        CenterLog.logger.info("a portal notification response without its caller's name was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
+        SubsystemLog.center.logger.info("a portal notification response without its caller's name was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
         return false
     }
 
@@ -161,7 +161,7 @@ final class PortalEngine: SelfKeptEngine {
     func takeResponse(target text: String, activationToken: String?, sender: String) async -> Bool {
         guard await ActivationSender.owns(PortalInterface.busName, sender: sender, on: connection) else { return false }
         guard let target = PortalResponseID(parsing: text) else {
-            CenterLog.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(text))"])
+            SubsystemLog.center.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(text))"])
             return false
         }
         return answer(

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 // Version 2's icon and sound as sealed memory files: the dictionary of ``PortalPayload`` with
@@ -58,7 +59,7 @@ extension PortalPayload {
         do throws(PortalSealedFile.Failure) {
             return try PortalSealedFile.make(named: "desktopnotifications-" + name, bytes: try PortalSealedFile.read(url, limit: limit))
         } catch {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "a notification's \(name) was not sent as a file; the portal gets what version 1 gets",
                 metadata: ["identifier": "\(identifier)", "error": "\(error)"])
             return nil

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 // Location triggers, as the in-process engine takes them: a pending location request is
@@ -28,7 +29,7 @@ extension SelfKeptEngine {
     /// state file) is logged and dropped; it leaves the file at the next save.
     func restoreWatch(_ entry: PendingEntry, trigger: UNLocationNotificationTrigger, into state: inout State) {
         if let problem = trigger.regionRecord.problem {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a saved location request was dropped", metadata: ["identifier": "\(entry.identifier)", "reason": "\(problem)"])
             return
         }
@@ -60,9 +61,9 @@ extension SelfKeptEngine {
                 do {
                     try await self.deliver(request, date: now)
                 } catch {
-                    CenterLog.logger.error(
+                    SubsystemLog.center.logger.error(
                         "a notification whose location trigger fired was not delivered",
-                        metadata: ["identifier": "\(request.identifier)", "error": CenterLog.describe(error)])
+                        metadata: ["identifier": "\(request.identifier)", "error": SubsystemLog.describe(error)])
                 }
             }
         }

@@ -19,7 +19,7 @@ extension SelfKeptEngine {
         do {
             saved = EngineState.state(from: try file.load())
         } catch {
-            CenterLog.logger.error("the notification state is not read; it is not saved either", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("the notification state is not read; it is not saved either", metadata: ["error": SubsystemLog.describe(error)])
             keeper.problem.withLock { $0 = error }
             return
         }
@@ -110,7 +110,7 @@ extension SelfKeptEngine {
                 keeper.problem.withLock { $0 = nil }
             } catch {
                 keeper.stamp.withLock { $0 = nil }
-                CenterLog.logger.error("the notification state is not saved", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.error("the notification state is not saved", metadata: ["error": SubsystemLog.describe(error)])
                 keeper.problem.withLock { $0 = error }
             }
         }

@@ -145,9 +145,9 @@ extension SelfKeptEngine {
             do {
                 try await setBadgeCount(badge.intValue)
             } catch {
-                CenterLog.logger.warning(
+                SubsystemLog.center.logger.warning(
                     "the badge of a notification was not set",
-                    metadata: ["identifier": "\(notification.request.identifier)", "error": CenterLog.describe(error)])
+                    metadata: ["identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
             }
         }
         return options
@@ -167,9 +167,9 @@ extension SelfKeptEngine {
             do {
                 try await self.deliver(fired.entry.request, date: due)
             } catch {
-                CenterLog.logger.error(
+                SubsystemLog.center.logger.error(
                     "a notification whose trigger fired was not delivered",
-                    metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+                    metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             }
         }
     }

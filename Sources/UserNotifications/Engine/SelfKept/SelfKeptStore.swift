@@ -28,7 +28,7 @@ final class SelfKeptStore: Sendable {
         case .success(let url):
             file = EngineState.file(in: url)
         case .failure(let error):
-            CenterLog.logger.error("the notification state is not kept", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error("the notification state is not kept", metadata: ["error": SubsystemLog.describe(error)])
             file = nil
             problem.withLock { $0 = error }
         case nil:

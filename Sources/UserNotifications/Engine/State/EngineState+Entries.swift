@@ -13,7 +13,7 @@ extension EngineState {
         case .fresh:
             return EngineState()
         case .setAside(let reason, let movedTo):
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "the saved state could not be trusted; it was set aside",
                 metadata: ["reason": "\(reason)", "movedTo": "\(TerminalText.singleLine(movedTo.path))"])
             return EngineState()
@@ -26,9 +26,9 @@ extension EngineState {
         do {
             return try make()
         } catch {
-            CenterLog.logger.error(
+            SubsystemLog.center.logger.error(
                 "a notification was left out of the saved state",
-                metadata: ["identifier": "\(identifier)", "error": CenterLog.describe(error)])
+                metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             return nil
         }
     }

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import Logging
@@ -15,7 +16,7 @@ extension EngineState {
 
     /// This state without the pending requests and delivered notifications that cannot be
     /// honoured (``Pending/problem``, ``Delivered/problem``), each one logged to `logger`.
-    func leavingOutWhatCannotBeHonoured(logger: Logger = CenterLog.logger) -> EngineState {
+    func leavingOutWhatCannotBeHonoured(logger: Logger = SubsystemLog.center.logger) -> EngineState {
         var kept = self
         kept.pending = pending.filter { entry in
             guard let problem = entry.problem else { return true }

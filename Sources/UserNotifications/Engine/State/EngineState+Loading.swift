@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import Logging
 
@@ -13,7 +14,7 @@ extension EngineState {
     /// ``file(in:)``'s `load()`, then this. What is left out is not logged here (the engine
     /// logs it at restore; the harness runs thousands of cases a second).
     package func makeObjects() -> (categories: [UNNotificationCategory], pending: [UNNotificationRequest], delivered: [UNNotification]) {
-        let kept = leavingOutWhatCannotBeHonoured(logger: Logger(label: CenterLog.logger.label) { _ in SwiftLogNoOpLogHandler() })
+        let kept = leavingOutWhatCannotBeHonoured(logger: Logger(label: SubsystemLog.center.logger.label) { _ in SwiftLogNoOpLogHandler() })
         return (
             kept.categories.map { $0.makeCategory() }, kept.pending.map { $0.request.makeRequest() },
             kept.delivered.map { $0.notification.makeNotification() }

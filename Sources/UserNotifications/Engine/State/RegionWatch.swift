@@ -118,8 +118,8 @@ final class RegionWatch: Sendable {
             do {
                 try await hub.need(subscriber, smallestRadius: radius)
             } catch {
-                CenterLog.logger.warning(
-                    "the location service cannot watch the pending location requests", metadata: ["error": CenterLog.describe(error)])
+                SubsystemLog.center.logger.warning(
+                    "the location service cannot watch the pending location requests", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
     }

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 #if canImport(Glibc)
@@ -118,8 +119,8 @@ package struct AttachmentStore: Sendable {
             guard try PrivateStorage.checkFolder(root.path) else { return }
             names = try StateFileSystem.names(inFolder: root.path)
         } catch {
-            CenterLog.logger.error(
-                "stored attachments were not pruned", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error(
+                "stored attachments were not pruned", metadata: ["error": SubsystemLog.describe(error)])
             return
         }
         for name in names {
@@ -133,8 +134,8 @@ package struct AttachmentStore: Sendable {
         do {
             try PrivateStorage.remove(folder.path)
         } catch {
-            CenterLog.logger.error(
-                "a stored attachment was not removed", metadata: ["error": CenterLog.describe(error)])
+            SubsystemLog.center.logger.error(
+                "a stored attachment was not removed", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import Logging
 
@@ -192,9 +193,9 @@ extension UNUserNotificationCenter {
         do {
             try await serveApplicationInterface()
         } catch {
-            CenterLog.logger.warning(
+            SubsystemLog.center.logger.warning(
                 "the app id is not ours on the bus; the push connector serves under a unique name while the app runs",
-                metadata: ["error": CenterLog.describe(error)])
+                metadata: ["error": SubsystemLog.describe(error)])
         }
         if let server = applicationSide.withLock({ $0.server }) {
             connection = server.connection
@@ -208,7 +209,7 @@ extension UNUserNotificationCenter {
             serviceName = connection.uniqueName
             own = connection
         }
-        let connector = try UnifiedPushConnector.serve(on: connection, serviceName: serviceName, logger: CenterLog.logger)
+        let connector = try UnifiedPushConnector.serve(on: connection, serviceName: serviceName, logger: SubsystemLog.center.logger)
         let (winner, loser) = remotePush.withLock { side -> (UnifiedPushConnector, UnifiedPushConnector?) in
             if let existing = side.connector { return (existing, connector) }
             side.connector = connector
@@ -239,7 +240,7 @@ extension UNUserNotificationCenter {
             newEndpoint: { [weak self] endpoint in
                 guard let self else { return }
                 if let failure = keepRemotePushRecord({ $0.endpoint = endpoint; $0.distributor = distributor }) {
-                    CenterLog.logger.error("cannot keep the new push endpoint", metadata: ["error": CenterLog.describe(failure)])
+                    SubsystemLog.center.logger.error("cannot keep the new push endpoint", metadata: ["error": SubsystemLog.describe(failure)])
                 }
                 guard let handler = remotePush.withLock({ $0.handler }), let url = URL(string: endpoint) else { return }
                 let registration = RemoteNotificationRegistration(endpoint: url, p256dh: keys.p256dh, auth: keys.auth, distributor: distributor)
@@ -252,7 +253,7 @@ extension UNUserNotificationCenter {
             unregistered: { [weak self] in
                 guard let self else { return }
                 if let failure = keepRemotePushRecord({ $0.endpoint = nil; $0.distributor = nil }) {
-                    CenterLog.logger.error("cannot forget the push endpoint", metadata: ["error": CenterLog.describe(failure)])
+                    SubsystemLog.center.logger.error("cannot forget the push endpoint", metadata: ["error": SubsystemLog.describe(failure)])
                 }
                 if let handler = remotePush.withLock({ $0.handler }) { await MainActor.run { handler(.unregistered) } }
             })
@@ -266,7 +267,7 @@ extension UNUserNotificationCenter {
             let payload = try RemoteNotificationPayload(json: plaintext)
             try await deliverRemoteNotification(payload)
         } catch {
-            CenterLog.logger.warning("a pushed message was dropped", metadata: metadata.merging(["error": CenterLog.describe(error)]) { $1 })
+            SubsystemLog.center.logger.warning("a pushed message was dropped", metadata: metadata.merging(["error": SubsystemLog.describe(error)]) { $1 })
         }
     }
 }
