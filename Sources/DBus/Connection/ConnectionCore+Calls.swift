@@ -23,6 +23,7 @@ extension ConnectionCore {
         _ outgoing: OutgoingMessage, member: String, timeout: Duration, token: CallToken? = nil,
         complete: @escaping (Result<DBusMessage, DBusError>) -> Void
     ) {
+        assertOnQueue()
         guard isOpen else { return complete(.failure(.disconnected)) }
         let serial = allocateSerial()
         token?.serial = serial
@@ -68,6 +69,7 @@ extension ConnectionCore {
 
     /// Completes the call that `reply` answers; `false` when no call of ours waits for it.
     func completeCall(with reply: DBusMessage) -> Bool {
+        assertOnQueue()
         guard let serial = reply.replySerial, let call = pendingCalls.remove(serial) else { return false }
         if reply.kind == .error {
             call.complete(.failure(.remote(name: reply.errorName ?? "", message: reply.errorText)))
@@ -103,6 +105,7 @@ extension ConnectionCore {
     }
 
     private func expireCalls() {
+        assertOnQueue()
         let (expired, next) = pendingCalls.takeDue(at: .now())
         if let next { deadlineTimer?.schedule(deadline: next) }
         for call in expired { call.complete(.failure(.timedOut(member: call.member, after: call.timeout))) }

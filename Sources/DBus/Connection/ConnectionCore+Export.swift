@@ -2,6 +2,7 @@ extension ConnectionCore {
     /// Whether a call with `header` reaches something here: an exported object at its path, or
     /// `Introspect` on a path at or above one.
     func servesCall(_ header: MessageHeader) -> Bool {
+        assertOnQueue()
         guard let path = header.path else { return false }
         if exports[path.rawValue] != nil { return true }
         guard header.interface == "org.freedesktop.DBus.Introspectable", header.member == "Introspect" else { return false }
@@ -11,6 +12,7 @@ extension ConnectionCore {
 
     /// Serves a call to an exported object; `false` lets libdbus answer `UnknownMethod`.
     func handleMethodCall(_ message: DBusMessage) -> Bool {
+        assertOnQueue()
         guard let path = message.path else { return false }
         if message.interface == "org.freedesktop.DBus.Introspectable", message.member == "Introspect" {
             guard let xml = introspection(of: path) else { return false }

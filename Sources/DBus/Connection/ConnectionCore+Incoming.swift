@@ -8,6 +8,7 @@ extension ConnectionCore {
     /// The header is checked first: a message nobody here waits for, subscribes to or serves
     /// is passed on without its body ever being decoded.
     func handleIncoming(_ message: OpaquePointer) -> DBusHandlerResult {
+        assertOnQueue()
         if dbus_message_is_signal(message, "org.freedesktop.DBus.Local", "Disconnected") != 0 {
             handleDisconnect()
             return DBUS_HANDLER_RESULT_HANDLED

@@ -33,6 +33,7 @@ final class DescriptorWatches {
 
 extension ConnectionCore {
     func addWatch(_ watch: OpaquePointer) {
+        assertOnQueue()
         let fd = dbus_watch_get_unix_fd(watch)
         let descriptor: DescriptorWatches
         if let existing = descriptors[fd] {
@@ -51,6 +52,7 @@ extension ConnectionCore {
     }
 
     func removeWatch(_ watch: OpaquePointer) {
+        assertOnQueue()
         let fd = dbus_watch_get_unix_fd(watch)
         guard let descriptor = descriptors[fd] else { return }
         descriptor.watches.removeAll { $0 == watch }
@@ -63,6 +65,7 @@ extension ConnectionCore {
     }
 
     func watchToggled(_ watch: OpaquePointer) {
+        assertOnQueue()
         guard let descriptor = descriptors[dbus_watch_get_unix_fd(watch)] else { return }
         rearm(descriptor)
     }
@@ -74,6 +77,7 @@ extension ConnectionCore {
 
     /// One report from the loop: hand each enabled watch its conditions, then re-arm.
     private func descriptorReady(fd: Int32, id: UInt64, events: UInt32) {
+        assertOnQueue()
         guard let descriptor = descriptors[fd], descriptor.id == id else { return }
         isHandlingReport = true
         for watch in descriptor.watches {
@@ -179,6 +183,7 @@ private let filter: DBusHandleMessageFunction = { _, message, data in
 extension ConnectionCore {
     /// Installs the watch, timeout, dispatch-status and filter functions. On the queue.
     func attachMainLoop() {
+        assertOnQueue()
         guard let raw else { return }
         let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_set_exit_on_disconnect(raw, 0)

@@ -13,6 +13,7 @@ extension ConnectionCore {
 
     /// Routes a signal to the subscriptions whose rules select it, in subscription order.
     func deliverSignal(_ message: DBusMessage, header: MessageHeader) {
+        assertOnQueue()
         if isNameOwnerChanged(header), let arguments = try? message.arguments("sss"),
            let name = arguments[0].stringValue, let old = arguments[1].stringValue, let new = arguments[2].stringValue {
             updateOwner(of: name, from: old, to: new)
@@ -48,6 +49,7 @@ extension ConnectionCore {
 
     /// Registers a subscription; deliveries start at once. On the queue.
     func addSubscription(_ subscription: SignalSubscription) {
+        assertOnQueue()
         subscriptions[subscription.id] = subscription
         if let name = subscription.ownerName {
             trackedNames[name, default: TrackedName()].subscribers += 1
@@ -56,6 +58,7 @@ extension ConnectionCore {
 
     /// Removes a subscription and its rules from the bus. On the queue.
     func removeSubscription(_ id: UInt64) {
+        assertOnQueue()
         guard let subscription = subscriptions.removeValue(forKey: id) else { return }
         for rule in subscription.rules { removeMatch(rule) }
         guard let name = subscription.ownerName, var tracked = trackedNames[name] else { return }
@@ -89,6 +92,7 @@ extension ConnectionCore {
     /// asks `GetNameOwner`; both replies are handled on the queue in arrival order, so a
     /// change that the bus reports after answering is never overwritten by the older answer.
     func resolveOwner(of name: String, timeout: Duration, _ done: @escaping (Result<String?, DBusError>) -> Void) {
+        assertOnQueue()
         guard var tracked = trackedNames[name] else { return done(.failure(.disconnected)) }
         if tracked.resolved { return done(.success(tracked.owner)) }
         tracked.waiters.append(done)

@@ -45,6 +45,14 @@ final class ConnectionCore: @unchecked Sendable {
 
     var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
 
+    /// Stops the process when called off ``queue``: the confinement the type's `Sendable`
+    /// conformance rests on is checked, not only stated, at each entry point that touches
+    /// libdbus or the fields.
+    @inline(__always)
+    func assertOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+    }
+
     /// Runs `work` on the queue: at once when already there (keeping order with what the
     /// caller does next), else as the next item.
     func perform(_ work: @escaping @Sendable () -> Void) {
@@ -60,6 +68,7 @@ final class ConnectionCore: @unchecked Sendable {
     var isOpen: Bool { openFlag.isOpen }
 
     func allocateSerial() -> UInt32 {
+        assertOnQueue()
         let serial = nextSerial
         nextSerial = nextSerial == UInt32.max ? 0x4000_0000 : nextSerial + 1
         return serial
@@ -71,6 +80,7 @@ final class ConnectionCore: @unchecked Sendable {
     ///   message with descriptors when the connection cannot pass them (nothing is duplicated);
     ///   the errors of building the message.
     func transmit(_ outgoing: OutgoingMessage, serial: UInt32) throws(DBusError) {
+        assertOnQueue()
         guard let raw, isOpen else { throw .disconnected }
         let message: OpaquePointer
         switch outgoing {
@@ -88,7 +98,8 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Whether the connection passes Unix file descriptors (known once it is authenticated).
     func canPassDescriptors(_ raw: OpaquePointer) -> Bool {
-        dbus_connection_can_send_type(raw, Int32(Unicode.Scalar("h").value)) != 0
+        assertOnQueue()
+        return dbus_connection_can_send_type(raw, Int32(Unicode.Scalar("h").value)) != 0
     }
 
     private static func demarshal(_ bytes: [UInt8], serial: UInt32) throws(DBusError) -> OpaquePointer {
@@ -121,6 +132,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Dispatches what libdbus has read; on the queue, outside any libdbus call.
     func dispatchNow() {
+        assertOnQueue()
         dispatchScheduled = false
         guard let raw, !isDispatching else { return }
         isDispatching = true
@@ -132,6 +144,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// handler dropped the last reference to the connection) it waits for the dispatch to end:
     /// libdbus must not lose the connection under its own feet.
     func shutdown() {
+        assertOnQueue()
         guard let raw else { return }
         if isDispatching {
             queue.async { [self] in shutdown() }
@@ -148,6 +161,7 @@ final class ConnectionCore: @unchecked Sendable {
 
     /// Fails every pending call, ends every subscription, tells whoever asked.
     func handleDisconnect() {
+        assertOnQueue()
         guard openFlag.close() else { return }
         let calls = pendingCalls.removeAll()
         disarmDeadlineTimer()
