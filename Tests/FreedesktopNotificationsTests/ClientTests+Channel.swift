@@ -76,4 +76,34 @@ extension ClientTests {
         #expect(await events.next(2).count == 2, "the action and the close reached the client")
         #expect(log.summary.isEmpty)
     }
+
+    @Test("channel: a posted notification's signals go to the channel that posted it alone; others' to every channel")
+    func signalsGoToThePoster() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .kde)
+        let client = NotificationsClient(bus: testBus.bus)
+        let first = ChannelLog()
+        let second = ChannelLog()
+        let firstChannel = client.openChannel { first.record($0) }
+        let secondChannel = client.openChannel { second.record($0) }
+        defer {
+            firstChannel.close()
+            secondChannel.close()
+        }
+        client.post(NotifyRequest(summary: "first's"), tag: 1, on: firstChannel)
+        #expect(await eventually { first.summary == ["posted 1 id 1"] })
+        client.post(NotifyRequest(summary: "second's"), tag: 2, on: secondChannel)
+        #expect(await eventually { second.summary == ["posted 2 id 2"] })
+        server.invokeAction(id: 1, key: "ok")
+        server.invokeAction(id: 2, key: "no")
+        #expect(await eventually { first.summary.count == 3 && second.summary.count == 3 })
+        #expect(first.summary == ["posted 1 id 1", "action 1 ok", "closed 1"])
+        #expect(second.summary == ["posted 2 id 2", "action 2 no", "closed 2"])
+        // An id neither posted (another process's, on a broadcasting server) reaches both, and
+        // so does a signal of a closed notification's id: its entry ended with the close.
+        server.broadcastForeignAction(id: 99)
+        server.broadcastForeignAction(id: 1)
+        #expect(await eventually { first.summary.count == 5 && second.summary.count == 5 })
+        #expect(first.summary.suffix(2) == ["action 99 default", "action 1 default"])
+        #expect(second.summary.suffix(2) == ["action 99 default", "action 1 default"])
+    }
 }

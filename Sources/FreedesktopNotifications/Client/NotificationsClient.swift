@@ -33,6 +33,9 @@ public final class NotificationsClient: Sendable {
         var ownerChangeSeen = false
         var consumers: [UInt64: AsyncStream<NotificationEvent>.Continuation] = [:]
         var channels: [UInt64: @Sendable (NotificationChannelItem) -> Void] = [:]
+        /// The channel whose post each notification is, once its `Notify` reply told the id:
+        /// the signals of that notification go to that channel alone.
+        var poster: [PostedID: UInt64] = [:]
         var nextConsumer: UInt64 = 0
         var sequence: UInt64 = 0
 
@@ -42,6 +45,17 @@ public final class NotificationsClient: Sendable {
             return NotificationChannelItem(sequence: sequence, owner: owner, kind: kind)
         }
     }
+
+    /// A notification as a server instance numbered it.
+    private struct PostedID: Hashable {
+        let server: String
+        let id: UInt32
+    }
+
+    /// The most notifications whose channel is remembered (``State/poster``); past it the table
+    /// starts again, and the signals of the notifications it forgot go to every channel, as
+    /// those of a notification posted elsewhere do.
+    static let posterMemory = 65_536
 
     /// The deadline of calls to the bus daemon (connecting, subscribing).
     static let busTimeout: Duration = .seconds(5)
@@ -111,9 +125,11 @@ public final class NotificationsClient: Sendable {
         state.withLock { $0.owner }
     }
 
-    /// Opens an ordered channel: `handler` gets every event and the replies to the posts made
-    /// through this channel (``post(_:tag:on:)``), one at a time, in the order the socket gave
+    /// Opens an ordered channel: `handler` gets the replies to the posts made through this
+    /// channel (``post(_:tag:on:)``) and the events, one at a time, in the order the socket gave
     /// them, on the connection's executor. It must not block: hand the item on (to a stream).
+    /// The signals of a notification another channel posted (its reply told the id) go to
+    /// that channel alone; every other event goes to every channel.
     package func openChannel(_ handler: @escaping @Sendable (NotificationChannelItem) -> Void) -> NotificationChannel {
         let id = state.withLock { state in
             state.nextConsumer += 1
@@ -121,25 +137,59 @@ public final class NotificationsClient: Sendable {
             return state.nextConsumer
         }
         return NotificationChannel(id: id) { [weak self] in
-            _ = self?.state.withLock { $0.channels.removeValue(forKey: id) }
+            self?.state.withLock { state in
+                state.channels.removeValue(forKey: id)
+                state.poster = state.poster.filter { $0.value != id }
+            }
         }
     }
 
-    /// Hands `event` to every stream and channel. Yields happen outside the lock: a stream
-    /// being cancelled holds its task's lock while its termination handler takes ours, so
-    /// yielding under our lock can deadlock (it did, under ThreadSanitizer's timing).
+    /// Hands `event` to every stream, and to every channel, or, for a signal of a notification
+    /// a channel posted, to that channel alone: an agent whose apps share one client wakes only
+    /// the app a click or a close is for. A signal of a notification whose reply has not come
+    /// yet (a server may signal first), or that was posted elsewhere or before this client
+    /// ran, goes to every channel, and each keeps or drops it. Yields happen outside the lock:
+    /// a stream being cancelled holds its task's lock while its termination handler takes
+    /// ours, so yielding under our lock can deadlock (it did, under ThreadSanitizer's timing).
     private func publish(_ event: NotificationEvent) {
         let (consumers, channels, item) = state.withLock { state in
-            (Array(state.consumers.values), Array(state.channels.values), state.item(.event(event)))
+            (Array(state.consumers.values), Self.channels(for: event, in: &state), state.item(.event(event)))
         }
         for consumer in consumers { consumer.yield(event) }
         for channel in channels { channel(item) }
     }
 
-    /// Hands the outcome of a post to the channel that made it.
+    /// The channels `event` goes to; a close ends its notification's entry, a new server or a
+    /// lost bus every entry.
+    private static func channels(
+        for event: NotificationEvent, in state: inout State
+    ) -> [@Sendable (NotificationChannelItem) -> Void] {
+        let posted: PostedID? = switch event {
+        case .closed(let id, _, let server), .actionInvoked(let id, _, let server), .activationToken(let id, _, let server),
+            .replied(let id, _, let server):
+            PostedID(server: server, id: id)
+        case .serverChanged, .disconnected:
+            nil
+        }
+        guard let posted else {
+            state.poster.removeAll()
+            return Array(state.channels.values)
+        }
+        let poster = state.poster[posted]
+        if case .closed = event { state.poster[posted] = nil }
+        guard let poster, let handler = state.channels[poster] else { return Array(state.channels.values) }
+        return [handler]
+    }
+
+    /// Hands the outcome of a post to the channel that made it, and remembers the notification
+    /// as that channel's.
     private func answer(_ channel: NotificationChannel, tag: UInt64, _ outcome: Result<NotificationPosting, NotificationsError>) {
         let (handler, item) = state.withLock { state in
-            (state.channels[channel.id], state.item(.posted(tag: tag, outcome)))
+            if case .success(let posting) = outcome {
+                if state.poster.count >= Self.posterMemory { state.poster.removeAll() }
+                state.poster[PostedID(server: posting.server, id: posting.id)] = channel.id
+            }
+            return (state.channels[channel.id], state.item(.posted(tag: tag, outcome)))
         }
         handler?(item)
     }
