@@ -169,9 +169,9 @@ struct AgentPackingTests {
         await agent.stop()
     }
 
-    /// Adds "a" (held by the agent), then "b" and "c" packed behind it, releases the agent and
-    /// expects every add to succeed; answers the calls the agent took.
-    func addPackedPair(to agent: HoldingAgent) async throws -> [(member: String, identifiers: [String])] {
+    /// Adds "a" (held by the agent), then "b" and "c" packed behind it, and releases the agent;
+    /// answers the adds' outcomes, in order.
+    func addPacked(to agent: HoldingAgent) async throws -> [Result<Void, any Error>] {
         let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: .agent)
         #expect(await center.engineKind == .agent)
         var adds: [Task<Result<Void, any Error>, Never>] = []
@@ -182,9 +182,14 @@ struct AgentPackingTests {
             if identifier == "a" { #expect(await eventually { agent.calls.count == 1 }) }
         }
         agent.release()
-        for add in adds {
-            if case .failure(let error) = await add.value { Issue.record("an add failed: \(error)") }
-        }
+        var outcomes: [Result<Void, any Error>] = []
+        for add in adds { outcomes.append(await add.value) }
+        return outcomes
+    }
+
+    /// ``addPacked(to:)``, expecting every add to succeed; answers the calls the agent took.
+    func addPackedPair(to agent: HoldingAgent) async throws -> [(member: String, identifiers: [String])] {
+        for case .failure(let error) in try await addPacked(to: agent) { Issue.record("an add failed: \(error)") }
         return agent.calls
     }
 
@@ -201,20 +206,8 @@ struct AgentPackingTests {
     @Test("a batch refused whole (UnknownMethod) fails each of its adds, and none goes again as Add")
     func refusedBatch() async throws {
         let agent = try await HoldingAgent.start(on: testBus.bus, firstBatchError: "org.freedesktop.DBus.Error.UnknownMethod")
-        let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(testBus.address), engine: .agent)
-        #expect(await center.engineKind == .agent)
-        var adds: [Task<Result<Void, any Error>, Never>] = []
-        for identifier in ["a", "b", "c"] {
-            let before = await center.agentAddCounts?.requests ?? 0
-            adds.append(Task { await Self.attempt { try await center.add(Self.request(identifier)) } })
-            #expect(await eventually { await center.agentAddCounts?.requests == before + 1 })
-            if identifier == "a" { #expect(await eventually { agent.calls.count == 1 }) }
-        }
-        agent.release()
         var failures: [String] = []
-        for add in adds {
-            if case .failure(let error) = await add.value { failures.append("\(error)") }
-        }
+        for case .failure(let error) in try await addPacked(to: agent) { failures.append("\(error)") }
         #expect(failures.count == 2, "\(failures)")
         #expect(failures.allSatisfy { $0.contains("the first batch is refused") }, "\(failures)")
         #expect(agent.calls.map(\.member) == ["Add", "AddRequests"])

@@ -31,4 +31,17 @@ enum LocationTestPoints {
             latitude: center.latitude, longitude: center.longitude, radius: radius, identifier: identifier,
             notifyOnEntry: onEntry, notifyOnExit: onExit)
     }
+
+    /// A request titled `identifier` that fires on crossing a circle of `radius` metres around
+    /// Paris (``center``).
+    static func request(
+        _ identifier: String, radius: Double = 500, onEntry: Bool = true, onExit: Bool = false, repeats: Bool = false
+    ) -> UNNotificationRequest {
+        let region = CLCircularRegion(center: LocationTestPoints.center, radius: radius, identifier: identifier)
+        region.notifyOnEntry = onEntry
+        region.notifyOnExit = onExit
+        let content = UNMutableNotificationContent()
+        content.title = identifier
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: UNLocationNotificationTrigger(region: region, repeats: repeats))
+    }
 }

@@ -29,18 +29,6 @@ private struct LocationFixture {
         center.delegate = delegate
     }
 
-    /// A request that fires on crossing a circle of `radius` metres around Paris.
-    static func request(
-        _ identifier: String, radius: Double = 500, onEntry: Bool = true, onExit: Bool = false, repeats: Bool = false
-    ) -> UNNotificationRequest {
-        let region = CLCircularRegion(center: LocationTestPoints.center, radius: radius, identifier: identifier)
-        region.notifyOnEntry = onEntry
-        region.notifyOnExit = onExit
-        let content = UNMutableNotificationContent()
-        content.title = identifier
-        return UNNotificationRequest(identifier: identifier, content: content, trigger: UNLocationNotificationTrigger(region: region, repeats: repeats))
-    }
-
     /// Moves the fake device `metres` north of Paris.
     func move(_ metres: Double, accuracy: Double = 10) async throws {
         let point = LocationTestPoints.north(metres)
@@ -52,7 +40,7 @@ private struct LocationFixture {
     /// the app; returns the fake GeoClue.
     func keepOneThenDeny() async throws -> FakeGeoClue {
         let geoClue = try #require(geoClue)
-        try await center.add(Self.request("kept"))
+        try await center.add(LocationTestPoints.request("kept"))
         try await move(3_000)
         try geoClue.deny(desktopID: Self.identity.id)
         return geoClue
@@ -88,7 +76,7 @@ struct LocationTriggerTests {
     @Test("entering the region delivers a non-repeating request once, and it leaves the pending list")
     func enterOnce() async throws {
         let fixture = try await LocationFixture()
-        try await fixture.center.add(LocationFixture.request("arrive"))
+        try await fixture.center.add(LocationTestPoints.request("arrive"))
         #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["arrive"])
         let client = try #require(fixture.geoClue?.clients.first)
         #expect(client.desktopID == LocationFixture.identity.id)
@@ -112,7 +100,7 @@ struct LocationTriggerTests {
         let geoClue = try #require(fixture.geoClue)
         // No client yet: GeoClue keeps the position and hands it to the client at its start.
         #expect(try await geoClue.move(latitude: LocationTestPoints.center.latitude, longitude: LocationTestPoints.center.longitude, accuracy: 10) == 0)
-        try await fixture.center.add(LocationFixture.request("inside", repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("inside", repeats: true))
         try await fixture.move(10)
         try await fixture.move(3_000)
         try await fixture.move(0)
@@ -122,8 +110,8 @@ struct LocationTriggerTests {
     @Test("a repeating request fires at every entry and stays pending; exit fires only with notifyOnExit")
     func repeatsAndExit() async throws {
         let fixture = try await LocationFixture()
-        try await fixture.center.add(LocationFixture.request("every", repeats: true))
-        try await fixture.center.add(LocationFixture.request("leave", onEntry: false, onExit: true, repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("every", repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("leave", onEntry: false, onExit: true, repeats: true))
         try await fixture.move(3_000)
         // Each delivery is awaited before the next move: two deliveries under way at once
         // may reach the server in either order.
@@ -141,7 +129,7 @@ struct LocationTriggerTests {
     @Test("noisy fixes on the border deliver nothing after the entry")
     func noFlapping() async throws {
         let fixture = try await LocationFixture()
-        try await fixture.center.add(LocationFixture.request("edge", onExit: true, repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("edge", onExit: true, repeats: true))
         try await fixture.move(3_000)
         try await fixture.move(0)
         #expect(await fixture.waitForShown(1) == ["edge"])
@@ -163,7 +151,7 @@ struct LocationTriggerTests {
     func geoClueRestart() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
-        try await fixture.center.add(LocationFixture.request("back", repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("back", repeats: true))
         try await fixture.move(3_000)
         try await geoClue.restart()
         #expect(await eventually(timeout: .seconds(10)) { geoClue.clients.contains { $0.active } })
@@ -177,7 +165,7 @@ struct LocationTriggerTests {
     func absent() async throws {
         let fixture = try await LocationFixture(geoClue: false)
         await #expect {
-            try await fixture.center.add(LocationFixture.request("nowhere"))
+            try await fixture.center.add(LocationTestPoints.request("nowhere"))
         } throws: { error in
             guard case .serviceUnavailable = error as? LocationServiceError else { return false }
             return true
@@ -197,7 +185,7 @@ struct LocationTriggerTests {
             identity: LocationFixture.identity, bus: .address(testBus.address), persistent: false, engine: .inProcess,
             locationBus: testBus.bus)
         await #expect {
-            try await center.add(LocationFixture.request("spawn"))
+            try await center.add(LocationTestPoints.request("spawn"))
         } throws: { error in
             guard case .serviceUnavailable(let detail) = error as? LocationServiceError else { return false }
             return detail.contains("Spawn")
@@ -211,15 +199,15 @@ struct LocationTriggerTests {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
         try geoClue.deny(desktopID: LocationFixture.identity.id)
-        #expect(await fixture.addIsDenied(LocationFixture.request("refused")))
+        #expect(await fixture.addIsDenied(LocationTestPoints.request("refused")))
         #expect(await fixture.center.pendingNotificationRequests().isEmpty)
 
         try geoClue.allow(desktopID: LocationFixture.identity.id)
-        try await fixture.center.add(LocationFixture.request("later", repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("later", repeats: true))
         try await fixture.move(3_000)
         try geoClue.deny(desktopID: LocationFixture.identity.id)
         #expect(await eventually { geoClue.clients.last?.active == false })
-        #expect(await eventually { await fixture.addIsDenied(LocationFixture.request("after")) })
+        #expect(await eventually { await fixture.addIsDenied(LocationTestPoints.request("after")) })
         // Into the region: GeoClue tells no client that is off, and nothing is shown.
         #expect(try await geoClue.move(latitude: LocationTestPoints.center.latitude, longitude: LocationTestPoints.center.longitude, accuracy: 5) == 0)
         #expect(await fixture.server.waitForNotify(count: 1, timeout: .milliseconds(500)) == nil)
@@ -231,10 +219,10 @@ struct LocationTriggerTests {
     func allowedAgain() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try await fixture.keepOneThenDeny()
-        #expect(await eventually { await fixture.addIsDenied(LocationFixture.request("refused")) })
+        #expect(await eventually { await fixture.addIsDenied(LocationTestPoints.request("refused")) })
         try geoClue.allow(desktopID: LocationFixture.identity.id)
         #expect(await eventually {
-            (try? await fixture.center.add(LocationFixture.request("new"))) != nil
+            (try? await fixture.center.add(LocationTestPoints.request("new"))) != nil
         })
         #expect(Set(await fixture.center.pendingNotificationRequests().map(\.identifier)) == ["kept", "new"])
         try await fixture.move(0)
@@ -247,10 +235,10 @@ struct LocationTriggerTests {
         let fixture = try await LocationFixture()
         let geoClue = try await fixture.keepOneThenDeny()
         try await geoClue.restart()
-        #expect(await eventually { await fixture.addIsDenied(LocationFixture.request("refused")) })
+        #expect(await eventually { await fixture.addIsDenied(LocationTestPoints.request("refused")) })
         // No client is turned off to be turned on again: only asking again helps.
         try geoClue.allow(desktopID: LocationFixture.identity.id)
-        try await fixture.center.add(LocationFixture.request("new"))
+        try await fixture.center.add(LocationTestPoints.request("new"))
         #expect(geoClue.clients.contains { $0.active && !$0.deleted })
         try await fixture.move(3_000)
         try await fixture.move(0)
@@ -263,7 +251,7 @@ struct LocationTriggerTests {
         let geoClue = try #require(fixture.geoClue)
         let scratch = try ScratchFolder()
         try await geoClue.serveActivation(on: fixture.testBus, folder: scratch.url)
-        try await fixture.center.add(LocationFixture.request("home"))
+        try await fixture.center.add(LocationTestPoints.request("home"))
         try await fixture.move(3_000)
         // GeoClue crashes: its name has no owner, and nobody calls it.
         await geoClue.stop()
@@ -282,7 +270,7 @@ struct LocationTriggerTests {
         let geoClue = try #require(fixture.geoClue)
         #expect(await fixture.center.notificationSettings().locationSetting == .enabled)
         try geoClue.deny(desktopID: LocationFixture.identity.id)
-        await #expect(throws: LocationServiceError.self) { try await fixture.center.add(LocationFixture.request("refused")) }
+        await #expect(throws: LocationServiceError.self) { try await fixture.center.add(LocationTestPoints.request("refused")) }
         #expect(await fixture.center.notificationSettings().locationSetting == .disabled)
 
         let absent = try await LocationFixture(geoClue: false)
@@ -305,7 +293,7 @@ struct LocationTriggerTests {
         let scratch = try ScratchFolder()
         do {
             let first = Self.launch(fixture, stateIn: scratch)
-            try await first.add(LocationFixture.request("kept"))
+            try await first.add(LocationTestPoints.request("kept"))
             try await first.writeStateNow()
         }
         // The first center is gone: its client is stopped and deleted.
@@ -325,8 +313,8 @@ struct LocationTriggerTests {
         let scratch = try ScratchFolder()
         do {
             let first = Self.launch(fixture, stateIn: scratch)
-            try await first.add(LocationFixture.request("good", radius: 500))
-            try await first.add(LocationFixture.request("bad", radius: 700))
+            try await first.add(LocationTestPoints.request("good", radius: 500))
+            try await first.add(LocationTestPoints.request("bad", radius: 700))
             try await first.writeStateNow()
         }
         // A circle is stored with the fields of the record written before CLRegion existed
@@ -344,7 +332,7 @@ struct LocationTriggerTests {
     func refusedContentStopsTheClient() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
-        let request = LocationFixture.request("nul")
+        let request = LocationTestPoints.request("nul")
         let content = UNMutableNotificationContent()
         content.title = "a\u{0}b"
         await #expect(throws: NotificationDeliveryError.self) {
@@ -366,7 +354,7 @@ struct LocationTriggerTests {
     func accuracyChanges() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
-        try await fixture.center.add(LocationFixture.request("coarse", radius: 500, repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("coarse", radius: 500, repeats: true))
         try await fixture.move(3_000)
         // At the centre, but only known to 5 km (GeoIP): the whole circle is not inside.
         try await fixture.move(0, accuracy: 5_000)
@@ -381,7 +369,7 @@ struct LocationTriggerTests {
     func hostilePositions() async throws {
         let fixture = try await LocationFixture()
         let geoClue = try #require(fixture.geoClue)
-        try await fixture.center.add(LocationFixture.request("safe"))
+        try await fixture.center.add(LocationTestPoints.request("safe"))
         try await fixture.move(3_000)
         try await geoClue.move(latitude: .nan, longitude: 2, accuracy: 5)
         try await geoClue.move(latitude: 48.8566, longitude: 2.3522, accuracy: .infinity)

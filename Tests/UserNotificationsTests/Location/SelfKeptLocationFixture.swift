@@ -49,19 +49,6 @@ struct SelfKeptLocationFixture {
         Self.makeCenter(kind, on: testBus, stateDirectory: folder)
     }
 
-    /// A request titled `identifier` that fires on crossing a circle of `radius` metres around
-    /// Paris.
-    static func request(
-        _ identifier: String, radius: Double = 500, onEntry: Bool = true, onExit: Bool = false, repeats: Bool = false
-    ) -> UNNotificationRequest {
-        let region = CLCircularRegion(center: LocationTestPoints.center, radius: radius, identifier: identifier)
-        region.notifyOnEntry = onEntry
-        region.notifyOnExit = onExit
-        let content = UNMutableNotificationContent()
-        content.title = identifier
-        return UNNotificationRequest(identifier: identifier, content: content, trigger: UNLocationNotificationTrigger(region: region, repeats: repeats))
-    }
-
     /// Moves the fake device `metres` north of Paris; expects one GeoClue client to be told.
     func move(_ metres: Double, accuracy: Double = 10) async throws {
         let point = LocationTestPoints.north(metres)
@@ -127,7 +114,7 @@ enum SelfKeptLocationScenarios {
     static func enteringDelivers(_ kind: NotificationEngineKind) async throws {
         let fixture = try await SelfKeptLocationFixture(kind)
         #expect(await fixture.center.engineKind == kind)
-        try await fixture.center.add(SelfKeptLocationFixture.request("arrive"))
+        try await fixture.center.add(LocationTestPoints.request("arrive"))
         #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["arrive"])
         #expect(await fixture.center.notificationSettings().locationSetting == .enabled)
         let client = try #require(fixture.geoClue?.clients.first)
@@ -146,7 +133,7 @@ enum SelfKeptLocationScenarios {
     /// A repeating request fires at every entry and stays pending, after the dated requests.
     static func repeatingStays(_ kind: NotificationEngineKind) async throws {
         let fixture = try await SelfKeptLocationFixture(kind)
-        try await fixture.center.add(SelfKeptLocationFixture.request("every", repeats: true))
+        try await fixture.center.add(LocationTestPoints.request("every", repeats: true))
         let content = UNMutableNotificationContent()
         content.title = "dated"
         try await fixture.center.add(UNNotificationRequest(
@@ -169,8 +156,8 @@ enum SelfKeptLocationScenarios {
     /// deliver it; and with no region left, GeoClue's client stops.
     static func removalUnwatches(_ kind: NotificationEngineKind) async throws {
         let fixture = try await SelfKeptLocationFixture(kind)
-        try await fixture.center.add(SelfKeptLocationFixture.request("a-removed"))
-        try await fixture.center.add(SelfKeptLocationFixture.request("b-kept"))
+        try await fixture.center.add(LocationTestPoints.request("a-removed"))
+        try await fixture.center.add(LocationTestPoints.request("b-kept"))
         fixture.center.removePendingNotificationRequests(withIdentifiers: ["a-removed"])
         #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["b-kept"])
         try await fixture.move(3_000)
@@ -179,7 +166,7 @@ enum SelfKeptLocationScenarios {
         #expect(await eventually { fixture.geoClue?.clients.last?.deleted == true })
 
         // Removing them all unwatches too; the client made for the new one stops.
-        try await fixture.center.add(SelfKeptLocationFixture.request("c-all"))
+        try await fixture.center.add(LocationTestPoints.request("c-all"))
         #expect(await eventually { fixture.geoClue?.clients.last?.active == true && fixture.geoClue?.clients.last?.deleted == false })
         fixture.center.removeAllPendingNotificationRequests()
         #expect(await eventually { fixture.geoClue?.clients.last?.deleted == true })
@@ -192,7 +179,7 @@ enum SelfKeptLocationScenarios {
     /// ``LocationServiceError``, and nothing is pending.
     static func refusedByGeoClue(_ kind: NotificationEngineKind) async throws {
         let absent = try await SelfKeptLocationFixture(kind, geoClue: false)
-        #expect(await absent.addFails(SelfKeptLocationFixture.request("nowhere")) {
+        #expect(await absent.addFails(LocationTestPoints.request("nowhere")) {
             if case .serviceUnavailable = $0 { true } else { false }
         })
         #expect(await absent.center.pendingNotificationRequests().isEmpty)
@@ -201,7 +188,7 @@ enum SelfKeptLocationScenarios {
 
         let refusing = try await SelfKeptLocationFixture(kind)
         try #require(refusing.geoClue).deny(desktopID: SelfKeptLocationFixture.identity.id)
-        #expect(await refusing.addFails(SelfKeptLocationFixture.request("refused")) {
+        #expect(await refusing.addFails(LocationTestPoints.request("refused")) {
             if case .accessDenied = $0 { true } else { false }
         })
         #expect(await refusing.center.pendingNotificationRequests().isEmpty)
@@ -218,7 +205,7 @@ enum SelfKeptLocationScenarios {
         do {
             let first = fixture.launch(stateIn: scratch.url)
             #expect(await first.engineKind == kind)
-            try await first.add(SelfKeptLocationFixture.request("kept"))
+            try await first.add(LocationTestPoints.request("kept"))
             try await first.writeStateNow()
             #expect(await eventually { geoClue.clients.contains { $0.active } })
         }
