@@ -45,6 +45,10 @@ struct AgentProcessTests {
         let agent = try await spawnAgent()
         let app = try await AgentTestClient.connect(testBus.bus)
         try await app.connectApp(Self.appID)
+        // The agent restores an app by its record: it is on disk once Connect has answered,
+        // not a save interval later (a kill in between lost the app's committed requests).
+        let record = stateHome.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/agent.json")
+        #expect(FileManager.default.fileExists(atPath: record.path), "no agent.json once Connect answered")
         try await app.add(AgentTestClient.request("survivor", after: 3600), for: Self.appID)
         let file = stateHome.appendingPathComponent("desktopnotifications-agent/\(Self.appID)/notifications.json")
         #expect(await eventually { (try? String(contentsOf: file, encoding: .utf8))?.contains("survivor") == true })

@@ -30,6 +30,8 @@ final class AgentAppHost: HostedEngineHost {
         /// How many changes the record has had, and how many of them the file holds.
         var changes: UInt64 = 0
         var written: UInt64 = 0
+        /// Whether the file exists: the agent restores an app at start by its record file.
+        var onDisk: Bool
     }
     /// When the launch under way started, or `nil` when none is (``beginLaunch()``).
     private let launchStarted = Locked<Date?>(nil)
@@ -46,7 +48,9 @@ final class AgentAppHost: HostedEngineHost {
         self.launcher = launcher
         self.recordFile = recordFile
         self.clock = clock
-        state = Locked(State(record: record, center: nil, saveTiming: SaveCoalescing(load: saves)))
+        state = Locked(State(
+            record: record, center: nil, saveTiming: SaveCoalescing(load: saves),
+            onDisk: FileManager.default.fileExists(atPath: recordFile.url.path)))
     }
 
     /// The unique name of the app's connected center, if one is.
@@ -224,16 +228,25 @@ final class AgentAppHost: HostedEngineHost {
     /// that reads the bus for every app. A click on every notification of a busy app queues
     /// and acknowledges a response each time; writing the file (with its `fsync`) at every
     /// change, there, took most of the agent's time.
+    ///
+    /// The first write, which makes the file, is made at once, here: the agent restores an app
+    /// at its next start by that file, so an agent killed just after an app's first calls
+    /// still finds the requests it committed for the app.
     private func update(_ change: (inout AgentAppRecord) -> Void) {
-        let decision = state.withLock { state -> SaveCoalescing.Decision? in
+        let (decision, makesFile) = state.withLock { state -> (SaveCoalescing.Decision?, Bool) in
             change(&state.record)
             state.changes += 1
-            guard !state.closed else { return nil }
+            guard !state.closed else { return (nil, false) }
             let now = ContinuousClock.now
+            if !state.onDisk {
+                state.saveTiming.writeStarted(at: now)
+                return (nil, true)
+            }
             let decision = state.saveTiming.change(at: now)
             if decision == .writeNow { state.saveTiming.writeStarted(at: now) }
-            return decision
+            return (decision, false)
         }
+        if makesFile { return writeRecord() }
         switch decision {
         case .writeNow:
             Task.detached { [self] in writeRecord() }
@@ -267,7 +280,10 @@ final class AgentAppHost: HostedEngineHost {
             guard let (record, changes) = next else { return }
             do {
                 try recordFile.save(record)
-                state.withLock { $0.written = max($0.written, changes) }
+                state.withLock { state in
+                    state.written = max(state.written, changes)
+                    state.onDisk = true
+                }
             } catch {
                 SubsystemLog.agent.logger.error("the app's agent state was not saved", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])
             }
