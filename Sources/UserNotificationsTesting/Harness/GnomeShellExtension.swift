@@ -167,8 +167,12 @@ enum GnomeShellExtension {
                 const ours = Object.values(fdoNotifications()).map(ndata => ndata.notification).find(n => n && n.title === title);
                 if (!ours)
                     throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED, `no notification titled ${title}`);
-                if (!tray._notificationQueue.includes(ours))
+                // A banner that showed and timed out before it was pictured left ours
+                // acknowledged, and the tray drops acknowledged notifications from its queue.
+                if (!tray._notificationQueue.includes(ours)) {
+                    ours.acknowledged = false;
                     tray._notificationQueue.unshift(ours);
+                }
                 tray._updateState();
                 throw new GLib.Error(Gio.DBusError, Gio.DBusError.FAILED,
                     `no banner yet (state ${tray._notificationState}, queued: ${tray._notificationQueue.map(n => n.title)})`);
