@@ -23,6 +23,9 @@ final class RegionWatch: Sendable {
         var changeWaiting = false
         /// Whether the task that tells the hub runs.
         var telling = false
+
+        /// The smallest radius watched now (`nil`: none is).
+        var smallestRadius: Double? { monitor.regions.values.map(\.radius).min() }
     }
 
     /// The location service the regions are watched through (shared by the agent's engines).
@@ -48,7 +51,7 @@ final class RegionWatch: Sendable {
     ///   ``LocationServiceError/serviceUnavailable(_:)`` when the engine has not subscribed
     ///   or has stopped.
     func need(adding region: LocationTriggerRegion) async throws(LocationServiceError) {
-        let (subscriber, current) = state.withLock { ($0.subscriber, $0.monitor.regions.values.map(\.radius).min()) }
+        let (subscriber, current) = state.withLock { ($0.subscriber, $0.smallestRadius) }
         guard let subscriber else { throw .serviceUnavailable("the engine has stopped") }
         try await hub.need(subscriber, smallestRadius: min(current ?? region.radius, region.radius))
     }
@@ -112,7 +115,7 @@ final class RegionWatch: Sendable {
                     return .none
                 }
                 state.changeWaiting = false
-                return .some(state.monitor.regions.values.map(\.radius).min())
+                return .some(state.smallestRadius)
             }
             guard case .some(let radius) = next else { return }
             do {
