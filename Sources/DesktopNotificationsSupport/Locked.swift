@@ -10,7 +10,8 @@ import Darwin
 ///
 /// It has the shape of `Synchronization.Mutex`, which on Linux is built on raw futex system
 /// calls that ThreadSanitizer cannot see, so every use of it is reported as a race; a pthread
-/// mutex is intercepted, and the thread-sanitizer runs stay meaningful.
+/// mutex is intercepted, and the thread-sanitizer runs stay meaningful. It is the package's one
+/// lock: the product's modules use no other (atomics aside).
 package final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -28,7 +29,7 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the lock.
-    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

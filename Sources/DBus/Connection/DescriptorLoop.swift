@@ -29,7 +29,7 @@ final class DescriptorLoop: Sendable {
     }
 
     /// The loop once started; `nil` before, or after a start that failed.
-    private static let instance = Mutex<DescriptorLoop?>(nil)
+    private static let instance = Locked<DescriptorLoop?>(nil)
 
     /// The running loop, started by the first connection that opens (tried again by the next
     /// one after a start that failed).
@@ -55,12 +55,12 @@ final class DescriptorLoop: Sendable {
     private let loopThread = Atomic<UInt>(0)
     /// The wake-ups asked for during the report being handled (``afterReport(_:)``); only the
     /// loop's thread adds to it and takes from it, so the lock is never contended.
-    private let wakeUps = Mutex<[@Sendable () -> Void]>([])
+    private let wakeUps = Locked<[@Sendable () -> Void]>([])
     /// True while the loop's thread hands a report to a connection's queue.
     private let inReport = Atomic<Bool>(false)
     /// The jobs of ``DBusLoopExecutor``, run between reports, and whether the loop has been
     /// woken for them (the event descriptor written) since it last looked.
-    private let jobs = Mutex<(queue: [UnownedJob], woken: Bool)>(([], false))
+    private let jobs = Locked<(queue: [UnownedJob], woken: Bool)>(([], false))
     /// Wakes the loop for jobs enqueued from other threads; registered under id 0, which no
     /// descriptor gets (``nextRegistrationID()`` starts at 1).
     private let jobSignal: Int32

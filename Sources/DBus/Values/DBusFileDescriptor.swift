@@ -5,7 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
+import DesktopNotificationsSupport
 
 /// One Unix file descriptor, owned: the value of a D-Bus `h` (``DBusValue/unixFileDescriptor(_:)``).
 ///
@@ -29,11 +29,11 @@ import Synchronization
 /// descriptor, even when both refer to the same open file.
 public final class DBusFileDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The descriptor owned, -1 once taken or closed.
-    private let owned: Mutex<Int32>
+    private let owned: Locked<Int32>
 
     /// Takes ownership of `descriptor`, which this object will close.
     public init(taking descriptor: Int32) {
-        owned = Mutex(descriptor)
+        owned = Locked(descriptor)
     }
 
     /// Owns a duplicate of `descriptor` (close-on-exec); the caller keeps `descriptor`.

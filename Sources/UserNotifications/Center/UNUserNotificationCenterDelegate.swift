@@ -1,4 +1,5 @@
 import Foundation
+import DesktopNotificationsSupport
 
 /// The object that decides how a notification is presented and learns what the person did
 /// with it.
@@ -108,19 +109,18 @@ extension UNUserNotificationCenterDelegate {
 
 /// Resumes a continuation at most once, whatever a completion handler does (Apple's
 /// handlers may be called once; ours tolerate a second call instead of trapping).
-final class ResumeOnce<Value: Sendable>: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Value, Never>?
-    private let lock = NSLock()
+final class ResumeOnce<Value: Sendable>: Sendable {
+    private let continuation: Locked<CheckedContinuation<Value, Never>?>
 
     init(_ continuation: CheckedContinuation<Value, Never>) {
-        self.continuation = continuation
+        self.continuation = Locked(continuation)
     }
 
     func resume(returning value: Value) {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
+        let pending = continuation.withLock { continuation in
+            defer { continuation = nil }
+            return continuation
+        }
         pending?.resume(returning: value)
     }
 }

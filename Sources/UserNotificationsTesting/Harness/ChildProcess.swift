@@ -1,4 +1,5 @@
 public import Foundation
+import DesktopNotificationsSupport
 
 /// A program started by the test harness, tracked and stopped by its process ID.
 ///
@@ -298,12 +299,11 @@ extension ChildProcess {
     /// Shared between the ``ChildProcess`` and its background threads, which must not keep
     /// the process object itself alive.
     ///
-    /// The state is guarded by an `NSLock` (a pthread mutex) rather than `Mutex` from
-    /// Synchronization, whose futex-based lock ThreadSanitizer cannot see through on Linux.
-    final class Monitor: @unchecked Sendable {
+    /// The state is guarded by the package's lock (``Locked``, a pthread mutex that
+    /// ThreadSanitizer sees through).
+    final class Monitor: Sendable {
         let pid: pid_t
-        private let lock = NSLock()
-        private var state = State()
+        private let state = Locked(State())
 
         init(pid: pid_t) {
             self.pid = pid
@@ -311,9 +311,7 @@ extension ChildProcess {
 
         /// Runs `body` with exclusive access to the state.
         func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-            lock.lock()
-            defer { lock.unlock() }
-            return try body(&state)
+            try state.withLock(body)
         }
 
         /// Applies `change` and resumes every waiter whose condition now holds.
