@@ -60,6 +60,11 @@ package final class DeadlineTimer<Key: Hashable & Sendable, Payload>: @unchecked
         state.withLock { $0.removeAll() }
     }
 
+    /// Whether an entry of `key` waits.
+    package func contains(_ key: Key) -> Bool {
+        state.withLock { $0[key] != nil }
+    }
+
     /// How many entries wait.
     package var count: Int {
         state.withLock { $0.count }

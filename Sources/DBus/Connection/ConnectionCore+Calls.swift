@@ -28,9 +28,7 @@ extension ConnectionCore {
         let serial = allocateSerial()
         token?.serial = serial
         let call = PendingCall(member: member, timeout: timeout, complete: complete)
-        if let armAt = pendingCalls.insert(call, for: serial, at: .now() + timeout.dispatchInterval) {
-            armDeadlineTimer(at: armAt)
-        }
+        pendingCalls.add(call, for: serial, after: timeout)
         do {
             try transmit(outgoing, serial: serial)
         } catch {
@@ -77,37 +75,5 @@ extension ConnectionCore {
             call.complete(.success(reply))
         }
         return true
-    }
-
-    // MARK: - One timer for all deadlines
-    //
-    // ``pendingCalls`` (a ``DeadlineSet``) decides when the timer moves: only for an earlier
-    // deadline, since moving a dispatch timer wakes libdispatch's manager thread. When it
-    // rings it expires what is due and moves to the next deadline; with nothing pending it
-    // rests, and a closed connection has no timer.
-
-    private func armDeadlineTimer(at deadline: DispatchTime) {
-        let timer: any DispatchSourceTimer
-        if let existing = deadlineTimer {
-            timer = existing
-        } else {
-            timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [unowned self] in expireCalls() }
-            timer.resume()
-            deadlineTimer = timer
-        }
-        timer.schedule(deadline: deadline)
-    }
-
-    func disarmDeadlineTimer() {
-        deadlineTimer?.cancel()
-        deadlineTimer = nil
-    }
-
-    private func expireCalls() {
-        assertOnQueue()
-        let (expired, next) = pendingCalls.takeDue(at: .now())
-        if let next { deadlineTimer?.schedule(deadline: next) }
-        for call in expired { call.complete(.failure(.timedOut(member: call.member, after: call.timeout))) }
     }
 }

@@ -36,7 +36,7 @@ extension ConnectionCore {
 
     private func isWanted(_ header: MessageHeader) -> Bool {
         switch header.kind {
-        case .methodReturn, .error: header.replySerial.map { pendingCalls[$0] != nil } ?? false
+        case .methodReturn, .error: header.replySerial.map { pendingCalls.contains($0) } ?? false
         case .signal: wantsSignal(header)
         case .methodCall: servesCall(header)
         }

@@ -15,10 +15,10 @@ final class ConnectionCore: @unchecked Sendable {
     private(set) var raw: OpaquePointer?
     let openFlag = OpenFlag()
 
-    /// The calls waiting for their replies, by serial, with their deadlines.
-    var pendingCalls = DeadlineSet<UInt32, PendingCall>()
-    /// Rings at ``pendingCalls``' earliest deadline; made at the first call.
-    var deadlineTimer: (any DispatchSourceTimer)?
+    /// The calls waiting for their replies, by serial, with their deadlines: one timer, on
+    /// ``queue``, fails the calls whose deadline passed (``DeadlineTimer``, as the center's
+    /// answer deadlines are served).
+    let pendingCalls: DeadlineTimer<UInt32, PendingCall>
     private var nextSerial: UInt32 = 0x4000_0000
 
     var subscriptions: [UInt64: SignalSubscription] = [:]
@@ -40,6 +40,9 @@ final class ConnectionCore: @unchecked Sendable {
         self.raw = raw
         self.loop = loop
         self.queue = DispatchQueue(label: label)
+        pendingCalls = DeadlineTimer(queue: queue) { expired in
+            for call in expired { call.complete(.failure(.timedOut(member: call.member, after: call.timeout))) }
+        }
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
@@ -164,7 +167,6 @@ final class ConnectionCore: @unchecked Sendable {
         assertOnQueue()
         guard openFlag.close() else { return }
         let calls = pendingCalls.removeAll()
-        disarmDeadlineTimer()
         for call in calls { call.complete(.failure(.disconnected)) }
         let ended = subscriptions
         subscriptions = [:]
