@@ -96,7 +96,9 @@ enum AgentScheduled {
 
     /// Runs `body` on a connection of notify's own bound to `app` (`Connect` with no name or
     /// icon, so the agent keeps the app's), and closes it; `nil` when the agent is not there or
-    /// holds nothing pending for `app`.
+    /// holds nothing pending for `app`. An agent whose `Connect` answers another interface
+    /// version than ``UserNotifications/AgentInterface/version`` (one left running by another
+    /// install) is asked nothing more: the failure says to restart it.
     ///
     /// No center is made for `app`: a center would take the responses the agent keeps for the
     /// app's next start (`TakeResponses`) and acknowledge them. While the app's own center is
@@ -117,10 +119,15 @@ enum AgentScheduled {
                     other process act for it meanwhile; ask again once it has quit
                     """)
             }
+            let version: UInt32?
             do {
-                _ = try await call("Connect", [.string(app), .variantDictionary([])], on: connection)
+                version = try await call("Connect", [.string(app), .variantDictionary([])], on: connection).arguments("u").first?.uint32Value
             } catch DBusError.remote(_, let text) {
                 throw AgentAccess.Failure(description: "the notification agent does not let notify act for the app \(app): \(TerminalText.singleLine(text))")
+            }
+            // Its lists are read only in the layout of the version notify speaks.
+            guard version == AgentInterface.version else {
+                throw AgentAccess.Failure(description: String(describing: NotificationAgentError.incompatibleVersion(agent: version ?? 0)))
             }
             let value = try await body(connection)
             await connection.close()

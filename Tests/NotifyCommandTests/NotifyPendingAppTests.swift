@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import Testing
 import UserNotifications
@@ -76,6 +77,39 @@ struct NotifyPendingAppTests {
         #expect(all.status == .exited(0), "\(all.standardError)")
         #expect(try await notify(["pending", "--app", "org.example.Other"]).standardOutput.isEmpty)
         _ = await agent.kill()
+        await bus.stop()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test("--app with an agent of another interface version (one left running by another install) exits 1, says to restart it, and asks it nothing after Connect")
+    func otherAgentVersion() async throws {
+        // A stand-in agent answering Status with one pending request for the app, and Connect
+        // with a version notify does not speak; it records what it is asked.
+        let members = Locked<[String]>([])
+        let connection = try await DBusConnection.connect(to: bus.bus)
+        let status = #"{"apps":[{"appID":"org.example.Other","pending":1,"delivered":0,"queued":0,"connected":false}]}"#
+        let interface = try DBusExportedInterface(
+            name: "org.desktopnotifications.Agent1", introspectionXML: #"<interface name="org.desktopnotifications.Agent1"/>"#
+        ) { invocation in
+            members.withLock { $0.append(invocation.message.member ?? "") }
+            switch invocation.message.member {
+            case "Status": invocation.reply([.string(status)])
+            case "Connect": invocation.reply([.uint32(AgentInterface.version + 1)])
+            case "PendingRequests": invocation.reply([.string("[]")])
+            default: invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "not served")
+            }
+        }
+        connection.export(DBusExportedObject(path: try DBusObjectPath("/org/desktopnotifications/Agent"), interfaces: [interface]))
+        _ = try await connection.requestName(Self.agentName)
+
+        let listed = try await notify(["pending", "--app", "org.example.Other"])
+        #expect(listed.status == .exited(1))
+        #expect(listed.standardError.contains("interface version \(AgentInterface.version + 1)"), "\(listed.standardError)")
+        #expect(listed.standardError.contains("restart the agent"), "\(listed.standardError)")
+        let cancelled = try await notify(["cancel", "--app", "org.example.Other", "--all"])
+        #expect(cancelled.status == .exited(1))
+        #expect(members.withLock { $0 } == ["Status", "Connect", "Status", "Connect"])
+        await connection.close()
         await bus.stop()
         try? FileManager.default.removeItem(at: folder)
     }
