@@ -24,6 +24,9 @@ final class AgentAppHost: HostedEngineHost {
     private struct State {
         var record: AgentAppRecord
         var center: String?
+        /// The categories the connected center's content extensions handle, as its last
+        /// `Connect` named them; none while no center is connected.
+        var contentExtensionCategories: Set<String> = []
         var saveTiming: SaveCoalescing
         /// Set once the app is let go: a write still waiting is dropped (its folder may be gone).
         var closed = false
@@ -57,7 +60,10 @@ final class AgentAppHost: HostedEngineHost {
     var center: String? {
         get { state.withLock { $0.center } }
         set {
-            state.withLock { $0.center = newValue }
+            state.withLock { state in
+                if newValue != state.center { state.contentExtensionCategories = [] }
+                state.center = newValue
+            }
             // The launched app has connected: the launch is over.
             if newValue != nil { launchStarted.withLock { $0 = nil } }
         }
@@ -84,6 +90,57 @@ final class AgentAppHost: HostedEngineHost {
                 "the app did not answer WillPresent; the default options apply",
                 metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
             return fallback
+        }
+    }
+
+    // MARK: - Content extensions
+
+    /// The categories the connected center's content extensions handle (``center``'s last
+    /// `Connect`); set after the center is bound, cleared when another center, or none, is.
+    var contentExtensionCategories: Set<String> {
+        get { state.withLock { $0.contentExtensionCategories } }
+        set { state.withLock { $0.contentExtensionCategories = newValue } }
+    }
+
+    /// Whether the connected center has a content extension for `category`: its notifications
+    /// are then posted resident, and the extension is asked about their responses.
+    func hasContentExtension(forCategory category: String) -> Bool {
+        state.withLock { $0.center != nil && $0.contentExtensionCategories.contains(category) }
+    }
+
+    /// Tells the connected center's content extension that `notification` is shown
+    /// (`ContentExtensionShown`); a center that is gone or does not answer in time is logged.
+    func contentExtensionShown(_ notification: UNNotification) async {
+        touch()
+        guard let center else { return }
+        do {
+            _ = try await call(center, "ContentExtensionShown", try AgentPayload.encode(notification), timeout: AgentInterface.contentExtensionDeadline)
+        } catch {
+            SubsystemLog.agent.logger.info(
+                "the app's content extension was not told its notification is shown",
+                metadata: ["app": "\(appID)", "identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
+        }
+    }
+
+    /// The connected center's content extension's answer for `response`
+    /// (`ContentExtensionResponse`); `nil`, with the reason logged, when no center is
+    /// connected, it does not answer in time, or answers no option: the response then goes on
+    /// to the app as it would without an extension.
+    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
+        touch()
+        defer { touch() }
+        guard let center else { return nil }
+        do {
+            let reply = try await call(center, "ContentExtensionResponse", try AgentPayload.encode(response), timeout: AgentInterface.contentExtensionDeadline)
+            guard let raw = try reply.arguments("u").first?.uint32Value, let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
+                throw NotificationAgentError.invalidArgument("ContentExtensionResponse answered no option")
+            }
+            return option
+        } catch {
+            SubsystemLog.agent.logger.info(
+                "the app's content extension gave no answer; the response goes on to the app",
+                metadata: ["app": "\(appID)", "identifier": "\(response.notification.request.identifier)", "error": SubsystemLog.describe(error)])
+            return nil
         }
     }
 

@@ -1,8 +1,34 @@
+import DBus
 import UserNotifications
 
-/// The identity an app connects with (`Connect`'s `name` and `icon`), bounded before the
-/// agent keeps or sends any of it.
+/// The identity an app connects with (`Connect`'s `name` and `icon`) and the categories of its
+/// content extensions, bounded before the agent keeps or sends any of it.
 enum AgentConnectOptions {
+    /// The categories `Connect` names for the app's content extensions
+    /// (``UserNotifications/AgentInterface/contentExtensionCategoriesOption``); none when the
+    /// option is absent.
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/invalidArgument(_:)`` for a value
+    ///   that is not a list of strings, more than
+    ///   ``UserNotifications/AgentInterface/maximumContentExtensionCategories`` names, a name over
+    ///   ``UserNotifications/AgentInterface/maximumCategoryIdentifierBytes`` bytes, or one with a
+    ///   control character.
+    static func contentExtensionCategories(_ value: DBusValue?) throws(NotificationAgentError) -> Set<String> {
+        guard let value else { return [] }
+        let option = AgentInterface.contentExtensionCategoriesOption
+        guard let names = value.stringArrayValue else { throw .invalidArgument("\(option) takes a list of strings (as)") }
+        guard names.count <= AgentInterface.maximumContentExtensionCategories else {
+            throw .invalidArgument("\(option) names \(names.count) categories, over \(AgentInterface.maximumContentExtensionCategories)")
+        }
+        for name in names {
+            guard name.utf8.count <= AgentInterface.maximumCategoryIdentifierBytes else {
+                throw .invalidArgument("a category of \(option) is \(name.utf8.count) bytes, over \(AgentInterface.maximumCategoryIdentifierBytes)")
+            }
+            guard !containsControl(name) else { throw .invalidArgument("the categories of \(option) take no control characters") }
+        }
+        return Set(names)
+    }
+
     /// The identity `Connect` asks for.
     ///
     /// - Throws: ``UserNotifications/NotificationAgentError/invalidArgument(_:)`` for a name

@@ -52,8 +52,10 @@ extension AgentService {
     private func connect(_ invocation: DBusMethodInvocation, appID: String, sender: String) {
         let options = invocation.message.body[1].variantDictionaryValue ?? [:]
         let identity: ApplicationIdentity
+        let extensionCategories: Set<String>
         do throws(NotificationAgentError) {
             identity = try AgentConnectOptions.identity(appID: appID, name: options["name"]?.stringValue, icon: options["icon"]?.stringValue)
+            extensionCategories = try AgentConnectOptions.contentExtensionCategories(options[AgentInterface.contentExtensionCategoriesOption])
         } catch {
             return Self.fail(invocation, error)
         }
@@ -62,6 +64,7 @@ extension AgentService {
                 if app.isReleased.withLock({ $0 }) { return connect(invocation, appID: appID, sender: sender) }
                 await Self.run(invocation) {
                     try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
+                    app.host.contentExtensionCategories = extensionCategories
                     // A Connect that names neither (notify pending --app, asking for an app
                     // that is not running) keeps the name and icon the app gave.
                     if options["name"] != nil || options["icon"] != nil { app.host.remember(identity) }
@@ -79,6 +82,7 @@ extension AgentService {
                 app.work.enqueue { [self] in
                     do {
                         try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
+                        app.host.contentExtensionCategories = extensionCategories
                         app.host.remember(identity)
                         continuation.resume(returning: [.uint32(AgentInterface.version)])
                     } catch {

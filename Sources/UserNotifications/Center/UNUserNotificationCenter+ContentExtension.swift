@@ -7,6 +7,12 @@ extension UNUserNotificationCenter {
         contentExtensions.withLock { registry in
             for category in categories { registry[category] = contentExtension.map(ContentExtensionReference.init) }
         }
+        engine.contentExtensionsChanged()
+    }
+
+    /// The categories a content extension is registered for.
+    var contentExtensionCategories: Set<String> {
+        contentExtensions.withLock { Set($0.keys) }
     }
 
     /// The content extension registered for `category`, if any.

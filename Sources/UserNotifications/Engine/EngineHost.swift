@@ -14,6 +14,8 @@ protocol EngineHost: AnyObject, Sendable {
     func receive(_ response: UNNotificationResponse)
     /// Whether a content extension handles the category.
     func hasContentExtension(forCategory category: String) -> Bool
+    /// The categories a content extension handles (the agent is told them at `Connect`).
+    var contentExtensionCategories: Set<String> { get }
     /// Tells the category's content extension that its notification is shown.
     func contentExtensionShown(_ notification: UNNotification) async
     /// The category's content extension's answer for a response; `nil` without one.

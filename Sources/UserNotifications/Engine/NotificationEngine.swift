@@ -45,8 +45,17 @@ protocol NotificationEngine: AnyObject, Sendable {
     /// engine reads `id` as the target of its `app.notification-response` action instead
     /// (``PortalResponseID``) and hands over that one response.
     func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool
+    /// The host's content extensions changed (``EngineHost/contentExtensionCategories``): an
+    /// engine whose notifications are posted by another process tells it.
+    func contentExtensionsChanged()
     /// Stops the engine when its center goes: no call is taken after it.
     func close()
+}
+
+extension NotificationEngine {
+    /// Nothing to tell: the engine asks its host about content extensions as it posts and as
+    /// responses come.
+    func contentExtensionsChanged() {}
 }
 
 /// What ``NotificationEngine/authorization()`` reports.

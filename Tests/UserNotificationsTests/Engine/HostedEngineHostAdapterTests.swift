@@ -20,6 +20,12 @@ struct HostedEngineHostAdapterTests {
         }
 
         func receive(_ response: UNNotificationResponse) {}
+
+        func hasContentExtension(forCategory category: String) -> Bool { false }
+
+        func contentExtensionShown(_ notification: UNNotification) async {}
+
+        func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? { nil }
     }
 
     static func notification(_ identifier: String) -> UNNotification {

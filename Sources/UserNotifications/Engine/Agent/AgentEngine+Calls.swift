@@ -30,7 +30,7 @@ extension AgentEngine {
             _ = try outcome.get()
         } catch {
             guard case NotificationAgentError.unknownApp = error else { throw error }
-            try connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [connectOptions()]))
             takeResponses()
             _ = try await call("AddPresented", [.string(json), Self.optionsValue(options)])
         }
@@ -129,7 +129,7 @@ extension AgentEngine {
         do {
             return try await call(member, body)
         } catch NotificationAgentError.unknownApp {
-            try connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [connectOptions()]))
             takeResponses()
             return try await call(member, body)
         }

@@ -4,9 +4,11 @@ import DesktopNotificationsSupport
 extension AgentEngine {
     /// Serves `org.desktopnotifications.AgentClient1` at ``AgentInterface/clientPath`` to the
     /// agent's current owner alone (a call from anyone else is refused): `WillPresent` gets the
-    /// host's presentation options (bounded by the presentation deadline), and
+    /// host's presentation options (bounded by the presentation deadline),
     /// `ServiceExtension` the content the host's service extension gives a pushed request
-    /// (bounded by the extension's deadline), as a push the center takes itself gets.
+    /// (bounded by the extension's deadline), as a push the center takes itself gets, and
+    /// `ContentExtensionShown` and `ContentExtensionResponse` reach the content extension of the
+    /// notification's category, as they do for a notification the center posts itself.
     func serveClient() throws {
         let interface = try DBusExportedInterface(
             name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML
@@ -20,7 +22,7 @@ extension AgentEngine {
     private func serveClientCall(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         let member = message.member ?? ""
-        guard member == "WillPresent" || member == "ServiceExtension" else {
+        guard Self.clientMembers.contains(member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(member)")
         }
         let owner = ledger.withLock { $0.agentOwner }
@@ -36,10 +38,49 @@ extension AgentEngine {
         } catch {
             return fail(invocation, error)
         }
-        if member == "WillPresent" {
-            willPresent(invocation, json)
-        } else {
-            runServiceExtension(invocation, json)
+        switch member {
+        case "WillPresent": willPresent(invocation, json)
+        case "ServiceExtension": runServiceExtension(invocation, json)
+        case "ContentExtensionShown": contentExtensionShown(invocation, json)
+        default: contentExtensionResponse(invocation, json)
+        }
+    }
+
+    /// The methods of `AgentClient1`, each taking one JSON argument.
+    private static let clientMembers: Set<String> = ["WillPresent", "ServiceExtension", "ContentExtensionShown", "ContentExtensionResponse"]
+
+    /// Tells the content extension of the notification's category that it is shown, and
+    /// answers once it was told.
+    private func contentExtensionShown(_ invocation: DBusMethodInvocation, _ json: String) {
+        let notification: UNNotification
+        do {
+            notification = try AgentPayload.notification(from: json)
+        } catch {
+            return fail(invocation, error)
+        }
+        let host = host.host
+        Task {
+            await host?.contentExtensionShown(notification)
+            invocation.reply()
+        }
+    }
+
+    /// Answers the content extension's option for a response
+    /// (``UNNotificationContentExtensionResponseOption``'s raw value):
+    /// ``UNNotificationContentExtensionResponseOption/dismissAndForwardAction`` when the
+    /// category has no extension (any more), so that the agent hands the response on as it
+    /// would without one.
+    private func contentExtensionResponse(_ invocation: DBusMethodInvocation, _ json: String) {
+        let response: UNNotificationResponse
+        do {
+            response = try AgentPayload.response(from: json, activationToken: nil)
+        } catch {
+            return fail(invocation, error)
+        }
+        let host = host.host
+        Task {
+            let option = await host?.contentExtensionAnswer(for: response) ?? .dismissAndForwardAction
+            invocation.reply([.uint32(UInt32(option.rawValue))])
         }
     }
 

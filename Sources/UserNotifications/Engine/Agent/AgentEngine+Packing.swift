@@ -52,7 +52,7 @@ extension AgentEngine {
             return Self.finish(items, with: .failure(typed))
         }
         do {
-            try connected(try await call("Connect", [Self.identityValue(identity)]))
+            try connected(try await call("Connect", [connectOptions()]))
             takeResponses()
             let reply = try await call(member, body)
             Self.finish(items, with: .success(Self.results(of: reply, member: member, count: items.count)))

@@ -39,7 +39,7 @@ extension AgentEngine {
         do {
             message = try DBusMessage.methodCall(
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: "Connect",
-                body: [.string(identity.id), Self.identityValue(identity)])
+                body: [.string(identity.id), connectOptions()])
         } catch {
             return SubsystemLog.center.logger.error("Connect could not be built", metadata: ["error": SubsystemLog.describe(error)])
         }

@@ -81,7 +81,7 @@ final class AgentEngine: NotificationEngine {
         do {
             try engine.serveClient()
             try await engine.followResponses()
-            let reply = try await engine.call("Connect", [Self.identityValue(identity)], timeout: connectDeadline)
+            let reply = try await engine.call("Connect", [engine.connectOptions()], timeout: connectDeadline)
             try engine.connected(reply)
         } catch {
             engine.close()
@@ -91,9 +91,21 @@ final class AgentEngine: NotificationEngine {
         return engine
     }
 
-    /// `Connect`'s identity dictionary: the name and icon the agent posts with.
-    static func identityValue(_ identity: ApplicationIdentity) -> DBusValue {
-        .variantDictionary([("name", .string(identity.displayName)), ("icon", .string(identity.icon))])
+    /// `Connect`'s options: the name and icon the agent posts with, and the categories the
+    /// host's content extensions handle (``EngineHost/contentExtensionCategories``): the agent
+    /// posts those notifications resident, tells the extension each is shown
+    /// (`ContentExtensionShown`) and asks it first about each response
+    /// (`ContentExtensionResponse`), while this center is connected.
+    func connectOptions() -> DBusValue {
+        .variantDictionary([
+            ("name", .string(identity.displayName)), ("icon", .string(identity.icon)),
+            (AgentInterface.contentExtensionCategoriesOption, .stringArray(host.host?.contentExtensionCategories.sorted() ?? [])),
+        ])
+    }
+
+    /// The host's content extensions changed: `Connect` again, with their categories.
+    func contentExtensionsChanged() {
+        reconnect()
     }
 
     /// Records the agent that answered `Connect`, its unique name, when it speaks

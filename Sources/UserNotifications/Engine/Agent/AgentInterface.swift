@@ -20,7 +20,9 @@ import DBus
 /// the adds made while one is on its way into one `AddRequests` (up to
 /// ``maximumBatchRequests`` requests, each added as `Add` adds it, in order, with an answer of
 /// its own). The agent asks a connected center `ServiceExtension` to run its service extension
-/// on a pushed request with `mutable-content`.
+/// on a pushed request with `mutable-content`, and `ContentExtensionShown` and
+/// `ContentExtensionResponse` about the notifications of the categories its content extensions
+/// handle (``contentExtensionCategoriesOption``).
 package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
@@ -34,7 +36,7 @@ package enum AgentInterface {
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`: the only one a center
     /// speaks.
-    package static let version: UInt32 = 5
+    package static let version: UInt32 = 6
     /// The most requests one `AddRequests` call takes; a longer list gets
     /// ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
     package static let maximumBatchRequests = 1_000
@@ -49,6 +51,20 @@ package enum AgentInterface {
     /// The largest JSON argument or answer, in bytes (1 MiB); a larger argument gets
     /// ``AgentError/invalidArgument(_:)``.
     package static let maximumArgumentBytes = 1 << 20
+    /// The `Connect` option (`as`) naming the categories the app's content extensions handle:
+    /// while its center is connected, the agent posts those notifications resident and asks
+    /// the center's `ContentExtensionShown` and `ContentExtensionResponse` about them. At most
+    /// ``maximumContentExtensionCategories`` names, each a category identifier of at most
+    /// ``maximumCategoryIdentifierBytes`` bytes.
+    package static let contentExtensionCategoriesOption = "contentExtensionCategories"
+    /// The most categories ``contentExtensionCategoriesOption`` may name.
+    package static let maximumContentExtensionCategories = 256
+    /// The longest category identifier ``contentExtensionCategoriesOption`` may name, in bytes.
+    package static let maximumCategoryIdentifierBytes = 1_024
+    /// How long the agent waits for a center's `ContentExtensionShown` and
+    /// `ContentExtensionResponse` answers; without one in time a response is handed on as
+    /// without an extension.
+    package static let contentExtensionDeadline: Duration = .seconds(30)
     /// The agent's `Response` signal.
     package static let responseSignal = "Response"
 
@@ -153,6 +169,13 @@ package enum AgentInterface {
         <method name="ServiceExtension">
           <arg name="request_json" type="s" direction="in"/>
           <arg name="content_json" type="s" direction="out"/>
+        </method>
+        <method name="ContentExtensionShown">
+          <arg name="notification_json" type="s" direction="in"/>
+        </method>
+        <method name="ContentExtensionResponse">
+          <arg name="response_json" type="s" direction="in"/>
+          <arg name="option" type="u" direction="out"/>
         </method>
       </interface>
     """

@@ -1,9 +1,9 @@
 import DesktopNotificationsSupport
 
 /// The ``EngineHost`` of a hosted engine: it asks the agent's ``HostedEngineHost`` (held
-/// weakly, as an engine holds its host) and has no content or service extensions, which live
-/// in the app (the agent asks a connected app's center to run its service extension before it
-/// adds a push).
+/// weakly, as an engine holds its host), which asks the connected app about its content
+/// extensions. It has no service extension: the agent asks a connected app's center to run
+/// its service extension before it adds a push.
 final class HostedEngineHostAdapter: EngineHost {
     // @unchecked: the weak reference is read and written only under `slot`'s lock.
     private struct Slot: @unchecked Sendable {
@@ -53,11 +53,20 @@ final class HostedEngineHostAdapter: EngineHost {
         host?.receive(response)
     }
 
-    func hasContentExtension(forCategory category: String) -> Bool { false }
+    func hasContentExtension(forCategory category: String) -> Bool {
+        host?.hasContentExtension(forCategory: category) ?? false
+    }
 
-    func contentExtensionShown(_ notification: UNNotification) async {}
+    /// The agent is told the categories at `Connect`; it has none of its own to tell.
+    var contentExtensionCategories: Set<String> { [] }
 
-    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? { nil }
+    func contentExtensionShown(_ notification: UNNotification) async {
+        await host?.contentExtensionShown(notification)
+    }
+
+    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
+        await host?.contentExtensionAnswer(for: response)
+    }
 
     func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent { request.content }
 }

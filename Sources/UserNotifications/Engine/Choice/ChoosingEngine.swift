@@ -151,6 +151,10 @@ final class ChoosingEngine: NotificationEngine {
         now { $0.setCategories(categories) }
     }
 
+    func contentExtensionsChanged() {
+        now { $0.contentExtensionsChanged() }
+    }
+
     func categories() async -> Set<UNNotificationCategory> {
         await value { await $0.categories() }
     }
