@@ -144,7 +144,7 @@ struct AgentIdleTests {
     @Test("with --wake-unit, holding only a request due later, it arms a systemd timer for the unit at the due time and exits; the agent the timer starts fires it once")
     func wakeUnitTimer() async throws {
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let systemd = try FakeSystemd()
+        let systemd = try await FakeSystemd()
         let (agent, log, added) = try await addThroughStartedAgent(
             [AgentTestClient.request("later", after: 7)], idleExit: 1, arguments: ["--wake-unit", "test-agent.service"],
             environment: ["PATH": systemd.path])
@@ -180,7 +180,7 @@ struct AgentIdleTests {
 
     @Test("with --wake-unit, a timer that cannot be armed keeps the agent itself, which says why; it does not try again until it is next idle")
     func wakeUnitFailure() async throws {
-        let systemd = try FakeSystemd(runStatus: 1, message: "Failed to start transient timer unit: Unit test-agent.timer was already loaded\u{1B}[0m")
+        let systemd = try await FakeSystemd(runStatus: 1, message: "Failed to start transient timer unit: Unit test-agent.timer was already loaded\u{1B}[0m")
         let (agent, log, _) = try await addThroughStartedAgent(
             [AgentTestClient.request("later", after: 3600)], idleExit: 1, arguments: ["--wake-unit", "test-agent.service"],
             environment: ["PATH": systemd.path])

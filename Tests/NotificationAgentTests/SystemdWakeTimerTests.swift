@@ -37,8 +37,7 @@ struct SystemdWakeTimerTests {
             try await timer.arm(at: Date(), environment: ["PATH": empty.path])
         }
         let hanging = try TemporaryFolder(prefix: "hanging-systemd")
-        let script = try hanging.write("#!/bin/sh\ntrap '' TERM\nexec sleep 60\n", to: "systemd-run")
-        #expect(chmod(script, 0o755) == 0)
+        try await hanging.writeExecutable("#!/bin/sh\ntrap '' TERM\nexec sleep 60\n", to: "systemd-run")
         let started = ContinuousClock.now
         await #expect(throws: SystemdWakeTimer.Failure.timedOut) {
             try await timer.arm(at: Date(), environment: ["PATH": hanging.path])
@@ -51,13 +50,11 @@ struct SystemdWakeTimerTests {
     func exitAndSignal() async throws {
         let folder = try TemporaryFolder(prefix: "failing-systemd")
         let timer = try #require(SystemdWakeTimer(unit: "x.service"))
-        let script = try folder.write("#!/bin/sh\necho 'Failed to connect to bus' >&2\nexit 3\n", to: "systemd-run")
-        #expect(chmod(script, 0o755) == 0)
+        try await folder.writeExecutable("#!/bin/sh\necho 'Failed to connect to bus' >&2\nexit 3\n", to: "systemd-run")
         await #expect(throws: SystemdWakeTimer.Failure.failed(status: 3, message: "Failed to connect to bus")) {
             try await timer.arm(at: Date(), environment: ["PATH": folder.path])
         }
-        let killed = try folder.write("#!/bin/sh\necho 'about to go' >&2\nkill -KILL $$\n", to: "systemd-run")
-        #expect(chmod(killed, 0o755) == 0)
+        try await folder.writeExecutable("#!/bin/sh\necho 'about to go' >&2\nkill -KILL $$\n", to: "systemd-run")
         do {
             try await timer.arm(at: Date(), environment: ["PATH": folder.path])
             Issue.record("a systemd-run ended by SIGKILL was taken as a success")

@@ -9,10 +9,9 @@ struct AppFilesCommandTests {
     let folder: TemporaryFolder
     let program: String
 
-    init() throws {
+    init() async throws {
         folder = try TemporaryFolder()
-        program = try folder.write("#!/bin/sh\n", to: "bin/my app%1")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        program = try await folder.writeExecutable("#!/bin/sh\n", to: "bin/my app%1")
     }
 
     /// Runs the built `notify app-files` with `arguments` and `XDG_DATA_HOME` in the folder.

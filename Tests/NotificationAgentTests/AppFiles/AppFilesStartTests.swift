@@ -27,10 +27,8 @@ struct AppFilesStartTests {
 
     /// Writes a program at `bin/<name>` that records its `argv` (NUL-separated) in `marker`
     /// and exits with 3, so that the bus answers the activation at once (`ChildExited`).
-    func recorder(_ name: String, marker: String) throws -> String {
-        let path = try folder.write("#!/bin/sh\nprintf '%s\\000' \"$0\" \"$@\" > '\(marker)'\nexit 3\n", to: "bin/\(name)")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
-        return path
+    func recorder(_ name: String, marker: String) async throws -> String {
+        try await folder.writeExecutable("#!/bin/sh\nprintf '%s\\000' \"$0\" \"$@\" > '\(marker)'\nexit 3\n", to: "bin/\(name)")
     }
 
     /// The words recorded in `marker`, or `nil` when it was not written.
@@ -70,8 +68,8 @@ struct AppFilesStartTests {
         let bus = try await TestBus(withServiceDirectory: true)
         let marker = "\(folder.path)/ran"
         let decoy = "\(folder.path)/decoy"
-        let program = try recorder(#"tool\sx"#, marker: marker)
-        _ = try recorder("tool x", marker: decoy)
+        let program = try await recorder(#"tool\sx"#, marker: marker)
+        _ = try await recorder("tool x", marker: decoy)
         let written = try await appFiles(["--id", Self.appID, "--exec", program, "--dbus-activatable"])
         #expect(written.status == .exited(0), "\(written.standardError)")
         #expect(try await activate(Self.appID, on: bus) == "org.freedesktop.DBus.Error.Spawn.ChildExited")
@@ -83,7 +81,7 @@ struct AppFilesStartTests {
     func singleQuoteInProgram() async throws {
         let bus = try await TestBus(withServiceDirectory: true)
         let marker = "\(folder.path)/ran"
-        let program = try recorder("it's the app", marker: marker)
+        let program = try await recorder("it's the app", marker: marker)
         let written = try await appFiles(["--id", Self.appID, "--exec", program, "--dbus-activatable"])
         #expect(written.status == .exited(0), "\(written.standardError)")
         #expect(try await activate(Self.appID, on: bus) == "org.freedesktop.DBus.Error.Spawn.ChildExited")
@@ -94,7 +92,7 @@ struct AppFilesStartTests {
     func argumentsRoundTrip() async throws {
         let bus = try await TestBus(withServiceDirectory: true)
         let marker = "\(folder.path)/ran"
-        let program = try recorder(#"my 'odd' \s "app" $1 %f é"#, marker: marker)
+        let program = try await recorder(#"my 'odd' \s "app" $1 %f é"#, marker: marker)
         let words = [program] + Self.awkwardArguments
         let written = try await appFiles(
             ["--id", Self.appID, "--exec", program, "--dbus-activatable"] + Self.awkwardArguments.flatMap { ["--arg", $0] })
@@ -146,7 +144,7 @@ struct AppFilesStartTests {
 
     @Test("a program path with = is refused at write time, with nothing written (the agent refuses to launch it)")
     func equalsInProgram() async throws {
-        let program = try recorder("app=1", marker: "\(folder.path)/ran")
+        let program = try await recorder("app=1", marker: "\(folder.path)/ran")
         let result = try await appFiles(["--id", Self.appID, "--exec", program])
         #expect(result.status == .exited(1))
         #expect(result.standardError.contains("\"=\""), "\(result.standardError)")
@@ -158,7 +156,7 @@ struct AppFilesStartTests {
 
     @Test("an argument with a control character is refused")
     func controlCharacterInArgument() async throws {
-        let program = try recorder("app", marker: "\(folder.path)/ran")
+        let program = try await recorder("app", marker: "\(folder.path)/ran")
         let result = try await appFiles(["--id", Self.appID, "--exec", program, "--arg", "two\nlines"])
         #expect(result.status == .exited(1) && result.standardError.contains("invalid argument"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: "\(folder.path)/data"))
@@ -166,7 +164,7 @@ struct AppFilesStartTests {
 
     @Test("--no-display writes NoDisplay=true; without it the entry has no NoDisplay key")
     func noDisplay() async throws {
-        let program = try recorder("app", marker: "\(folder.path)/ran")
+        let program = try await recorder("app", marker: "\(folder.path)/ran")
         #expect(try await appFiles(["--id", Self.appID, "--exec", program]).status == .exited(0))
         let path = "\(folder.path)/data/applications/\(Self.appID).desktop"
         #expect(try !String(contentsOfFile: path, encoding: .utf8).contains("NoDisplay"))

@@ -57,8 +57,7 @@ struct OneLaunchAtATimeTests {
     func twoClicksOneLaunch() async throws {
         let folder = try TemporaryFolder()
         let launches = "\(folder.path)/launches"
-        let program = try folder.write("#!/bin/sh\necho launched >> '\(launches)'\n", to: "bin/app")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        let program = try await folder.writeExecutable("#!/bin/sh\necho launched >> '\(launches)'\n", to: "bin/app")
         try folder.write("[Desktop Entry]\nType=Application\nName=One\nExec=\(program)\n", to: "applications/\(Self.appID).desktop")
         let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
         let launcher = ApplicationLauncher(

@@ -14,7 +14,7 @@ final class FakeSystemd: Sendable {
         let arguments: [String]
     }
 
-    init(runStatus: Int32 = 0, message: String = "") throws {
+    init(runStatus: Int32 = 0, message: String = "") async throws {
         folder = try TemporaryFolder(prefix: "fake-systemd")
         record = folder.path + "/calls"
         for (program, status, text) in [("systemctl", 0, ""), ("systemd-run", runStatus, message)] {
@@ -26,8 +26,7 @@ final class FakeSystemd: Sendable {
                 exit \(status)
 
                 """
-            let path = try folder.write(script, to: program)
-            guard chmod(path, 0o755) == 0 else { throw CocoaError(.fileWriteNoPermission) }
+            try await folder.writeExecutable(script, to: program)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import UserNotificationsTesting
 
 /// A folder under the temporary directory for one test, removed (with what is in it) when the
 /// value goes away: a suite that keeps one in a stored property leaves nothing behind.
@@ -26,6 +27,17 @@ final class TemporaryFolder: Sendable {
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Writes the program `text` to `relativePath` and makes it executable in a process of its
+    /// own (``BuiltProduct/makeExecutable(atPath:)``): a program this process wrote and made
+    /// executable itself can fail to start with `ETXTBSY` ("Text file busy") when a child that
+    /// another test's thread spawns holds the written descriptor.
+    @discardableResult
+    func writeExecutable(_ text: String, to relativePath: String) async throws -> String {
+        let file = try write(text, to: relativePath)
+        try await BuiltProduct.makeExecutable(atPath: file)
         return file
     }
 }
