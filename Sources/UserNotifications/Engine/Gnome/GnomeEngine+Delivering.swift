@@ -29,6 +29,7 @@ extension GnomeEngine {
         }
         state.withLock { $0.delivered[request.identifier] = GnomeDelivered(notification: notification) }
         stateChanged()
+        tellContentExtensionShown(notification)
     }
 
     /// The typed error of GNOME's error reply `name`.

@@ -107,7 +107,8 @@ final class GnomeEngine: SelfKeptEngine {
     /// believed: any session peer may call `ActivateAction`. The engine's own record of the
     /// notification is used when this launch posted it (the whole content), else the archive
     /// in the target (an app GNOME relaunched); either way the notification leaves the
-    /// delivered list and the delegate gets the response. `false` for another sender or a
+    /// delivered list and the response goes to the category's content extension first, when
+    /// there is one, else to the delegate (``route(_:)``). `false` for another sender or a
     /// target that does not read as a response (logged).
     func takeResponse(target: String, activationToken: String?, sender: String) async -> Bool {
         guard let decoded = await Self.response(target: target, activationToken: activationToken, sender: sender, on: connection) else {
@@ -117,14 +118,14 @@ final class GnomeEngine: SelfKeptEngine {
         let known = state.withLock { $0.delivered.removeValue(forKey: identifier)?.notification }
         if known != nil { stateChanged() }
         guard let known else {
-            host?.receive(decoded)
+            route(decoded)
             return true
         }
         if let text = decoded as? UNTextInputNotificationResponse {
-            host?.receive(UNTextInputNotificationResponse(
+            route(UNTextInputNotificationResponse(
                 notification: known, actionIdentifier: text.actionIdentifier, userText: text.userText, activationToken: text.activationToken))
         } else {
-            host?.receive(UNNotificationResponse(notification: known, actionIdentifier: decoded.actionIdentifier, activationToken: decoded.activationToken))
+            route(UNNotificationResponse(notification: known, actionIdentifier: decoded.actionIdentifier, activationToken: decoded.activationToken))
         }
         return true
     }

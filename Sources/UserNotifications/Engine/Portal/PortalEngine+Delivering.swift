@@ -56,6 +56,7 @@ extension PortalEngine {
                 metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
         }
         stateChanged()
+        tellContentExtensionShown(notification)
     }
 
     /// Whether the app id is a bus name with an owner or a D-Bus service: then the app serves
@@ -114,7 +115,8 @@ extension PortalEngine {
     }
 
     /// The response to the portal action `action` on the notification `id`, handed to the
-    /// delegate; the notification leaves the list. Returns `false` (and logs) when no listed
+    /// category's content extension first, when there is one, else to the delegate
+    /// (``route(_:)``); the notification leaves the list. Returns `false` (and logs) when no listed
     /// notification has that id or that action, or, for a target's click (`nonce` given), when
     /// `nonce` is not the notification's: a target of a notification replaced since, or a
     /// forger's guess.
@@ -151,7 +153,7 @@ extension PortalEngine {
             response = UNNotificationResponse(
                 notification: entry.notification, actionIdentifier: identifier, activationToken: parameter.activationToken)
         }
-        host?.receive(response)
+        route(response)
         return true
     }
 
