@@ -3,31 +3,11 @@ import Foundation
 import Testing
 import UserNotificationsTesting
 
-@MainActor
-final class InterceptingExtension: NSObject, UNNotificationContentExtension {
-    let answer: UNNotificationContentExtensionResponseOption
-    private(set) var shown: [String] = []
-    private(set) var seen: [String] = []
-
-    init(_ answer: UNNotificationContentExtensionResponseOption) {
-        self.answer = answer
-    }
-
-    func didReceive(_ notification: UNNotification) {
-        shown.append(notification.request.identifier)
-    }
-
-    func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
-        seen.append(response.actionIdentifier)
-        completion(answer)
-    }
-}
-
 @Suite("Content extensions: the response side")
 struct ContentExtensionTests {
-    func fixture(_ answer: UNNotificationContentExtensionResponseOption) async throws -> (CenterFixture, InterceptingExtension, UInt32) {
+    func fixture(_ answer: UNNotificationContentExtensionResponseOption) async throws -> (CenterFixture, RecordingContentExtension, UInt32) {
         let fixture = try await CenterFixture()
-        let contentExtension = await InterceptingExtension(answer)
+        let contentExtension = await RecordingContentExtension(answer)
         fixture.center.setNotificationCategories([CenterMappingTests.saySomething])
         fixture.center.setContentExtension(contentExtension, forCategories: ["saySomething"])
         let id = try await fixture.post("x", category: "saySomething")

@@ -12,7 +12,7 @@ struct SelfKeptContentExtensionTests {
     @Test("portal: the extension is told the notification is shown and sees the action; .dismiss tells the delegate nothing, .dismissAndForwardAction tells it")
     func portal() async throws {
         let fixture = try await PortalFixture()
-        let dismissing = await InterceptingExtension(.dismiss)
+        let dismissing = await RecordingContentExtension(.dismiss)
         fixture.center.setContentExtension(dismissing, forCategories: ["message"])
         try await fixture.post("a")
         #expect(await eventually { await dismissing.shown == ["a"] })
@@ -21,7 +21,7 @@ struct SelfKeptContentExtensionTests {
         #expect(await eventually { await dismissing.seen == ["later"] })
         #expect(await fixture.center.deliveredNotifications().isEmpty)
 
-        let forwarding = await InterceptingExtension(.dismissAndForwardAction)
+        let forwarding = await RecordingContentExtension(.dismissAndForwardAction)
         fixture.center.setContentExtension(forwarding, forCategories: ["message"])
         try await fixture.post("b")
         try fixture.portal.invokeAction(id: "b", action: "action.0", to: app)
@@ -37,7 +37,7 @@ struct SelfKeptContentExtensionTests {
     func gnome() async throws {
         let fixture = try await GnomeFixture()
         try await fixture.center.serveApplicationInterface()
-        let keeping = await InterceptingExtension(.doNotDismiss)
+        let keeping = await RecordingContentExtension(.doNotDismiss)
         fixture.center.setContentExtension(keeping, forCategories: ["message"])
         try await fixture.post("a")
         #expect(await eventually { await keeping.shown == ["a"] })
