@@ -77,27 +77,22 @@ extension UNUserNotificationCenter {
         }
     }
 
-    /// Hands a notification response to the engine: the GNOME engine reads it from the target
-    /// and takes it only from GNOME Shell; any other takes what the agent keeps. A GNOME target
-    /// that reaches a center on another engine (an earlier launch posted through GNOME's
-    /// interface, and this one chose the agent or another engine) is read the same way, from
-    /// GNOME Shell only, and handed to the delegate as it stands. The portal engine takes its
-    /// targets from the portal's owner only.
+    /// Hands a notification response to the engine
+    /// (``NotificationEngine/takeActivatedResponse(_:activationToken:sender:)``): the GNOME and
+    /// portal engines read it from their own targets and take it only from their service's
+    /// owner; the agent's takes what the agent keeps. A GNOME target that reaches a center on
+    /// another engine (an earlier launch posted through GNOME's interface, and this one chose
+    /// another engine) is read the same way, from GNOME Shell only, and handed to the delegate
+    /// as it stands.
     private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String, connection: DBusConnection) async -> Bool {
-        if await engineKind == .gnome, let gnome = (engine as? ChoosingEngine)?.chosenEngine as? GnomeEngine {
-            return await gnome.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
-        }
-        if await engineKind == .portal, let portal = (engine as? PortalEngine) ?? ((engine as? ChoosingEngine)?.chosenEngine as? PortalEngine) {
-            return await portal.takeResponse(target: id, activationToken: activation.activationToken, sender: sender)
-        }
-        if GnomeActionTarget.isTarget(id) {
+        if GnomeActionTarget.isTarget(id), await engineKind != .gnome {
             guard let response = await GnomeEngine.response(
                 target: id, activationToken: activation.activationToken, sender: sender, on: connection)
             else { return false }
             receive(response)
             return true
         }
-        return await engine.takeKeptResponses(activatedFor: id, activationToken: activation.activationToken)
+        return await engine.takeActivatedResponse(id, activationToken: activation.activationToken, sender: sender)
     }
 
     /// Called on the main actor for each `org.freedesktop.Application.Activate` (the app was

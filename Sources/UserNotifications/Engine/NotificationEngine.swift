@@ -37,14 +37,18 @@ protocol NotificationEngine: AnyObject, Sendable {
     func setBadgeCount(_ count: Int) async throws
     /// Writes a waiting state save now; throws why the state is not kept, if it is not.
     func writeStateNow() async throws
-    /// Takes the responses the per-user agent keeps for the app and hands them to the host, in
-    /// the agent's order, each once: response `id`, for which the app was activated, and those
-    /// queued before it are among them. `activationToken` goes on response `id` when the
-    /// agent's copy has none. Returns once they are handed over; `false` at once when this
-    /// engine's notifications are not kept by the agent (there is nothing to take). The portal
-    /// engine reads `id` as the target of its `app.notification-response` action instead
-    /// (``PortalResponseID``) and hands over that one response.
-    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool
+    /// Takes the response the app was activated for (`org.freedesktop.Application.ActivateAction`
+    /// of `app.notification-response`, called by the bus peer `sender`), with its activation
+    /// token, and hands it to the host; `false` when there is none to take (logged where it is
+    /// refused).
+    ///
+    /// The agent's engine takes the responses the agent keeps for the app, in the agent's
+    /// order, each once: response `id` and those queued before it are among them, and
+    /// `activationToken` goes on response `id` when the agent's copy has none. The portal's
+    /// and GNOME's engines read `id` as the target of their own action (``PortalResponseID``,
+    /// ``GnomeActionTarget``) and take it only from their service's owner. The in-process
+    /// engine keeps none.
+    func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool
     /// The host's content extensions changed (``EngineHost/contentExtensionCategories``): an
     /// engine whose notifications are posted by another process tells it.
     func contentExtensionsChanged()

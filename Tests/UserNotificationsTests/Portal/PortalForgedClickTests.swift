@@ -61,7 +61,7 @@ struct PortalForgedClickTests {
         let engine = try #require(await Self.portalEngine(of: fixture.center))
         let observer = try await DBusConnection.connect(to: fixture.testBus.bus)
         let portalName = try #require(try await observer.nameOwner(of: PortalInterface.busName))
-        #expect(await engine.takeResponse(target: wrong.text, activationToken: nil, sender: portalName) == false)
+        #expect(await engine.takeActivatedResponse(wrong.text, activationToken: nil, sender: portalName) == false)
         // The 1.16 frontend relays a backend's click on an app.* action as ActionInvoked.
         let appName = try #require(fixture.appConnection)
         try fixture.portal.invokeAction(
@@ -69,7 +69,7 @@ struct PortalForgedClickTests {
         #expect(await fixture.delegate.responses.extra().isEmpty)
         #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["b"])
 
-        #expect(await engine.takeResponse(target: real.text, activationToken: nil, sender: portalName))
+        #expect(await engine.takeActivatedResponse(real.text, activationToken: nil, sender: portalName))
         #expect(await fixture.delegate.responses.next()?.notification.request.identifier == "b")
         await observer.close()
         await fixture.stop()
@@ -89,8 +89,8 @@ struct PortalForgedClickTests {
         let engine = try #require(await Self.portalEngine(of: fixture.center))
         let observer = try await DBusConnection.connect(to: fixture.testBus.bus)
         let portalName = try #require(try await observer.nameOwner(of: PortalInterface.busName))
-        #expect(await engine.takeResponse(target: first, activationToken: nil, sender: portalName) == false)
-        #expect(await engine.takeResponse(target: second, activationToken: nil, sender: portalName))
+        #expect(await engine.takeActivatedResponse(first, activationToken: nil, sender: portalName) == false)
+        #expect(await engine.takeActivatedResponse(second, activationToken: nil, sender: portalName))
         #expect(await fixture.delegate.responses.next()?.notification.request.identifier == "c")
         await observer.close()
         await fixture.stop()

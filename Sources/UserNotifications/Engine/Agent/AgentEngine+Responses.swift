@@ -62,8 +62,9 @@ extension AgentEngine {
 
     /// Takes the kept responses because the app was activated for response `id`
     /// (`org.freedesktop.Application.ActivateAction`), with its activation token; at once, with
-    /// no call, when `id` was told already (the center took it when it started).
-    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+    /// no call, when `id` was told already (the center took it when it started). Whoever
+    /// `sender` is, only what the agent keeps for the app is taken.
+    func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool {
         if ledger.withLock({ $0.hasTold(id) }) { return true }
         if let activationToken { ledger.withLock { $0.activated(for: id, token: activationToken) } }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -175,8 +175,8 @@ final class ChoosingEngine: NotificationEngine {
         try await outcome { try await $0.writeStateNow() }
     }
 
-    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        await value { await $0.takeKeptResponses(activatedFor: id, activationToken: activationToken) }
+    func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool {
+        await value { await $0.takeActivatedResponse(id, activationToken: activationToken, sender: sender) }
     }
 
     func close() {

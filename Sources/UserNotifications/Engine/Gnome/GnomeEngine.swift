@@ -14,7 +14,7 @@ import FreedesktopNotifications
 /// (``GnomeActionTarget``): GNOME Shell calls `org.freedesktop.Application.ActivateAction`
 /// with it on the app id's bus name, D-Bus starts the app when it has exited, and the app
 /// side (``UNUserNotificationCenter/serveApplicationInterface()``) hands the response to the
-/// engine (``takeResponse(target:activationToken:sender:)``, from GNOME Shell only), which
+/// engine (``takeActivatedResponse(_:activationToken:sender:)``, from GNOME Shell only), which
 /// gives it to the delegate. The app must therefore serve that interface, and GNOME needs its desktop entry
 /// (else `AddNotification` fails with ``GtkNotificationsError/applicationNotFound(appID:)``).
 ///
@@ -94,12 +94,6 @@ final class GnomeEngine: SelfKeptEngine {
         await authorization { [.body, .actions, .iconStatic, .persistence] }
     }
 
-    /// GNOME keeps no responses for the engine to take: a click comes as
-    /// ``takeResponse(target:activationToken:sender:)``, with its sender.
-    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        false
-    }
-
     /// Takes the response a click in GNOME Shell stands for: `target` is the target of the
     /// `app.notification-response` action (``GnomeActionTarget``), which the app side received
     /// with `ActivateAction` from the unique name `sender`. Only the owner of
@@ -110,7 +104,7 @@ final class GnomeEngine: SelfKeptEngine {
     /// delivered list and the response goes to the category's content extension first, when
     /// there is one, else to the delegate (``route(_:)``). `false` for another sender or a
     /// target that does not read as a response (logged).
-    func takeResponse(target: String, activationToken: String?, sender: String) async -> Bool {
+    func takeActivatedResponse(_ target: String, activationToken: String?, sender: String) async -> Bool {
         guard let decoded = await Self.response(target: target, activationToken: activationToken, sender: sender, on: connection) else {
             return false
         }

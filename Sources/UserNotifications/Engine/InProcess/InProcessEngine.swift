@@ -378,7 +378,7 @@ actor InProcessEngine: NotificationEngine {
 
     /// Responses reach this engine from the notification server while the app runs; none is
     /// kept for it elsewhere, so there is none to take.
-    nonisolated func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
+    nonisolated func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool {
         false
     }
 

@@ -25,7 +25,7 @@ import FreedesktopNotifications
 /// ``PortalResponseID`` target, which carries a nonce kept with the notification: the portal
 /// activates them through `ActivateAction` on the app id, which relaunches an app that exited,
 /// and the app side hands the target and its caller to
-/// ``takeResponse(target:activationToken:sender:)``. Otherwise, and for text-input
+/// ``takeActivatedResponse(_:activationToken:sender:)``. Otherwise, and for text-input
 /// actions, they are plain names that come back as `ActionInvoked` to the running app.
 ///
 /// Every call takes effect on the caller's thread under one lock (``PortalEngineState``), so
@@ -142,14 +142,6 @@ final class PortalEngine: SelfKeptEngine {
         }
     }
 
-    /// Always `false`: a click through `ActivateAction` is taken only with its caller's name
-    /// (``takeResponse(target:activationToken:sender:)``, which the app side calls), as any bus
-    /// peer may call `ActivateAction`.
-    func takeKeptResponses(activatedFor id: String, activationToken: String?) async -> Bool {
-        SubsystemLog.center.logger.info("a portal notification response without its caller's name was refused", metadata: ["id": "\(TerminalText.singleLine(id))"])
-        return false
-    }
-
     /// The click an `app.notification-response` action of this engine carried, which the app
     /// side received through `ActivateAction` from the unique name `sender`: `target` is its
     /// ``PortalResponseID``. It is taken only from the current owner of the portal's bus name
@@ -158,7 +150,7 @@ final class PortalEngine: SelfKeptEngine {
     /// names. The response goes to the delegate and the notification leaves the list; `false`,
     /// logged, for another sender, a target this engine did not make, a wrong nonce, or a
     /// notification it does not list (withdrawn, or answered already).
-    func takeResponse(target text: String, activationToken: String?, sender: String) async -> Bool {
+    func takeActivatedResponse(_ text: String, activationToken: String?, sender: String) async -> Bool {
         guard await ActivationSender.owns(PortalInterface.busName, sender: sender, on: connection) else { return false }
         guard let target = PortalResponseID(parsing: text) else {
             SubsystemLog.center.logger.info("an activated notification response of another form was refused", metadata: ["id": "\(TerminalText.singleLine(text))"])
