@@ -211,7 +211,8 @@ public final class AgentService: Sendable {
             guard removed else { return }
             app.isReleased.withLock { $0 = true }
             app.host.flushRecord(closing: true)
-            app.engine.close()
+            // Its saves run off the engine's actor: the last one lands before the folder goes.
+            await app.engine.closeAfterSaving()
             if !keepsSettings {
                 do {
                     try PrivateStorage.remove(app.folder.path)
