@@ -120,7 +120,8 @@ public final class AgentService: Sendable {
                 SubsystemLog.agent.logger.error(
                     "an app's state was not written as the agent stopped", metadata: ["app": "\(app.appID)", "error": SubsystemLog.describe(error)])
             }
-            app.engine.close()
+            // A save the close starts lands before the agent goes on (and may exit).
+            await app.engine.closeAfterSaving()
         }
         await connection.close()
     }
