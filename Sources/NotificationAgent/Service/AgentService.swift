@@ -120,7 +120,8 @@ public final class AgentService: Sendable {
                 SubsystemLog.agent.logger.error(
                     "an app's state was not written as the agent stopped", metadata: ["app": "\(app.appID)", "error": SubsystemLog.describe(error)])
             }
-            app.engine.close()
+            // A save the close starts lands before the agent goes on (and may exit).
+            await app.engine.closeAfterSaving()
         }
         await connection.close()
     }
@@ -211,7 +212,8 @@ public final class AgentService: Sendable {
             guard removed else { return }
             app.isReleased.withLock { $0 = true }
             app.host.flushRecord(closing: true)
-            app.engine.close()
+            // Its saves run off the engine's actor: the last one lands before the folder goes.
+            await app.engine.closeAfterSaving()
             if !keepsSettings {
                 do {
                     try PrivateStorage.remove(app.folder.path)

@@ -142,13 +142,24 @@ package final class HostedEngine: Sendable {
         try await engine.setBadgeCount(count)
     }
 
-    /// Writes a waiting state save now.
+    /// Writes every change of the state not written yet, after the calls made before: it
+    /// waits for the save under way (which runs off the engine's actor, on a thread of its
+    /// own) and writes what that save left.
+    ///
+    /// - Throws: ``StateStoreError`` when the state could not be read or written.
     package func writeStateNow() async throws {
         try await engine.writeStateNow()
     }
 
-    /// Stops the engine.
+    /// Stops the engine; a waiting save is started, and the one under way goes on.
     package func close() {
         engine.close()
+    }
+
+    /// Stops the engine as ``close()`` does, and returns once its last save is written (or
+    /// failed, which is logged): the engine writes nothing in its state folder after, which
+    /// may then be removed.
+    package func closeAfterSaving() async {
+        await engine.closeAfterSaving()
     }
 }

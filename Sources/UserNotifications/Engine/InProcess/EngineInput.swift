@@ -17,11 +17,11 @@ enum EngineInput: Sendable {
     case categories(EngineAnswer<Set<UNNotificationCategory>>)
     case setAuthorization(UNAuthorizationStatus, UNAuthorizationOptions)
     case authorization(EngineAnswer<EngineAuthorizationRecord>)
-    case writeStateNow(EngineAnswer<Result<Void, any Error>>)
     case channel(NotificationChannelItem)
     /// The delegate's answer for the delivery `tag`.
     case presented(tag: UInt64, UNNotificationPresentationOptions)
-    /// The center has gone: the channel closes and a waiting save is written.
+    /// The center has gone: the channel closes and a waiting save is written (started, when
+    /// the engine saves off its actor).
     case close
 }
 

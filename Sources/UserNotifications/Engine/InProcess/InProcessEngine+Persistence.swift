@@ -11,12 +11,31 @@ extension InProcessEngine {
     /// another user's) is not taken for an empty one: the file and the stored attachments stay
     /// as they are, the problem is reported, saves wait, and the next save tries again. Once
     /// read, what it holds joins what the center was given meanwhile (which wins).
+    ///
+    /// It reads on the actor: the engine of an app's own center. ``restoreOffActor()`` is the
+    /// agent's.
     func restore() {
         guard let store, savedBaseline == nil else { return }
+        adoptRead(Result { try store.load() })
+    }
+
+    /// ``restore()`` with the read (the lock, the file) on a thread of its own
+    /// (``StateFileThread``), the actor taking inputs meanwhile; what was read is taken in on
+    /// the actor. A read that another one finished first is dropped.
+    func restoreOffActor() async {
+        guard let store, savedBaseline == nil else { return }
+        let read = await StateFileThread.run { Result { try store.load() } }
+        guard savedBaseline == nil else { return }
+        adoptRead(read)
+    }
+
+    /// Takes in the result of a read of the state file.
+    private func adoptRead(_ read: Result<StateFile<EngineState>.LoadResult, any Error>) {
         let state: EngineState
-        do {
-            state = EngineState.state(from: try store.load())
-        } catch {
+        switch read {
+        case .success(let result):
+            state = EngineState.state(from: result)
+        case .failure(let error):
             recordStateProblem(error)
             return
         }
@@ -69,30 +88,55 @@ extension InProcessEngine {
     /// lately, so a process that adds one request and exits keeps it; else once at the end of
     /// the burst. Every write is crash-safe (temporary file, fsync, rename, fsync of the
     /// folder).
+    ///
+    /// An app's own engine writes on its actor (``saveNow()``), before the call that changed
+    /// the state returns. The agent's engines (``savesOffActor``) start the write
+    /// (``startSave()``) and go on: their actor runs on the D-Bus I/O thread, and a write
+    /// that waits for a slow disk or a lock held on the file must not hold every app's calls.
     func scheduleSave() {
         guard store != nil else { return }
-        SaveCoalescing.carryOut(saveTiming.change(at: ContinuousClock.now), write: { saveNow() }, flush: { await self.flushSave() })
+        SaveCoalescing.carryOut(
+            saveTiming.change(at: ContinuousClock.now), write: { savesOffActor ? startSave() : saveNow() },
+            flush: { await self.flushWaitingSave() })
     }
 
-    /// Writes a save that is still waiting for its burst to end, now (before a short-lived
-    /// process exits).
-    func flushSave() {
-        if saveTiming.writeWaiting { saveNow() }
+    /// Writes (starts, off the actor) a save that is still waiting for its burst to end, now.
+    func flushWaitingSave() {
+        guard saveTiming.writeWaiting else { return }
+        if savesOffActor { startSave() } else { saveNow() }
     }
 
-    /// Writes a waiting save now, then reports why the state is not saved, if it is not.
+    /// Writes every change not written yet, after the calls made before, then reports why
+    /// the state is not saved, if it is not (before a short-lived process exits, and as the
+    /// agent stops).
     ///
     /// - Throws: ``StateStoreError`` when the state could not be read or written;
     ///   ``InvalidApplicationIdentifierError`` when the app id cannot name its folder.
-    func writeStateNow() throws {
-        flushSave()
+    func writeStateInOrder() async throws {
+        await drain()
+        await settleSaves()
         if let stateProblem { throw stateProblem }
     }
 
-    /// Writes the state at once, merged under the lock with what other processes of the app
-    /// wrote since this center last read or wrote it (``EngineState/merged(over:since:)``).
-    /// Nothing is written before the state was read once: a file that could not be read is
-    /// never replaced.
+    /// Writes a waiting save now; off the actor, waits for the save under way first and
+    /// writes what it left, until no change is left unwritten.
+    func settleSaves() async {
+        guard savesOffActor else { return flushWaitingSave() }
+        while true {
+            if let saveUnderWay {
+                await saveUnderWay.value
+                continue
+            }
+            guard saveTiming.writeWaiting || saveFollows else { return }
+            saveFollows = false
+            startSave()
+        }
+    }
+
+    /// Writes the state at once, on the actor, merged under the lock with what other processes
+    /// of the app wrote since this center last read or wrote it
+    /// (``EngineState/merged(over:since:)``). Nothing is written before the state was read
+    /// once: a file that could not be read is never replaced.
     ///
     /// A file that still has the stamp of this engine's last save, which held this engine's
     /// state alone, is not read again: nobody else wrote since, so the state replaces it as
@@ -105,11 +149,55 @@ extension InProcessEngine {
         restore()
         guard let baseline = savedBaseline else { return }
         let ours = snapshot()
-        do {
-            savedStamp = try EngineState.write(ours, to: store, since: baseline, unchangedSince: savedStamp)
+        recordWrite(Result { try EngineState.write(ours, to: store, since: baseline, unchangedSince: savedStamp) }, of: ours)
+    }
+
+    /// Starts a save whose file work runs off the actor (``saveOffActor(started:)``); while
+    /// one is under way, has another follow it instead: one save at a time, the next one with
+    /// the state as it is when it starts.
+    func startSave() {
+        guard store != nil else { return }
+        guard saveUnderWay == nil else {
+            saveFollows = true
+            return
+        }
+        let started = ContinuousClock.now
+        saveTiming.writeStarted(at: started)
+        saveUnderWay = Task { await self.saveOffActor(started: started) }
+    }
+
+    /// ``saveNow()``'s save with its blocking part off the actor: the state, the baseline and
+    /// the stamp are taken here, on the actor; the lock, the read, the merge, the write and
+    /// its `fsync`s run on a thread of their own (``StateFileThread``), the actor taking
+    /// inputs meanwhile; the outcome is recorded here again. A change made meanwhile is
+    /// saved next: at once when its interval has passed already, else as ``scheduleSave()``
+    /// decides.
+    private func saveOffActor(started: ContinuousClock.Instant) async {
+        await restoreOffActor()
+        if let store, let baseline = savedBaseline {
+            let ours = snapshot()
+            let stamp = savedStamp
+            let written = await StateFileThread.run {
+                Result { try EngineState.write(ours, to: store, since: baseline, unchangedSince: stamp) }
+            }
+            recordWrite(written, of: ours)
+        }
+        saveTiming.writeEnded(after: ContinuousClock.now - started)
+        saveUnderWay = nil
+        guard saveFollows else { return }
+        saveFollows = false
+        if saveTiming.writeWaiting { startSave() } else { scheduleSave() }
+    }
+
+    /// Records the outcome of a write of `ours`: the baseline of the next merge and the
+    /// file's stamp, or the problem (logged; the next save tries again, reading the file).
+    private func recordWrite(_ written: Result<StateFileStamp?, any Error>, of ours: EngineState) {
+        switch written {
+        case .success(let stamp):
+            savedStamp = stamp
             savedBaseline = ours
             stateProblem = nil
-        } catch {
+        case .failure(let error):
             savedStamp = nil
             recordStateProblem(error)
         }

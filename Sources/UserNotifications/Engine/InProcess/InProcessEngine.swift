@@ -93,6 +93,18 @@ actor InProcessEngine: NotificationEngine {
     var savedStamp: StateFileStamp?
     /// Why the state could not be kept at the last attempt; `nil` after a success.
     var stateProblem: (any Error)?
+    /// The save running off the actor (``savesOffActor``), until its result is recorded; one
+    /// at a time.
+    var saveUnderWay: Task<Void, Never>?
+    /// A change came while ``saveUnderWay`` ran: another save follows it.
+    var saveFollows = false
+
+    /// Whether the state file's blocking work runs off the actor, on a thread of its own
+    /// (``StateFileThread``), while the actor goes on taking inputs: set for the engines
+    /// whose drains run on ``taskExecutor`` (the agent's, on the D-Bus I/O thread that serves
+    /// every app). An app's own engine writes on the actor instead, before the change's call
+    /// returns, so a process that adds one request and exits keeps it.
+    nonisolated var savesOffActor: Bool { taskExecutor != nil }
 
     /// Makes the engine and starts its loop, which ends with ``close()``.
     ///
@@ -245,7 +257,7 @@ actor InProcessEngine: NotificationEngine {
         }
         regionWatch.subscribe { [weak self] event in await self?.takeLocation(event) }
         if let stateProblem { recordStateProblem(stateProblem) }
-        restore()
+        if savesOffActor { await restoreOffActor() } else { restore() }
     }
 
     private func take(_ input: EngineInput) {
@@ -261,7 +273,6 @@ actor InProcessEngine: NotificationEngine {
         case .setAuthorization(let status, let options): setAuthorization(status, options: options)
         case .authorization(let answer):
             answer.resolve(EngineAuthorizationRecord(status: authorizationStatus, options: authorizationOptions))
-        case .writeStateNow(let answer): answer.resolve(Result { try writeStateNow() })
         case .channel(let item): handle(item)
         case .presented(let tag, let options): presented(tag, options: options)
         case .close: shutDown()
@@ -274,7 +285,7 @@ actor InProcessEngine: NotificationEngine {
         channel?.close()
         scheduler?.cancelAll()
         regionWatch.stop()
-        flushSave()
+        flushWaitingSave()
     }
 
     func nextTag() -> UInt64 {
@@ -373,7 +384,16 @@ actor InProcessEngine: NotificationEngine {
     }
 
     nonisolated func writeStateNow() async throws {
-        try await ask(EngineInput.writeStateNow, otherwise: .success(())).get()
+        try await writeStateInOrder()
+    }
+
+    /// Closes the engine as ``close()`` does, and returns once the save under way and the one
+    /// the close started are written (or failed, which is logged): nothing of the engine
+    /// touches its state folder after.
+    nonisolated func closeAfterSaving() async {
+        submit(.close)
+        await drain()
+        await settleSaves()
     }
 
     /// Responses reach this engine from the notification server while the app runs; none is
