@@ -99,6 +99,41 @@ struct AgentSaveOffThreadTests {
         await agent.stop()
     }
 
+    @Test("an app whose record's lock is held before its first Connect stalls no other app; its Connect is answered, with the record on disk, once the lock goes")
+    func lockedRecordStallsNobody() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        // The app's folder and its record's lock file, locked before the app ever connects (as
+        // another process of the user could): the agent's first write of the record waits.
+        let folder = fixture.stateRoot.appendingPathComponent(Self.lockedID, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lockPath = folder.appendingPathComponent("agent.lock").path
+        #expect(FileManager.default.createFile(atPath: lockPath, contents: nil, attributes: [.posixPermissions: 0o600]))
+        let lock = try HeldFileLock(path: lockPath)
+        defer { lock.release() }
+
+        let locked = try await AgentTestClient.connect(fixture.testBus.bus)
+        let lockedConnect = Task { try await locked.connectApp(Self.lockedID) }
+        // Its Connect waits for the record...
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("agent.json").path))
+        // ...and holds no other app: another connects, adds and lists meanwhile.
+        let honest = try await AgentTestClient.connect(fixture.testBus.bus)
+        let honestConnect = await answered(within: Self.bound) { try await honest.connectApp(Self.honestID) }
+        #expect(honestConnect?.succeeded == true, "the other app's Connect: \(String(describing: honestConnect))")
+        let honestAdd = await answered(within: Self.bound) {
+            try await honest.add(AgentTestClient.request("beside", after: 3600), for: Self.honestID)
+        }
+        #expect(honestAdd?.succeeded == true, "the other app's Add: \(String(describing: honestAdd))")
+        let honestPending = await answered(within: Self.bound) { try await honest.pending(of: Self.honestID) }
+        #expect(honestPending?.success == ["beside"], "\(String(describing: honestPending))")
+
+        lock.release()
+        try await lockedConnect.value
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("agent.json").path))
+        await agent.stop()
+    }
+
     @Test("the agent's stop waits for a save stuck on its lock and writes the changes made after it")
     func stopWritesWhatIsLeft() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

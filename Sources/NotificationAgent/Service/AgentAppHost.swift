@@ -282,13 +282,15 @@ final class AgentAppHost: HostedEngineHost {
     /// Changes the record and saves it: soon after a quiet spell, else once for the whole burst
     /// of changes (``UserNotifications/SaveCoalescing``, sharing the agent's
     /// ``UserNotifications/SaveLoad``), and never on the caller's thread, which may be the one
-    /// that reads the bus for every app. A click on every notification of a busy app queues
-    /// and acknowledges a response each time; writing the file (with its `fsync`) at every
-    /// change, there, took most of the agent's time.
+    /// that reads the bus for every app: each write (its lock, its `fsync`) runs on a thread of
+    /// its own (``UserNotifications/StateFileThread``), so a slow disk or a lock held on the
+    /// file stalls only this app's record. A click on every notification of a busy app queues
+    /// and acknowledges a response each time; writing the file at every change, on the I/O
+    /// thread, took most of the agent's time.
     ///
-    /// The first write, which makes the file, is made at once, here: the agent restores an app
-    /// at its next start by that file, so an agent killed just after an app's first calls
-    /// still finds the requests it committed for the app.
+    /// The first write, which makes the file, starts at once: the agent restores an app at its
+    /// next start by that file, and `Connect` waits for it (``settleRecord()``), so an agent
+    /// killed just after an app's first calls still finds the requests it committed for the app.
     private func update(_ change: (inout AgentAppRecord) -> Void) {
         let (decision, makesFile) = state.withLock { state -> (SaveCoalescing.Decision?, Bool) in
             change(&state.record)
@@ -303,25 +305,36 @@ final class AgentAppHost: HostedEngineHost {
             if decision == .writeNow { state.saveTiming.writeStarted(at: now) }
             return (decision, false)
         }
-        if makesFile { return writeRecord() }
+        if makesFile { return startWrite() }
         switch decision {
         case .writeNow:
-            Task.detached { [self] in writeRecord() }
+            startWrite()
         case .writeAfter(let spacing):
-            Task.detached { [self] in
+            Task { [self] in
                 try? await Task.sleep(for: spacing)
                 guard state.withLock({ $0.saveTiming.takeWaitingWrite(at: ContinuousClock.now) }) else { return }
-                writeRecord()
+                await StateFileThread.run { self.writeRecord() }
             }
         case .waiting, nil:
             break
         }
     }
 
+    /// Starts a write on a thread of its own, and goes on.
+    private func startWrite() {
+        Task { [self] in await StateFileThread.run { self.writeRecord() } }
+    }
+
+    /// Returns once the file holds every change made before the call (or a write failed, which
+    /// is logged); the write runs on a thread of its own.
+    func settleRecord() async {
+        await StateFileThread.run { self.writeRecord() }
+    }
+
     /// Writes the changes the file does not hold yet, now (the agent stops, or lets the app
-    /// go); once `closing`, later changes are no longer written.
-    func flushRecord(closing: Bool = false) {
-        writeRecord()
+    /// go), on a thread of its own; once `closing`, later changes are no longer written.
+    func flushRecord(closing: Bool = false) async {
+        await settleRecord()
         if closing { state.withLock { $0.closed = true } }
     }
 

@@ -84,6 +84,9 @@ extension AgentService {
                         try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
                         app.host.contentExtensionCategories = extensionCategories
                         app.host.remember(identity)
+                        // The record that restores the app at the agent's next start is on
+                        // disk before Connect is answered; written off this thread.
+                        await app.host.settleRecord()
                         continuation.resume(returning: [.uint32(AgentInterface.version)])
                     } catch {
                         continuation.resume(throwing: error)

@@ -113,7 +113,7 @@ public final class AgentService: Sendable {
         export.withLock { $0?.unexport() }
         pushSide.withLock { $0 }?.stop()
         for app in apps.withLock({ Array($0.values) }) {
-            app.host.flushRecord(closing: true)
+            await app.host.flushRecord(closing: true)
             do {
                 try await app.engine.writeStateNow()
             } catch {
@@ -211,7 +211,7 @@ public final class AgentService: Sendable {
             }
             guard removed else { return }
             app.isReleased.withLock { $0 = true }
-            app.host.flushRecord(closing: true)
+            await app.host.flushRecord(closing: true)
             // Its saves run off the engine's actor: the last one lands before the folder goes.
             await app.engine.closeAfterSaving()
             if !keepsSettings {

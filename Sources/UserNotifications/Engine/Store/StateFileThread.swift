@@ -7,10 +7,11 @@ import Foundation
 /// held on its file would stall every other app's calls.
 ///
 /// A plain thread, not a task of the global executor: a save that waits on a lock would hold
-/// one of the executor's few threads (as many as the cores) as long as it waits.
-enum StateFileThread {
+/// one of the executor's few threads (as many as the cores) as long as it waits. The agent
+/// writes its record of each app (`agent.json`) the same way.
+package enum StateFileThread {
     /// Runs `work` on a new thread and returns its result once it is done.
-    static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    package static func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }
