@@ -20,7 +20,7 @@ extension AgentEngine {
     private func serveClientCall(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         let member = message.member ?? ""
-        guard member == "WillPresent" || member == "ServiceExtension" else {
+        guard let method = AgentClient1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(member)")
         }
         let owner = ledger.withLock { $0.agentOwner }
@@ -29,17 +29,16 @@ extension AgentEngine {
         }
         let json: String
         do {
-            guard message.bodySignature == "s", let text = message.body[0].stringValue else {
-                throw NotificationAgentError.invalidArgument("\(member) takes (s), not (\(message.bodySignature))")
+            guard message.bodySignature == method.inputSignature, let text = message.body[0].stringValue else {
+                throw NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))")
             }
             json = text
         } catch {
             return fail(invocation, error)
         }
-        if member == "WillPresent" {
-            willPresent(invocation, json)
-        } else {
-            runServiceExtension(invocation, json)
+        switch method {
+        case .willPresent: willPresent(invocation, json)
+        case .serviceExtension: runServiceExtension(invocation, json)
         }
     }
 
