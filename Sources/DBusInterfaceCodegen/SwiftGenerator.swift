@@ -129,9 +129,10 @@ package enum SwiftGenerator {
         arguments.map { argument in argument.name.map { "\(argument.type) \($0)" } ?? argument.type }.joined(separator: ", ")
     }
 
-    /// The names the generated enums declare themselves, which no case may take.
+    /// The names the generated enums declare themselves, which no case may take (and `_`, which
+    /// no Swift case can be named).
     private static let reserved: Set<String> = [
-        "rawValue", "allCases", "inputSignature", "outputSignature", "signature", "hashValue", "init", "self", "Type",
+        "rawValue", "allCases", "inputSignature", "outputSignature", "signature", "hashValue", "init", "self", "Type", "_",
     ]
 
     /// Swift's keywords, which a case name is written in backticks as.
@@ -152,7 +153,7 @@ package enum SwiftGenerator {
             guard !reserved.contains(name) else {
                 throw InterfaceFileError(
                     file: source.path, line: member.line,
-                    message: "the member \(member.name) gives the Swift name \(name), which the generated enum declares itself")
+                    message: "the member \(member.name) gives the Swift name \(name), which cannot be a case of the generated enum")
             }
             if let other = taken.updateValue(member.name, forKey: name) {
                 throw InterfaceFileError(
