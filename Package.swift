@@ -27,6 +27,12 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The D-Bus interfaces described once, in dbus/*.xml: the build-tool plugin runs the
+        // generator on the files dbus/targets.conf assigns to each target that applies it, and
+        // the target gets each interface's name, introspection text and member signatures.
+        .target(name: "DBusInterfaceCodegen", swiftSettings: strict),
+        .executableTarget(name: "dbus-interface-generator", dependencies: ["DBusInterfaceCodegen"], swiftSettings: strict),
+        .plugin(name: "DBusInterfaces", capability: .buildTool(), dependencies: ["dbus-interface-generator"]),
         .systemLibrary(
             name: "CDBus",
             pkgConfig: "dbus-1",
@@ -44,7 +50,10 @@ let package = Package(
             dependencies: ["CDBus", "DesktopNotificationsSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict),
+        .target(
+            name: "FreedesktopNotifications", dependencies: ["DBus", "DesktopNotificationsSupport"], swiftSettings: strict,
+            plugins: ["DBusInterfaces"]
+        ),
         .target(name: "CoreLocation", swiftSettings: strict),
         .target(
             name: "UserNotifications",
@@ -53,7 +62,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["DBusInterfaces"]
         ),
         // The per-user agent (`notify agent`): one engine per app id behind
         // org.desktopnotifications.Agent1, desktop entries, launching an app for a response,
@@ -202,6 +212,11 @@ let package = Package(
             dependencies: ["UserNotifications"],
             path: "Tests/AppleShapesSwift5",
             swiftSettings: [.swiftLanguageMode(.v5), .unsafeFlags(["-warnings-as-errors"])]
+        ),
+        .testTarget(
+            name: "DBusInterfaceCodegenTests",
+            dependencies: ["DBusInterfaceCodegen", "dbus-interface-generator", "UserNotificationsTesting"],
+            swiftSettings: strict
         ),
         .testTarget(
             name: "SupportTests",

@@ -1,6 +1,8 @@
+import DBus
 import Foundation
 @testable import FreedesktopNotifications
 import Testing
+import UserNotificationsTesting
 
 @Suite("Hints and Notify arguments")
 struct HintsAndRequestTests {
@@ -143,15 +145,58 @@ struct HintsAndRequestTests {
         #expect(try NotifyRequest(arguments: arguments) == request)
     }
 
-    @Test("the interface XML in dbus/ is the one the server serves")
-    func introspectionFile() throws {
+    @Test("the embedded server serves exactly the interface element of dbus/")
+    func introspectionFile() async throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("dbus/org.freedesktop.Notifications.xml")
         let text = try String(contentsOf: file, encoding: .utf8)
-        let served = NotificationsInterface.introspectionXML.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let stored = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(stored.count == served.count + 4)
-        #expect(Array(stored[3..<(stored.count - 1)]) == served)
+        let start = try #require(text.range(of: "<interface "))
+        let end = try #require(text.range(of: "</interface>"))
+        let lineStart = text[..<start.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        let element = String(text[lineStart..<end.upperBound])
+
+        let testBus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let connection = try await DBusConnection.connect(to: testBus.bus)
+        let reply = try await connection.call(.methodCall(
+            destination: NotificationsInterface.busName, path: NotificationsInterface.path,
+            interface: "org.freedesktop.DBus.Introspectable", member: "Introspect"))
+        let served = try #require(reply.body.first?.stringValue)
+        #expect(served.components(separatedBy: element + "\n").count == 2, "not served as written:\n\(served)")
+        await connection.close()
+        await server.stop()
+        await testBus.stop()
+    }
+
+    @Test("the embedded server takes each method with the file's signature alone, and no other member")
+    func routesTheFileSignatures() async throws {
+        let testBus = try await TestBus()
+        let server = try await FakeNotificationServer.start(on: testBus.bus)
+        let connection = try await DBusConnection.connect(to: testBus.bus)
+        func call(_ member: String, _ body: [DBusValue]) async throws -> [DBusValue] {
+            try await connection.call(.methodCall(
+                destination: NotificationsInterface.busName, path: NotificationsInterface.path, interface: NotificationsInterface.name,
+                member: member, body: body)).body
+        }
+        #expect(NotificationsSpec.Method.allCases.map(\.rawValue) == ["Notify", "CloseNotification", "GetCapabilities", "GetServerInformation"])
+        for method in NotificationsSpec.Method.allCases {
+            do {
+                _ = try await call(method.rawValue, [.int32(1)])
+                Issue.record("\(method.rawValue)(i) was taken")
+            } catch DBusError.remote(let name, let message) {
+                #expect(name == "org.freedesktop.DBus.Error.InvalidArgs")
+                #expect(message == "\(method.rawValue) does not take arguments of signature i")
+            }
+        }
+        await #expect(throws: DBusError.remote(
+            name: "org.freedesktop.DBus.Error.UnknownMethod", message: "org.freedesktop.Notifications has no method ActionInvoked")) {
+            try await call("ActionInvoked", [.uint32(1), .string("x")])
+        }
+        let information = try await call(NotificationsSpec.Method.getServerInformation.rawValue, [])
+        #expect(information.map(\.type.signature).joined() == NotificationsSpec.Method.getServerInformation.outputSignature)
+        await connection.close()
+        await server.stop()
+        await testBus.stop()
     }
 
     @Test("the launcher-entry badge signal has Unity's shape")

@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import Testing
 import UserNotifications
+import UserNotificationsTesting
 
 @Suite("The agent's interface files")
 struct AgentInterfaceTests {
@@ -11,19 +12,86 @@ struct AgentInterfaceTests {
         return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
-    static func lines(_ xml: String) -> [String] {
-        xml.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    /// The `<interface>` element of the file `name` in dbus/, cut from its text: from the start of
+    /// the line of `<interface` to the end of `</interface>`.
+    static func interfaceElement(_ name: String) throws -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("dbus/\(name)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "<interface "))
+        let end = try #require(text.range(of: "</interface>"))
+        let lineStart = text[..<start.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        return String(text[lineStart..<end.upperBound])
     }
 
-    @Test("the XML in dbus/ is the text the agent and the center serve", arguments: [
-        ("org.desktopnotifications.Agent1.xml", AgentInterface.introspectionXML),
-        ("org.desktopnotifications.AgentClient1.xml", AgentInterface.clientIntrospectionXML),
-        ("org.desktopnotifications.AgentPush1.xml", AgentPushInterface.introspectionXML),
-    ])
-    func files(name: String, served: String) throws {
-        let stored = try Self.stored(name)
-        #expect(stored.count == Self.lines(served).count + 4)
-        #expect(Array(stored[3..<(stored.count - 1)]) == Self.lines(served))
+    /// What `Introspect` answers for `path` of `destination`, asked over `bus`.
+    static func introspect(_ destination: String, _ path: DBusObjectPath, on bus: DBusBus) async throws -> String {
+        let connection = try await DBusConnection.connect(to: bus)
+        defer { Task { await connection.close() } }
+        let reply = try await connection.call(.methodCall(
+            destination: destination, path: path, interface: "org.freedesktop.DBus.Introspectable", member: "Introspect"))
+        return try #require(reply.body.first?.stringValue)
+    }
+
+    @Test("the agent serves exactly the interface elements of dbus/ for Agent1 and AgentPush1")
+    func agentServesTheFiles() async throws {
+        let fixture = try await AgentServiceFixture(prefix: "agent-introspect")
+        let agent = try await fixture.startAgent()
+        let served = try await Self.introspect(AgentInterface.busName, AgentInterface.path, on: fixture.testBus.bus)
+        for file in ["org.desktopnotifications.Agent1.xml", "org.desktopnotifications.AgentPush1.xml"] {
+            let element = try Self.interfaceElement(file)
+            #expect(served.components(separatedBy: element + "\n").count == 2, "\(file) is not served as written:\n\(served)")
+        }
+        await agent.stop()
+    }
+
+    @Test("a center on the agent serves exactly the interface element of dbus/ for AgentClient1")
+    func centerServesTheFile() async throws {
+        let fixture = try await AgentServiceFixture(prefix: "center-introspect")
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await fixture.startAgent()
+        let center = UNUserNotificationCenter(
+            identity: ApplicationIdentity(id: "org.example.Introspected", displayName: "Introspected"),
+            bus: .address(fixture.testBus.address), engine: .agent)
+        #expect(await center.engineKind == .agent)
+        _ = await center.pendingNotificationRequests()
+        // The center's connection is the one the agent's app is bound to: the bus's names that
+        // serve the client object, asked one by one.
+        let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
+        let names = try await connection.call(.methodCall(
+            destination: "org.freedesktop.DBus", path: DBusObjectPath("/org/freedesktop/DBus"), interface: "org.freedesktop.DBus",
+            member: "ListNames")).body.first?.stringArrayValue ?? []
+        var served: [String] = []
+        for name in names where name.hasPrefix(":") && name != connection.uniqueName {
+            if let xml = try? await Self.introspect(name, AgentInterface.clientPath, on: fixture.testBus.bus), xml.contains(AgentInterface.clientName) {
+                served.append(xml)
+            }
+        }
+        let element = try Self.interfaceElement("org.desktopnotifications.AgentClient1.xml")
+        #expect(served.count == 1)
+        #expect(served.first?.components(separatedBy: element + "\n").count == 2, "\(served)")
+        await agent.stop()
+    }
+
+    @Test("the agent routes each Agent1 method of the file and refuses any other signature with the file's")
+    func routesTheFileSignatures() async throws {
+        let fixture = try await AgentServiceFixture(prefix: "agent-signatures")
+        let agent = try await fixture.startAgent()
+        let app = try await AgentTestClient.connect(fixture.testBus.bus)
+        #expect(Agent1Spec.Method.allCases.count == 18)
+        for method in Agent1Spec.Method.allCases {
+            do {
+                try await app.call(method.rawValue, [.int32(1)])
+                Issue.record("\(method.rawValue)(i) was taken")
+            } catch DBusError.remote(let name, let message) {
+                #expect(name == "org.desktopnotifications.Agent1.Error.InvalidArgument")
+                #expect(message == "\(method.rawValue) takes (\(method.inputSignature)), not (i)")
+            }
+        }
+        #expect(await app.errorName(of: "Response", [.string("a"), .string("b"), .string("c")]) == "org.freedesktop.DBus.Error.UnknownMethod")
+        #expect(try await app.call(Agent1Spec.Method.version.rawValue) == [.uint32(AgentInterface.version)])
+        await app.close()
+        await agent.stop()
     }
 
     @Test("the service file template names the agent, runs notify agent from @bindir@ and names the systemd user unit")

@@ -24,14 +24,14 @@ public enum NotificationEvent: Sendable, Hashable {
     init?(signal message: DBusMessage) {
         guard let sender = message.sender, message.interface == NotificationsInterface.name,
               message.body.count == 2, case .uint32(let id) = message.body[0] else { return nil }
-        switch (message.member, message.body[1]) {
-        case ("NotificationClosed", .uint32(let reason)):
+        switch (message.member.flatMap(NotificationsSpec.Signal.init(rawValue:)), message.body[1]) {
+        case (.notificationClosed, .uint32(let reason)):
             self = .closed(id: id, reason: NotificationCloseReason(rawValue: reason), server: sender)
-        case ("ActionInvoked", .string(let key)):
+        case (.actionInvoked, .string(let key)):
             self = .actionInvoked(id: id, actionKey: key, server: sender)
-        case ("ActivationToken", .string(let token)):
+        case (.activationToken, .string(let token)):
             self = .activationToken(id: id, token: token, server: sender)
-        case ("NotificationReplied", .string(let text)):
+        case (.notificationReplied, .string(let text)):
             self = .replied(id: id, text: text, server: sender)
         default:
             return nil

@@ -285,12 +285,12 @@ public final class NotificationsClient: Sendable {
 
     // MARK: - Methods
 
-    private func call(_ member: String, _ body: [DBusValue] = []) async throws(NotificationsError) -> DBusMessage {
+    private func call(_ member: NotificationsSpec.Method, _ body: [DBusValue] = []) async throws(NotificationsError) -> DBusMessage {
         let connection = try await link().connection
         do {
             let message = try DBusMessage.methodCall(
                 destination: NotificationsInterface.busName, path: NotificationsInterface.path,
-                interface: NotificationsInterface.name, member: member, body: body)
+                interface: NotificationsInterface.name, member: member.rawValue, body: body)
             return try await connection.call(message, timeout: callTimeout)
         } catch {
             throw NotificationsError.from(error)
@@ -304,7 +304,7 @@ public final class NotificationsClient: Sendable {
     ///   over ``limits``; ``NotificationsError/noServer(_:)`` when nothing serves the name.
     public func notify(_ request: NotifyRequest) async throws(NotificationsError) -> NotificationPosting {
         let arguments = try request.arguments(limits: limits)
-        return try Self.posting(from: await call("Notify", arguments)).get()
+        return try Self.posting(from: await call(.notify, arguments)).get()
     }
 
     /// Shows (or updates) a notification without waiting: the reply comes to `channel` as
@@ -316,7 +316,8 @@ public final class NotificationsClient: Sendable {
         do {
             message = try DBusMessage.methodCall(
                 destination: NotificationsInterface.busName, path: NotificationsInterface.path,
-                interface: NotificationsInterface.name, member: "Notify", body: try request.arguments(limits: limits))
+                interface: NotificationsInterface.name, member: NotificationsSpec.Method.notify.rawValue,
+                body: try request.arguments(limits: limits))
         } catch {
             return answer(channel, tag: tag, .failure(NotificationsError.from(error)))
         }
@@ -337,7 +338,7 @@ public final class NotificationsClient: Sendable {
 
     /// The posting a `Notify` reply tells.
     private static func posting(from reply: DBusMessage) -> Result<NotificationPosting, NotificationsError> {
-        guard let id = try? reply.arguments("u").first?.uint32Value, let server = reply.sender else {
+        guard let id = try? reply.arguments(NotificationsSpec.Method.notify.outputSignature).first?.uint32Value, let server = reply.sender else {
             return .failure(.protocolViolation("Notify replied with signature \(reply.bodySignature)"))
         }
         return .success(NotificationPosting(id: id, server: server))
@@ -347,7 +348,7 @@ public final class NotificationsClient: Sendable {
     /// when the id is live). Servers differ for an unknown id: some reply nothing, some with
     /// an error; both are reported as they come.
     public func closeNotification(id: UInt32) async throws(NotificationsError) {
-        _ = try await call("CloseNotification", [.uint32(id)])
+        _ = try await call(.closeNotification, [.uint32(id)])
     }
 
     /// The server's capabilities, in the server's order.
@@ -359,8 +360,8 @@ public final class NotificationsClient: Sendable {
     /// that answered: the name may have changed owner while the call was on its way, and what
     /// one server can show says nothing of the next.
     package func capabilityAnswer() async throws(NotificationsError) -> (capabilities: [NotificationCapability], server: String?) {
-        let reply = try await call("GetCapabilities")
-        guard let names = try? reply.arguments("as").first?.stringArrayValue else {
+        let reply = try await call(.getCapabilities)
+        guard let names = try? reply.arguments(NotificationsSpec.Method.getCapabilities.outputSignature).first?.stringArrayValue else {
             throw .protocolViolation("GetCapabilities replied with signature \(reply.bodySignature)")
         }
         return (names.map(NotificationCapability.init(rawValue:)), reply.sender)
@@ -368,8 +369,9 @@ public final class NotificationsClient: Sendable {
 
     /// The server's name, vendor, version and spec version.
     public func serverInformation() async throws(NotificationsError) -> NotificationServerInformation {
-        let reply = try await call("GetServerInformation")
-        guard let fields = try? reply.arguments("ssss").compactMap(\.stringValue), fields.count == 4 else {
+        let reply = try await call(.getServerInformation)
+        guard let fields = try? reply.arguments(NotificationsSpec.Method.getServerInformation.outputSignature).compactMap(\.stringValue),
+              fields.count == 4 else {
             throw .protocolViolation("GetServerInformation replied with signature \(reply.bodySignature)")
         }
         return NotificationServerInformation(name: fields[0], vendor: fields[1], version: fields[2], specVersion: fields[3])

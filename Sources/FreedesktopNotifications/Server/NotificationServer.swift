@@ -58,39 +58,41 @@ public final class NotificationServer: Sendable {
     private static func route(_ invocation: DBusMethodInvocation, to handler: any NotificationServerHandler) {
         let message = invocation.message
         let sender = message.sender ?? ""
-        switch (message.member, message.bodySignature) {
-        case ("Notify", NotificationsInterface.notifySignature):
+        guard let method = NotificationsSpec.Method(rawValue: message.member ?? "") else {
+            return invocation.fail(
+                name: "org.freedesktop.DBus.Error.UnknownMethod",
+                message: "\(NotificationsInterface.name) has no method \(message.member ?? "")")
+        }
+        guard message.bodySignature == method.inputSignature else {
+            return invocation.fail(
+                name: "org.freedesktop.DBus.Error.InvalidArgs",
+                message: "\(method.rawValue) does not take arguments of signature \(message.bodySignature)")
+        }
+        switch method {
+        case .notify:
             do {
                 let request = try NotifyRequest(arguments: message.body)
                 handler.notify(request, sender: sender, reply: NotificationServerReply(invocation: invocation))
             } catch {
                 invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
             }
-        case ("CloseNotification", "u"):
+        case .closeNotification:
             guard case .uint32(let id) = message.body[0] else { return }
             handler.closeNotification(id: id, sender: sender, reply: NotificationServerReply(invocation: invocation))
-        case ("GetCapabilities", ""):
+        case .getCapabilities:
             invocation.reply([.stringArray(handler.capabilities().map(\.rawValue))])
-        case ("GetServerInformation", ""):
+        case .getServerInformation:
             let info = handler.serverInformation()
             invocation.reply([.string(info.name), .string(info.vendor), .string(info.version), .string(info.specVersion)])
-        case ("Notify", _), ("CloseNotification", _), ("GetCapabilities", _), ("GetServerInformation", _):
-            invocation.fail(
-                name: "org.freedesktop.DBus.Error.InvalidArgs",
-                message: "\(message.member ?? "") does not take arguments of signature \(message.bodySignature)")
-        default:
-            invocation.fail(
-                name: "org.freedesktop.DBus.Error.UnknownMethod",
-                message: "\(NotificationsInterface.name) has no method \(message.member ?? "")")
         }
     }
 
     // MARK: - Signals
 
-    private func emit(_ member: String, _ body: [DBusValue], to destination: String?) throws(NotificationsError) {
+    private func emit(_ member: NotificationsSpec.Signal, _ body: [DBusValue], to destination: String?) throws(NotificationsError) {
         do {
             let signal = try DBusMessage.signal(
-                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: member,
+                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: member.rawValue,
                 body: body, destination: destination)
             try connection.send(signal)
         } catch {
@@ -100,21 +102,21 @@ public final class NotificationServer: Sendable {
 
     /// Emits `NotificationClosed(id, reason)`; to everyone, or only to `destination`.
     public func emitClosed(id: UInt32, reason: NotificationCloseReason, to destination: String? = nil) throws(NotificationsError) {
-        try emit("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)], to: destination)
+        try emit(.notificationClosed, [.uint32(id), .uint32(reason.rawValue)], to: destination)
     }
 
     /// Emits `ActionInvoked(id, key)`.
     public func emitActionInvoked(id: UInt32, actionKey: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit("ActionInvoked", [.uint32(id), .string(actionKey)], to: destination)
+        try emit(.actionInvoked, [.uint32(id), .string(actionKey)], to: destination)
     }
 
     /// Emits `ActivationToken(id, token)`.
     public func emitActivationToken(id: UInt32, token: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit("ActivationToken", [.uint32(id), .string(token)], to: destination)
+        try emit(.activationToken, [.uint32(id), .string(token)], to: destination)
     }
 
     /// Emits KDE's `NotificationReplied(id, text)`.
     public func emitReplied(id: UInt32, text: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit("NotificationReplied", [.uint32(id), .string(text)], to: destination)
+        try emit(.notificationReplied, [.uint32(id), .string(text)], to: destination)
     }
 }

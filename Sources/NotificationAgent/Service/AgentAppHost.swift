@@ -82,7 +82,7 @@ final class AgentAppHost: HostedEngineHost {
         guard let center else { return fallback }
         do {
             let reply = try await call(
-                center, "WillPresent", try AgentPayload.encode(notification), timeout: UNUserNotificationCenter.presentationDeadline)
+                center, .willPresent, try AgentPayload.encode(notification), timeout: UNUserNotificationCenter.presentationDeadline)
             guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
             return UNNotificationPresentationOptions(rawValue: UInt(raw))
         } catch {
@@ -114,7 +114,7 @@ final class AgentAppHost: HostedEngineHost {
         touch()
         guard let center else { return }
         do {
-            _ = try await call(center, "ContentExtensionShown", try AgentPayload.encode(notification), timeout: AgentInterface.contentExtensionDeadline)
+            _ = try await call(center, .contentExtensionShown, try AgentPayload.encode(notification), timeout: AgentInterface.contentExtensionDeadline)
         } catch {
             SubsystemLog.agent.logger.info(
                 "the app's content extension was not told its notification is shown",
@@ -131,7 +131,7 @@ final class AgentAppHost: HostedEngineHost {
         defer { touch() }
         guard let center else { return nil }
         do {
-            let reply = try await call(center, "ContentExtensionResponse", try AgentPayload.encode(response), timeout: AgentInterface.contentExtensionDeadline)
+            let reply = try await call(center, .contentExtensionResponse, try AgentPayload.encode(response), timeout: AgentInterface.contentExtensionDeadline)
             guard let raw = try reply.arguments("u").first?.uint32Value, let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
                 throw NotificationAgentError.invalidArgument("ContentExtensionResponse answered no option")
             }
@@ -163,7 +163,7 @@ final class AgentAppHost: HostedEngineHost {
         }
         do {
             let reply = try await call(
-                center, "ServiceExtension", try AgentPayload.encode(request), timeout: AgentInterface.serviceExtensionDeadline)
+                center, .serviceExtension, try AgentPayload.encode(request), timeout: AgentInterface.serviceExtensionDeadline)
             guard let json = try reply.arguments("s").first?.stringValue else {
                 throw NotificationAgentError.invalidArgument("ServiceExtension answered no content")
             }
@@ -176,10 +176,10 @@ final class AgentAppHost: HostedEngineHost {
         }
     }
 
-    /// Calls `member` of `AgentClient1` with one JSON argument on the app's center.
-    private func call(_ center: String, _ member: String, _ json: String, timeout: Duration) async throws -> DBusMessage {
+    /// Calls `method` of `AgentClient1` with one JSON argument on the app's center.
+    private func call(_ center: String, _ method: AgentClient1Spec.Method, _ json: String, timeout: Duration) async throws -> DBusMessage {
         let call = try DBusMessage.methodCall(
-            destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: member, body: [.string(json)])
+            destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: method.rawValue, body: [.string(json)])
         return try await connection.call(call, timeout: timeout)
     }
 

@@ -53,11 +53,12 @@ extension AgentService {
         let message = invocation.message
         let sender = message.sender ?? ""
         let member = message.member ?? ""
-        guard let signature = AgentPushInterface.signatures[member] else {
+        guard let method = AgentPush1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentPushInterface.name) has no method \(member)")
         }
-        guard message.bodySignature == signature, case .string(let appID) = message.body[0] else {
-            return Self.fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(signature)), not (\(message.bodySignature))"))
+        guard message.bodySignature == method.inputSignature, case .string(let appID) = message.body[0] else {
+            return Self.fail(
+                invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
         }
         guard let app = apps.withLock({ $0[appID] }), let push = pushSide.withLock({ $0 }) else {
             return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
@@ -69,15 +70,15 @@ extension AgentService {
         app.work.enqueue {
             await Self.runPush(invocation) {
                 try app.requireBound(sender)
-                switch member {
-                case "Register":
+                switch method {
+                case .register:
                     let registration = try await push.register(
                         appID: appID, distributor: options["distributor"]?.stringValue, description: options["description"]?.stringValue)
                     return [.variantDictionary([
                         ("endpoint", .string(registration.endpoint.absoluteString)), ("p256dh", .string(registration.p256dh)),
                         ("auth", .string(registration.auth)), ("distributor", .string(registration.distributor)),
                     ])]
-                default:
+                case .unregister:
                     try push.unregister(appID: appID)
                     return []
                 }

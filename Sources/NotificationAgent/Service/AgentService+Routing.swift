@@ -14,15 +14,16 @@ extension AgentService {
         let message = invocation.message
         let sender = message.sender ?? ""
         let member = message.member ?? ""
-        guard let signature = Self.signatures[member] else {
+        guard let method = Agent1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.name) has no method \(member)")
         }
-        guard message.bodySignature == signature else {
-            return Self.fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(signature)), not (\(message.bodySignature))"))
+        guard message.bodySignature == method.inputSignature else {
+            return Self.fail(
+                invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
         }
-        switch member {
-        case "Version": return invocation.reply([.uint32(AgentInterface.version)])
-        case "Status": return answer(invocation) { [self] in [.string(try await statusJSON(for: sender))] }
+        switch method {
+        case .version: return invocation.reply([.uint32(AgentInterface.version)])
+        case .status: return answer(invocation) { [self] in [.string(try await statusJSON(for: sender))] }
         default: break
         }
         guard case .string(let appID) = message.body[0] else { return }
@@ -31,7 +32,7 @@ extension AgentService {
         } catch {
             return Self.fail(invocation, NotificationAgentError.invalidArgument(String(describing: error)))
         }
-        if member == "Connect" { return connect(invocation, appID: appID, sender: sender) }
+        if method == .connect { return connect(invocation, appID: appID, sender: sender) }
         guard let app = apps.withLock({ $0[appID] }) else {
             return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
         }
@@ -39,10 +40,10 @@ extension AgentService {
         app.work.enqueue { [self] in
             await Self.run(invocation) {
                 try app.requireBound(sender)
-                guard Self.growingCalls.contains(member) else {
-                    return try await perform(member, body, on: app) { invocation.reply() }
+                guard Self.growingCalls.contains(method) else {
+                    return try await perform(method, body, on: app) { invocation.reply() }
                 }
-                return try await Self.offTheIOThread { try await self.perform(member, body, on: app) }
+                return try await Self.offTheIOThread { try await self.perform(method, body, on: app) }
             }
         }
     }
@@ -100,7 +101,7 @@ extension AgentService {
     /// of requests): they run on the global executor, so that one app's batch keeps neither
     /// the D-Bus I/O thread, where an app's calls run (``SerialWork``), nor the other apps
     /// waiting.
-    static let growingCalls: Set<String> = ["AddRequests", "PendingRequests", "DeliveredNotifications", "AddFiles"]
+    static let growingCalls: Set<Agent1Spec.Method> = [.addRequests, .pendingRequests, .deliveredNotifications, .addFiles]
 
     /// Runs `work` in a task of its own on the global executor, with no executor preference
     /// (under one, even the global executor's, each return from the engine's actor would be a
@@ -109,26 +110,20 @@ extension AgentService {
         try await Task.detached(operation: work).value
     }
 
-    /// The input signature of each method.
-    static let signatures: [String: String] = [
-        "Version": "", "Status": "", "Connect": "sa{sv}", "Add": "ss", "AddPresented": "ssu", "AddRequests": "sas", "PendingRequests": "s",
-        "RemovePendingRequests": "sasb", "DeliveredNotifications": "s", "RemoveDeliveredNotifications": "sasb",
-        "SetCategories": "ss", "Categories": "s", "RequestAuthorization": "su", "Authorization": "s",
-        "SetBadgeCount": "si", "TakeResponses": "s", "AcknowledgeResponses": "sas", "AddFiles": "ssah",
-    ]
-
-    /// Performs an app's call once its sender is known to be bound; `body` is without the app id.
+    /// Performs an app's call once its sender is known to be bound; `body` is without the app id
+    /// and has the method's signature (``route(_:)`` checked it). `Version`, `Status` and
+    /// `Connect` are answered by ``route(_:)`` itself.
     ///
     /// `Add` and `AddPresented` call `accepted` as the request is accepted, before its `Notify`
     /// is written: the caller answers the app there (its later, same answer is ignored).
     func perform(
-        _ member: String, _ body: [DBusValue], on app: AgentApp, accepted: (@Sendable () -> Void)? = nil
+        _ method: Agent1Spec.Method, _ body: [DBusValue], on app: AgentApp, accepted: (@Sendable () -> Void)? = nil
     ) async throws -> [DBusValue] {
         let engine = app.engine
-        switch member {
-        case "Add", "AddPresented":
+        switch method {
+        case .add, .addPresented:
             let (request, bytes) = try Self.request(from: body[0])
-            let options = member == "Add" ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
+            let options = method == .add ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
             guard request.content.attachments.isEmpty else {
                 // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
                 try await Self.offTheIOThread { [self] in
@@ -138,7 +133,7 @@ extension AgentService {
             }
             try await app.add(request, travelBytes: bytes, othersBytes: othersBytes(app), presentation: options, accepted: accepted)
             return []
-        case "AddFiles":
+        case .addFiles:
             let (request, bytes) = try Self.request(from: body[0])
             guard case .array(_, let files) = body[1] else { throw NotificationAgentError.invalidArgument("AddFiles takes its files as (ah)") }
             let sources = files.compactMap { value -> DBusFileDescriptor? in
@@ -147,37 +142,39 @@ extension AgentService {
             }
             try await addWithFiles(request, bytes: bytes, sources: sources, to: app, presentation: nil, accepted: nil)
             return []
-        case "AddRequests": return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
-        case "PendingRequests": return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
-        case "RemovePendingRequests":
+        case .addRequests: return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
+        case .pendingRequests: return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
+        case .removePendingRequests:
             engine.removePendingRequests(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
             return []
-        case "DeliveredNotifications": return [.string(try AgentPayload.encode(await engine.deliveredNotifications()))]
-        case "RemoveDeliveredNotifications":
+        case .deliveredNotifications: return [.string(try AgentPayload.encode(await engine.deliveredNotifications()))]
+        case .removeDeliveredNotifications:
             engine.removeDeliveredNotifications(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
             return []
-        case "SetCategories":
+        case .setCategories:
             engine.setCategories(try AgentPayload.categories(from: body[0].stringValue ?? ""))
             return []
-        case "Categories": return [.string(try AgentPayload.encode(await engine.categories()))]
-        case "RequestAuthorization":
+        case .categories: return [.string(try AgentPayload.encode(await engine.categories()))]
+        case .requestAuthorization:
             let options = UNAuthorizationOptions(rawValue: UInt(body[0].uint32Value ?? 0))
             return [.boolean(await engine.requestAuthorization(options: options))]
-        case "Authorization":
+        case .authorization:
             let answer = await engine.authorization()
             return [
                 .uint32(UInt32(clamping: answer.status.rawValue)), .uint32(UInt32(clamping: answer.options.rawValue)),
                 .stringArray(answer.capabilities ?? []), .boolean(answer.capabilities != nil),
             ]
-        case "SetBadgeCount":
+        case .setBadgeCount:
             try await engine.setBadgeCount(Int(body[0].int32Value ?? 0))
             return []
-        case "TakeResponses":
+        case .takeResponses:
             let pairs = app.host.takeResponses().map { DBusValue.structure([.string($0.id), .string($0.json)]) }
             return [.array(element: .structure([.string, .string]), pairs)]
-        default:
+        case .acknowledgeResponses:
             app.host.acknowledge(body[0].stringArrayValue ?? [])
             return []
+        case .version, .status, .connect:
+            throw NotificationAgentError.invalidArgument("\(method.rawValue) is answered before an app's queue")
         }
     }
 

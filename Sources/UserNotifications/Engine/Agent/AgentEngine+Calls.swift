@@ -16,13 +16,13 @@ extension AgentEngine {
         let json = try AgentPayload.encode(request)
         guard request.content.attachments.isEmpty else {
             let files = try request.openAttachmentFiles().map { DBusValue.unixFileDescriptor(DBusFileDescriptor(taking: $0)) }
-            _ = try await callConnected("AddFiles", [.string(json), .array(element: .unixFileDescriptor, files)])
+            _ = try await callConnected(.addFiles, [.string(json), .array(element: .unixFileDescriptor, files)])
             return
         }
         guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(json) }
         guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
-            _ = try await callConnected("AddPresented", [.string(json), Self.optionsValue(options)])
+            _ = try await callConnected(.addPresented, [.string(json), Self.optionsValue(options)])
             return
         }
         let (outcome, options) = await askThenSend(json, request: request, host: host)
@@ -30,9 +30,9 @@ extension AgentEngine {
             _ = try outcome.get()
         } catch {
             guard case NotificationAgentError.unknownApp = error else { throw error }
-            try connected(try await call("Connect", [connectOptions()]))
+            try connected(try await call(.connect, [connectOptions()]))
             takeResponses()
-            _ = try await call("AddPresented", [.string(json), Self.optionsValue(options)])
+            _ = try await call(.addPresented, [.string(json), Self.optionsValue(options)])
         }
     }
 
@@ -49,7 +49,7 @@ extension AgentEngine {
             host.askPresentationOptions(for: notification) { [self] options in
                 let message: DBusMessage
                 do {
-                    message = try self.message("AddPresented", [.string(json), Self.optionsValue(options)])
+                    message = try self.message(.addPresented, [.string(json), Self.optionsValue(options)])
                 } catch {
                     // The place is given up, so that the calls after it leave.
                     outbox.fill(place) {}
@@ -67,45 +67,45 @@ extension AgentEngine {
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
-        await answer("PendingRequests", otherwise: []) { try AgentPayload.requests(from: try $0.arguments("s")[0].stringValue ?? "") }
+        await answer(.pendingRequests, otherwise: []) { try AgentPayload.requests(from: try $0.arguments(Agent1Spec.Method.pendingRequests.outputSignature)[0].stringValue ?? "") }
     }
 
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        send("RemovePendingRequests", [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
+        send(.removePendingRequests, [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
     }
 
     func deliveredNotifications() async -> [UNNotification] {
-        await answer("DeliveredNotifications", otherwise: []) {
-            try AgentPayload.notifications(from: try $0.arguments("s")[0].stringValue ?? "")
+        await answer(.deliveredNotifications, otherwise: []) {
+            try AgentPayload.notifications(from: try $0.arguments(Agent1Spec.Method.deliveredNotifications.outputSignature)[0].stringValue ?? "")
         }
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        send("RemoveDeliveredNotifications", [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
+        send(.removeDeliveredNotifications, [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
     }
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {
         do {
-            send("SetCategories", [.string(try AgentPayload.encode(categories))])
+            send(.setCategories, [.string(try AgentPayload.encode(categories))])
         } catch {
             SubsystemLog.center.logger.error("the categories could not be encoded for the agent", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
     func categories() async -> Set<UNNotificationCategory> {
-        await answer("Categories", otherwise: []) { try AgentPayload.categories(from: try $0.arguments("s")[0].stringValue ?? "") }
+        await answer(.categories, otherwise: []) { try AgentPayload.categories(from: try $0.arguments(Agent1Spec.Method.categories.outputSignature)[0].stringValue ?? "") }
     }
 
     func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        await answer("RequestAuthorization", [.uint32(UInt32(clamping: options.rawValue))], otherwise: false) {
-            try $0.arguments("b")[0].boolValue ?? false
+        await answer(.requestAuthorization, [.uint32(UInt32(clamping: options.rawValue))], otherwise: false) {
+            try $0.arguments(Agent1Spec.Method.requestAuthorization.outputSignature)[0].boolValue ?? false
         }
     }
 
     func authorization() async -> EngineAuthorization {
         let unknown = EngineAuthorization(status: .notDetermined, options: [], capabilities: nil)
-        var authorization = await answer("Authorization", otherwise: unknown) { reply in
-            let values = try reply.arguments("uuasb")
+        var authorization = await answer(.authorization, otherwise: unknown) { reply in
+            let values = try reply.arguments(Agent1Spec.Method.authorization.outputSignature)
             let status = UNAuthorizationStatus(rawValue: Int(values[0].uint32Value ?? 0)) ?? .notDetermined
             let options = UNAuthorizationOptions(rawValue: UInt(values[1].uint32Value ?? 0))
             let capabilities = values[3].boolValue == true
@@ -117,7 +117,7 @@ extension AgentEngine {
     }
 
     func setBadgeCount(_ count: Int) async throws {
-        _ = try await callConnected("SetBadgeCount", [.int32(Int32(clamping: count))])
+        _ = try await callConnected(.setBadgeCount, [.int32(Int32(clamping: count))])
     }
 
     /// Nothing to write here: the agent keeps the app's state, crash-safe, in its own files.
@@ -125,11 +125,11 @@ extension AgentEngine {
 
     /// Calls `member`; when the agent no longer knows the app (it was restarted, or this very
     /// call started it), connects the app again and calls once more.
-    func callConnected(_ member: String, _ body: [DBusValue]) async throws -> DBusMessage {
+    func callConnected(_ member: Agent1Spec.Method, _ body: [DBusValue]) async throws -> DBusMessage {
         do {
             return try await call(member, body)
         } catch NotificationAgentError.unknownApp {
-            try connected(try await call("Connect", [connectOptions()]))
+            try connected(try await call(.connect, [connectOptions()]))
             takeResponses()
             return try await call(member, body)
         }
@@ -138,12 +138,12 @@ extension AgentEngine {
     /// The decoded answer of `member`, or `fallback` (logged) when the agent fails or answers
     /// something that does not decode.
     private func answer<Value>(
-        _ member: String, _ body: [DBusValue] = [], otherwise fallback: Value, _ decode: (DBusMessage) throws -> Value
+        _ member: Agent1Spec.Method, _ body: [DBusValue] = [], otherwise fallback: Value, _ decode: (DBusMessage) throws -> Value
     ) async -> Value {
         do {
             return try decode(try await callConnected(member, body))
         } catch {
-            SubsystemLog.center.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
+            SubsystemLog.center.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }

@@ -22,7 +22,7 @@ extension AgentEngine {
     private func serveClientCall(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         let member = message.member ?? ""
-        guard Self.clientMembers.contains(member) else {
+        guard let method = AgentClient1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(member)")
         }
         let owner = ledger.withLock { $0.agentOwner }
@@ -31,23 +31,20 @@ extension AgentEngine {
         }
         let json: String
         do {
-            guard message.bodySignature == "s", let text = message.body[0].stringValue else {
-                throw NotificationAgentError.invalidArgument("\(member) takes (s), not (\(message.bodySignature))")
+            guard message.bodySignature == method.inputSignature, let text = message.body[0].stringValue else {
+                throw NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))")
             }
             json = text
         } catch {
             return fail(invocation, error)
         }
-        switch member {
-        case "WillPresent": willPresent(invocation, json)
-        case "ServiceExtension": runServiceExtension(invocation, json)
-        case "ContentExtensionShown": contentExtensionShown(invocation, json)
-        default: contentExtensionResponse(invocation, json)
+        switch method {
+        case .willPresent: willPresent(invocation, json)
+        case .serviceExtension: runServiceExtension(invocation, json)
+        case .contentExtensionShown: contentExtensionShown(invocation, json)
+        case .contentExtensionResponse: contentExtensionResponse(invocation, json)
         }
     }
-
-    /// The methods of `AgentClient1`, each taking one JSON argument.
-    private static let clientMembers: Set<String> = ["WillPresent", "ServiceExtension", "ContentExtensionShown", "ContentExtensionResponse"]
 
     /// Tells the content extension of the notification's category that it is shown, and
     /// answers once it was told.

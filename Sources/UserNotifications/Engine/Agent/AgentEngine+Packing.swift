@@ -40,19 +40,19 @@ extension AgentEngine {
     }
 
     /// The call that carries `items`.
-    private static func packedCall(_ items: [AgentAddPacker.Item]) -> (String, [DBusValue]) {
-        items.count == 1 ? ("Add", [.string(items[0].json)]) : ("AddRequests", [.stringArray(items.map(\.json))])
+    private static func packedCall(_ items: [AgentAddPacker.Item]) -> (Agent1Spec.Method, [DBusValue]) {
+        items.count == 1 ? (.add, [.string(items[0].json)]) : (.addRequests, [.stringArray(items.map(\.json))])
     }
 
     /// After a refused packed call: an agent that no longer knows the app (restarted) gets it
     /// connected again and the call once more; any other failure is every add's answer.
-    private func sendAgain(_ items: [AgentAddPacker.Item], member: String, body: [DBusValue], after error: DBusError) async {
+    private func sendAgain(_ items: [AgentAddPacker.Item], member: Agent1Spec.Method, body: [DBusValue], after error: DBusError) async {
         let typed = AgentErrorName.decode(error)
         guard case NotificationAgentError.unknownApp = typed else {
             return Self.finish(items, with: .failure(typed))
         }
         do {
-            try connected(try await call("Connect", [connectOptions()]))
+            try connected(try await call(.connect, [connectOptions()]))
             takeResponses()
             let reply = try await call(member, body)
             Self.finish(items, with: .success(Self.results(of: reply, member: member, count: items.count)))
@@ -64,9 +64,9 @@ extension AgentEngine {
     /// Each add's answer in `reply`: none for `Add` (taken), or `AddRequests`' (error name,
     /// message) pairs, empty names for the requests taken. An answer of another count or shape
     /// fails every add.
-    private static func results(of reply: DBusMessage, member: String, count: Int) -> [(any Error)?] {
-        guard member == "AddRequests" else { return [nil] }
-        guard case .array(_, let items)? = try? reply.arguments("a(ss)").first, items.count == count else {
+    private static func results(of reply: DBusMessage, member: Agent1Spec.Method, count: Int) -> [(any Error)?] {
+        guard member == .addRequests else { return [nil] }
+        guard case .array(_, let items)? = try? reply.arguments(member.outputSignature).first, items.count == count else {
             return Array(repeating: NotificationAgentError.failed("the agent's AddRequests answer does not match its \(count) requests"), count: count)
         }
         return items.map { item -> (any Error)? in

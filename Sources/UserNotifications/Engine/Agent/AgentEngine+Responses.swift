@@ -8,7 +8,8 @@ extension AgentEngine {
     /// again and is asked for the responses it kept.
     func followResponses() async throws {
         let rule = DBusMatchRule(
-            interface: AgentInterface.name, member: AgentInterface.responseSignal, path: AgentInterface.path, signature: "sss")
+            interface: AgentInterface.name, member: AgentInterface.responseSignal, path: AgentInterface.path,
+            signature: Agent1Spec.Signal.response.signature)
         let handle = try await connection.subscribe(to: [rule], senderMustOwn: AgentInterface.busName) { [weak self] event in
             self?.take(event)
         }
@@ -19,7 +20,7 @@ extension AgentEngine {
     private func take(_ event: DBusSignalEvent) {
         switch event {
         case .signal(let message):
-            guard let values = try? message.arguments("sss"), values[0].stringValue == identity.id,
+            guard let values = try? message.arguments(Agent1Spec.Signal.response.signature), values[0].stringValue == identity.id,
                   let id = values[1].stringValue, let json = values[2].stringValue else { return }
             tell(ledger.withLock { $0.received(AgentResponseEntry(id: id, json: json)) })
         case .ownerChanged(_, _, let newOwner):
@@ -38,7 +39,7 @@ extension AgentEngine {
         let message: DBusMessage
         do {
             message = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: "Connect",
+                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: Agent1Spec.Method.connect.rawValue,
                 body: [.string(identity.id), connectOptions()])
         } catch {
             return SubsystemLog.center.logger.error("Connect could not be built", metadata: ["error": SubsystemLog.describe(error)])
@@ -80,7 +81,7 @@ extension AgentEngine {
         do {
             message = try DBusMessage.methodCall(
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
-                member: "TakeResponses", body: [.string(identity.id)])
+                member: Agent1Spec.Method.takeResponses.rawValue, body: [.string(identity.id)])
         } catch {
             SubsystemLog.center.logger.error("TakeResponses could not be built", metadata: ["error": SubsystemLog.describe(error)])
             then?()
@@ -103,7 +104,7 @@ extension AgentEngine {
 
     /// The `(id, json)` pairs of a `TakeResponses` answer; none when it is malformed.
     private static func entries(in reply: DBusMessage) -> [AgentResponseEntry] {
-        guard case .array(_, let items)? = try? reply.arguments("a(ss)").first else { return [] }
+        guard case .array(_, let items)? = try? reply.arguments(Agent1Spec.Method.takeResponses.outputSignature).first else { return [] }
         return items.compactMap { item in
             guard case .structure(let pair) = item, pair.count == 2, let id = pair[0].stringValue, let json = pair[1].stringValue else {
                 return nil
@@ -123,6 +124,6 @@ extension AgentEngine {
                 SubsystemLog.center.logger.error("a response from the agent did not decode; dropped", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
-        send("AcknowledgeResponses", [.stringArray(entries.map(\.id))])
+        send(.acknowledgeResponses, [.stringArray(entries.map(\.id))])
     }
 }

@@ -81,7 +81,7 @@ final class AgentEngine: NotificationEngine {
         do {
             try engine.serveClient()
             try await engine.followResponses()
-            let reply = try await engine.call("Connect", [engine.connectOptions()], timeout: connectDeadline)
+            let reply = try await engine.call(.connect, [engine.connectOptions()], timeout: connectDeadline)
             try engine.connected(reply)
         } catch {
             engine.close()
@@ -114,7 +114,7 @@ final class AgentEngine: NotificationEngine {
     /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` when it answers another
     ///   version, or none; the engine's calls fail so until an agent answers its own.
     func connected(_ reply: DBusMessage) throws(NotificationAgentError) {
-        let version = (try? reply.arguments("u"))?.first?.uint32Value ?? 0
+        let version = (try? reply.arguments(Agent1Spec.Method.connect.outputSignature))?.first?.uint32Value ?? 0
         guard version == AgentInterface.version else {
             refusedVersion.withLock { $0 = version }
             throw .incompatibleVersion(agent: version)
@@ -128,7 +128,7 @@ final class AgentEngine: NotificationEngine {
     /// a call before it waits in the outbox.
     ///
     /// - Throws: the agent's error, typed (``AgentErrorName/decode(_:)``).
-    func call(_ member: String, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
+    func call(_ member: Agent1Spec.Method, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
         let message = try message(member, body)
         do {
             return try await withCheckedThrowingContinuation { continuation in
@@ -150,12 +150,12 @@ final class AgentEngine: NotificationEngine {
     }
 
     /// Sends `member` with the app id first at once, and logs a refusal (nobody waits for it).
-    func send(_ member: String, _ body: [DBusValue]) {
+    func send(_ member: Agent1Spec.Method, _ body: [DBusValue]) {
         let message: DBusMessage
         do {
             message = try self.message(member, body)
         } catch {
-            return SubsystemLog.center.logger.error("a call to the agent was not sent", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
+            return SubsystemLog.center.logger.error("a call to the agent was not sent", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(error)])
         }
         startCall(message) { [weak self] result in
             guard case .failure(let error) = result else { return }
@@ -168,17 +168,17 @@ final class AgentEngine: NotificationEngine {
     /// `message` is given, the call once more, right after `Connect`: a withdrawal, a
     /// cancellation or the categories sent to an agent that had just restarted still take
     /// effect.
-    func refused(_ member: String, _ error: any Error, resending message: DBusMessage? = nil) {
+    func refused(_ member: Agent1Spec.Method, _ error: any Error, resending message: DBusMessage? = nil) {
         guard case NotificationAgentError.unknownApp = error else {
-            return SubsystemLog.center.logger.warning("the agent refused a call", metadata: ["member": "\(member)", "error": SubsystemLog.describe(error)])
+            return SubsystemLog.center.logger.warning("the agent refused a call", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(error)])
         }
-        SubsystemLog.center.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member)"])
+        SubsystemLog.center.logger.info("the agent no longer knew the app; connecting again", metadata: ["member": "\(member.rawValue)"])
         reconnect()
         guard let message else { return }
         startCall(message) { result in
             guard case .failure(let error) = result else { return }
             SubsystemLog.center.logger.warning(
-                "the agent refused a call sent again after connecting", metadata: ["member": "\(member)", "error": SubsystemLog.describe(AgentErrorName.decode(error))])
+                "the agent refused a call sent again after connecting", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(AgentErrorName.decode(error))])
         }
     }
 
@@ -188,16 +188,24 @@ final class AgentEngine: NotificationEngine {
         if let version = refusedVersion.withLock({ $0 }) { throw .incompatibleVersion(agent: version) }
     }
 
-    /// The call of `member` with the app id first.
+    /// The call of `member` with the app id first: its name and input signature are the ones
+    /// `dbus/org.desktopnotifications.Agent1.xml` gives (``Agent1Spec``).
     ///
     /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` for any member but
-    ///   `Connect` while the agent speaks another version; the bus's error when the message
-    ///   cannot be built.
-    func message(_ member: String, _ body: [DBusValue]) throws -> DBusMessage {
-        if member != "Connect" { try requireOwnVersion() }
+    ///   `Connect` while the agent speaks another version;
+    ///   ``NotificationAgentError/failed(_:)`` when the body (with the app id) is not of the
+    ///   method's input signature, so that no call the agent would refuse leaves; the bus's
+    ///   error when the message cannot be built.
+    func message(_ member: Agent1Spec.Method, _ body: [DBusValue]) throws -> DBusMessage {
+        if member != .connect { try requireOwnVersion() }
+        let body = [DBusValue.string(identity.id)] + body
+        let signature = body.map(\.type.signature).joined()
+        guard signature == member.inputSignature else {
+            throw NotificationAgentError.failed("\(member.rawValue) takes (\(member.inputSignature)), not (\(signature))")
+        }
         return try DBusMessage.methodCall(
-            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member,
-            body: [.string(identity.id)] + body)
+            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member.rawValue,
+            body: body)
     }
 
     /// Keeps the export and the subscription for ``close()``.

@@ -3,7 +3,8 @@ import DBus
 /// The names of the per-user agent's D-Bus interface: `org.desktopnotifications.Agent1` served
 /// by the agent, and `org.desktopnotifications.AgentClient1` served by each app's center.
 /// `dbus/org.desktopnotifications.Agent1.xml` and `dbus/org.desktopnotifications.AgentClient1.xml`
-/// hold the same text, and a test keeps them equal.
+/// describe them; the build generates ``Agent1Spec`` and ``AgentClient1Spec`` from them (their
+/// names, the introspection text served and each member's signatures).
 ///
 /// Every method but `Version` and `Status` takes the caller's app id first. JSON arguments
 /// and answers are the snapshot types of the state file, at most ``maximumArgumentBytes``
@@ -27,11 +28,11 @@ package enum AgentInterface {
     /// The well-known name the agent owns.
     package static let busName = "org.desktopnotifications.Agent"
     /// The agent's interface.
-    package static let name = "org.desktopnotifications.Agent1"
+    package static let name = Agent1Spec.name
     /// The agent's object.
     package static let path = try! DBusObjectPath("/org/desktopnotifications/Agent")
     /// The interface a connected center serves to the agent.
-    package static let clientName = "org.desktopnotifications.AgentClient1"
+    package static let clientName = AgentClient1Spec.name
     /// The center's object.
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`: the only one a center
@@ -66,117 +67,11 @@ package enum AgentInterface {
     /// without an extension.
     package static let contentExtensionDeadline: Duration = .seconds(30)
     /// The agent's `Response` signal.
-    package static let responseSignal = "Response"
+    package static let responseSignal = Agent1Spec.Signal.response.rawValue
 
-    /// The `<interface>` element of `org.desktopnotifications.Agent1`.
-    package static let introspectionXML = """
-      <interface name="org.desktopnotifications.Agent1">
-        <method name="Version">
-          <arg name="version" type="u" direction="out"/>
-        </method>
-        <method name="Connect">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="identity" type="a{sv}" direction="in"/>
-          <arg name="version" type="u" direction="out"/>
-        </method>
-        <method name="Add">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="request_json" type="s" direction="in"/>
-        </method>
-        <method name="AddPresented">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="request_json" type="s" direction="in"/>
-          <arg name="options" type="u" direction="in"/>
-        </method>
-        <method name="AddFiles">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="request_json" type="s" direction="in"/>
-          <arg name="files" type="ah" direction="in"/>
-        </method>
-        <method name="AddRequests">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="requests_json" type="as" direction="in"/>
-          <arg name="results" type="a(ss)" direction="out"/>
-        </method>
-        <method name="PendingRequests">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="requests_json" type="s" direction="out"/>
-        </method>
-        <method name="RemovePendingRequests">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="identifiers" type="as" direction="in"/>
-          <arg name="all" type="b" direction="in"/>
-        </method>
-        <method name="DeliveredNotifications">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="notifications_json" type="s" direction="out"/>
-        </method>
-        <method name="RemoveDeliveredNotifications">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="identifiers" type="as" direction="in"/>
-          <arg name="all" type="b" direction="in"/>
-        </method>
-        <method name="SetCategories">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="categories_json" type="s" direction="in"/>
-        </method>
-        <method name="Categories">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="categories_json" type="s" direction="out"/>
-        </method>
-        <method name="RequestAuthorization">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="options" type="u" direction="in"/>
-          <arg name="granted" type="b" direction="out"/>
-        </method>
-        <method name="Authorization">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="status" type="u" direction="out"/>
-          <arg name="options" type="u" direction="out"/>
-          <arg name="capabilities" type="as" direction="out"/>
-          <arg name="server_reachable" type="b" direction="out"/>
-        </method>
-        <method name="SetBadgeCount">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="count" type="i" direction="in"/>
-        </method>
-        <method name="TakeResponses">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="responses" type="a(ss)" direction="out"/>
-        </method>
-        <method name="AcknowledgeResponses">
-          <arg name="app_id" type="s" direction="in"/>
-          <arg name="response_ids" type="as" direction="in"/>
-        </method>
-        <method name="Status">
-          <arg name="status_json" type="s" direction="out"/>
-        </method>
-        <signal name="Response">
-          <arg name="app_id" type="s"/>
-          <arg name="response_id" type="s"/>
-          <arg name="response_json" type="s"/>
-        </signal>
-      </interface>
-    """
+    /// The `<interface>` element of `org.desktopnotifications.Agent1`, as its file has it.
+    package static let introspectionXML = Agent1Spec.introspectionXML
 
-    /// The `<interface>` element of `org.desktopnotifications.AgentClient1`.
-    package static let clientIntrospectionXML = """
-      <interface name="org.desktopnotifications.AgentClient1">
-        <method name="WillPresent">
-          <arg name="notification_json" type="s" direction="in"/>
-          <arg name="options" type="u" direction="out"/>
-        </method>
-        <method name="ServiceExtension">
-          <arg name="request_json" type="s" direction="in"/>
-          <arg name="content_json" type="s" direction="out"/>
-        </method>
-        <method name="ContentExtensionShown">
-          <arg name="notification_json" type="s" direction="in"/>
-        </method>
-        <method name="ContentExtensionResponse">
-          <arg name="response_json" type="s" direction="in"/>
-          <arg name="option" type="u" direction="out"/>
-        </method>
-      </interface>
-    """
+    /// The `<interface>` element of `org.desktopnotifications.AgentClient1`, as its file has it.
+    package static let clientIntrospectionXML = AgentClient1Spec.introspectionXML
 }

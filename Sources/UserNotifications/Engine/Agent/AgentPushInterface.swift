@@ -2,8 +2,8 @@ import DBus
 import Foundation
 
 /// The agent's remote notification interface, version 1: `org.desktopnotifications.AgentPush1`
-/// at the agent's object (``AgentInterface/path``). `dbus/org.desktopnotifications.AgentPush1.xml`
-/// holds the same text, and a test keeps them equal.
+/// at the agent's object (``AgentInterface/path``), as `dbus/org.desktopnotifications.AgentPush1.xml`
+/// describes it; the build generates ``AgentPush1Spec`` from the file.
 ///
 /// An app connected to the agent (`Connect`) registers through it: the agent keeps the app's
 /// Web Push keys and connection token in the app's agent folder (`push.json`), registers with
@@ -16,28 +16,13 @@ import Foundation
 /// `Unregister` takes the app id.
 package enum AgentPushInterface {
     /// The interface's name.
-    package static let name = "org.desktopnotifications.AgentPush1"
+    package static let name = AgentPush1Spec.name
     /// The D-Bus error a refused registration is answered with; its message is the
     /// ``RemoteNotificationRegistrationError`` as JSON.
     package static let registrationErrorName = "org.desktopnotifications.AgentPush1.Error.Registration"
 
-    /// The input signature of each method.
-    package static let signatures: [String: String] = ["Register": "sa{sv}", "Unregister": "s"]
-
-    /// The `<interface>` element of `org.desktopnotifications.AgentPush1`.
-    package static let introspectionXML = """
-          <interface name="org.desktopnotifications.AgentPush1">
-            <method name="Register">
-              <arg name="app_id" type="s" direction="in"/>
-              <arg name="options" type="a{sv}" direction="in"/>
-              <arg name="registration" type="a{sv}" direction="out"/>
-            </method>
-            <method name="Unregister">
-              <arg name="app_id" type="s" direction="in"/>
-            </method>
-          </interface>
-
-        """
+    /// The `<interface>` element of `org.desktopnotifications.AgentPush1`, as its file has it.
+    package static let introspectionXML = AgentPush1Spec.introspectionXML
 
     /// `error` as the message of ``registrationErrorName``.
     package static func encode(_ error: RemoteNotificationRegistrationError) -> String {
