@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+import UserNotifications
 
 /// GNOME Shell's `org.gtk.Notifications` for tests on a private bus: it serves
 /// `AddNotification(s app_id, s id, a{sv})` and `RemoveNotification(s app_id, s id)` at
@@ -107,7 +108,7 @@ public final class FakeGtkNotifications: Sendable {
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
         let parameters: [DBusValue] = target.map { [.variant($0)] } ?? []
         let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: "org.freedesktop.Application", member: "ActivateAction",
+            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
             body: [
                 .string(String(action.dropFirst("app.".count))), .array(element: .variant, parameters),
                 .variantDictionary([("desktop-startup-id", .string(startupID))]),

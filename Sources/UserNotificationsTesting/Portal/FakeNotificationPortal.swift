@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+import UserNotifications
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -119,7 +120,7 @@ public final class FakeNotificationPortal: Sendable {
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
         let platformData: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
         let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: "org.freedesktop.Application", member: "ActivateAction",
+            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
             body: [
                 .string(String(name.dropFirst("app.".count))), .array(element: .variant, target.map { [.variant($0)] } ?? []),
                 .variantDictionary(platformData),
