@@ -42,7 +42,7 @@ public final class FakeGtkNotifications: Sendable {
         let connection = try await DBusConnection.connect(to: bus)
         let service = FakeGtkNotifications(connection: connection, knownApps: knownApps)
         let object = DBusExportedObject(path: try DBusObjectPath("/org/gtk/Notifications"), interfaces: [
-            try DBusExportedInterface(name: "org.gtk.Notifications", introspectionXML: "") { [service] in service.handle($0) },
+            try DBusExportedInterface(name: GtkNotificationsSpec.name, introspectionXML: GtkNotificationsSpec.introspectionXML) { [service] in service.handle($0) },
         ])
         service.exported.withLock { $0 = connection.export(object) }
         _ = try await connection.requestName("org.gtk.Notifications")
@@ -118,9 +118,9 @@ public final class FakeGtkNotifications: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        switch message.member {
-        case "AddNotification":
-            guard let arguments = try? message.arguments("ssa{sv}"), let appID = arguments[0].stringValue, let id = arguments[1].stringValue,
+        switch message.member.flatMap(GtkNotificationsSpec.Method.init(rawValue:)) {
+        case .addNotification?:
+            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.addNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue,
                   let notification = arguments[2].variantDictionaryValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssa{sv})")
             }
@@ -133,8 +133,8 @@ public final class FakeGtkNotifications: Sendable {
                 shown.notifications[appID, default: [:]][id] = notification
             }
             invocation.reply()
-        case "RemoveNotification":
-            guard let arguments = try? message.arguments("ss"), let appID = arguments[0].stringValue, let id = arguments[1].stringValue else {
+        case .removeNotification?:
+            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.removeNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
             }
             recorded.withLock { $0.append(.remove(appID: appID, id: id)) }
@@ -142,7 +142,7 @@ public final class FakeGtkNotifications: Sendable {
                 if shown.notifications[appID]?.removeValue(forKey: id) != nil { shown.order[appID]?.removeAll { $0 == id } }
             }
             invocation.reply()
-        default:
+        case nil:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }
