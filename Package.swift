@@ -79,7 +79,9 @@ let package = Package(
         .target(
             name: "UserNotificationsTesting",
             dependencies: ["CoreLocation", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
-            swiftSettings: strict
+            swiftSettings: strict,
+            // org.freedesktop.impl.portal.Notification, which only its fake portal backend serves.
+            plugins: ["DBusInterfaces"]
         ),
         .target(
             name: "ExampleSupport",

@@ -27,8 +27,8 @@ enum AgentAccess {
         do {
             let call = try DBusMessage.methodCall(
                 destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
-                member: "Status", flags: start ? [] : [.noAutoStart])
-            let json = try await connection.call(call).arguments("s").first?.stringValue ?? ""
+                member: Agent1Spec.Method.status.rawValue, flags: start ? [] : [.noAutoStart])
+            let json = try await connection.call(call).arguments(Agent1Spec.Method.status.outputSignature).first?.stringValue ?? ""
             guard json.utf8.count <= AgentInterface.maximumArgumentBytes else { throw Failure(description: "its status is too long") }
             return try JSONDecoder().decode(AgentStatus.self, from: Data(json.utf8))
         } catch let error as Failure {

@@ -1,6 +1,7 @@
 import DBus
 import Foundation
 import FreedesktopNotifications
+import UserNotifications
 
 /// Shows one notification through the notification portal (`org.freedesktop.portal.Notification`),
 /// as libnotify's `notify-send` does in a sandbox or with `NOTIFY_FORCE_PORTAL` (``PortalMode``).
@@ -25,7 +26,7 @@ struct PortalDelivery: Sendable {
     /// Its object.
     static let objectPath = "/org/freedesktop/portal/desktop"
     /// The notification portal's interface.
-    static let interface = "org.freedesktop.portal.Notification"
+    static let interface = PortalNotificationSpec.name
     /// The largest icon file sent as bytes.
     static let maximumIconBytes = 16 << 20
 
@@ -90,14 +91,15 @@ struct PortalDelivery: Sendable {
             Terminal.error("\(error)\n")
             return 1
         }
-        func call(_ member: String, _ body: [DBusValue]) async throws {
-            let message = try DBusMessage.methodCall(destination: Self.busName, path: path, interface: Self.interface, member: member, body: body)
+        func call(_ member: PortalNotificationSpec.Method, _ body: [DBusValue]) async throws {
+            let message = try DBusMessage.methodCall(destination: Self.busName, path: path, interface: Self.interface, member: member.rawValue, body: body)
             _ = try await connection.call(message, timeout: .seconds(10))
         }
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
         let handle: DBusSignalHandle
         do {
-            let rule = DBusMatchRule(sender: Self.busName, interface: Self.interface, member: "ActionInvoked", path: path, signature: "ssav")
+            let rule = DBusMatchRule(sender: Self.busName, interface: Self.interface, member: PortalNotificationSpec.Signal.actionInvoked.rawValue, path: path,
+                signature: PortalNotificationSpec.Signal.actionInvoked.signature)
             handle = try await connection.subscribe(to: [rule], senderMustOwn: Self.busName) { feed.yield(.event($0)) }
         } catch {
             Terminal.error("The notification portal's actions cannot be heard: \(error)\n")
@@ -107,10 +109,10 @@ struct PortalDelivery: Sendable {
         if plan.request.replacesID != 0 {
             // libnotify removes the notification it replaces first; there may be none by that
             // id (the portal then answers an error, which changes nothing).
-            try? await call("RemoveNotification", [.string(id)])
+            try? await call(.removeNotification, [.string(id)])
         }
         do {
-            try await call("AddNotification", [.string(id), .variantDictionary(entries)])
+            try await call(.addNotification, [.string(id), .variantDictionary(entries)])
         } catch {
             Terminal.error("\(error)\n")
             return 1
@@ -140,7 +142,7 @@ struct PortalDelivery: Sendable {
             loop: for await input in inputs {
                 switch input {
                 case .event(.signal(let message)):
-                    guard let arguments = try? message.arguments("ssav"), arguments.count == 3,
+                    guard let arguments = try? message.arguments(PortalNotificationSpec.Signal.actionInvoked.signature), arguments.count == 3,
                         arguments[0].stringValue == id, let action = arguments[1].stringValue
                     else { continue }
                     if keys.contains(action) {
@@ -188,7 +190,7 @@ struct PortalDelivery: Sendable {
             }
             if removeIt {
                 do {
-                    try await call("RemoveNotification", [.string(id)])
+                    try await call(.removeNotification, [.string(id)])
                 } catch {
                     Terminal.error("Could not remove notification \(id): \(error)\n")
                 }

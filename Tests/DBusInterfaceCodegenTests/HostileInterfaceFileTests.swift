@@ -116,5 +116,11 @@ struct HostileInterfaceFileTests {
         let succeeded = try Run(generator, ["--output", output.path, good], in: folder)
         #expect(succeeded.status == 0 && succeeded.standardError.isEmpty)
         #expect(try String(contentsOf: output, encoding: .utf8).contains("package enum AgentPush1Spec {"))
+
+        let named = try Run(generator, ["--output", output.path, "--swift-name", "PushSpec", good], in: folder)
+        #expect(named.status == 0 && named.standardError.isEmpty)
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("package enum PushSpec {"))
+        let unfinished = try Run(generator, ["--output", output.path, "--swift-name", "PushSpec"], in: folder)
+        #expect(unfinished.status == 1 && unfinished.standardError.hasPrefix("usage: "))
     }
 }

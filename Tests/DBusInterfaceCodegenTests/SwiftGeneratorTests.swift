@@ -137,6 +137,28 @@ struct SwiftGeneratorTests {
         }
     }
 
+    @Test("a file given a Swift name gets its enum under that name, so two interfaces ending alike can share a module")
+    func swiftNames() throws {
+        let gtk = "<node>\n  <interface name=\"org.gtk.Notifications\"><method name=\"AddNotification\"/></interface>\n</node>\n"
+        let freedesktop = "<node>\n  <interface name=\"org.freedesktop.Notifications\"><method name=\"Notify\"/></interface>\n</node>\n"
+        let files = [("dbus/gtk.xml", Array(gtk.utf8)), ("dbus/fd.xml", Array(freedesktop.utf8))]
+        #expect(throws: InterfaceFileError.self) { try SwiftGenerator.generate(files: files) }
+        let swift = try SwiftGenerator.generate(files: files, swiftNames: ["dbus/gtk.xml": "GtkNotificationsSpec"])
+        #expect(swift.contains("package enum GtkNotificationsSpec {\n    /// The interface's name.\n    package static let name = \"org.gtk.Notifications\""))
+        #expect(swift.contains("package enum NotificationsSpec {\n    /// The interface's name.\n    package static let name = \"org.freedesktop.Notifications\""))
+
+        for bad in ["9Spec", "A-Spec", "class", "_", ""] {
+            #expect(throws: InterfaceFileError.self, "\(bad)") { try SwiftGenerator.generate(files: files, swiftNames: ["dbus/gtk.xml": bad]) }
+        }
+        let two = "<node>\n<interface name=\"org.example.A\"/>\n<interface name=\"org.example.B\"/></node>"
+        do {
+            _ = try SwiftGenerator.generate(files: [("dbus/two.xml", Array(two.utf8))], swiftNames: ["dbus/two.xml": "OneSpec"])
+            Issue.record("a Swift name was given to a file of two interfaces")
+        } catch {
+            #expect(error.line == 3 && error.message.contains("describes 2 interfaces"), "\(error)")
+        }
+    }
+
     @Test("type signatures are checked as the D-Bus specification has them")
     func signatures() {
         for good in ["y", "v", "as", "a{sv}", "a{s(iu)}", "(ya(ss)v)", "aah", String(repeating: "a", count: 32) + "s",

@@ -1,4 +1,5 @@
 import DBus
+import UserNotifications
 
 extension ApplicationLauncher {
     /// Calls `org.freedesktop.Application.ActivateAction` on `appID` at its object path.
@@ -6,7 +7,7 @@ extension ApplicationLauncher {
         let path = try ApplicationObjectPath.path(for: appID)
         do {
             let message = try DBusMessage.methodCall(
-                destination: appID, path: path, interface: "org.freedesktop.Application", member: "ActivateAction",
+                destination: appID, path: path, interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
                 body: [
                     .string(action),
                     .array(element: .variant, parameter.map { [.variant($0)] } ?? []),

@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import FreedesktopNotifications
 import UserNotifications
 
 extension AgentService {
@@ -29,7 +30,8 @@ extension AgentService {
         let watch = AgentIdleWatch(period: period, check: { [weak self] in await self?.idleEnd(period: period, waiting: waiting) }, idle: idle)
         idleWatch.withLock { $0 = watch }
         saves.onWrite { [weak self] in self?.touched() }
-        let rules = ["NotificationClosed", "ActionInvoked"].map { DBusMatchRule(interface: "org.freedesktop.Notifications", member: $0) }
+        let members: [NotificationsSpec.Signal] = [.notificationClosed, .actionInvoked]
+        let rules = members.map { DBusMatchRule(interface: NotificationsSpec.name, member: $0.rawValue) }
         let signals = try await connection.subscribe(to: rules) { [weak self] _ in self?.touched() }
         idleSignals.withLock { $0 = signals }
     }

@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+import UserNotifications
 
 /// GNOME Shell's `org.gtk.Notifications` for tests on a private bus: it serves
 /// `AddNotification(s app_id, s id, a{sv})` and `RemoveNotification(s app_id, s id)` at
@@ -41,7 +42,7 @@ public final class FakeGtkNotifications: Sendable {
         let connection = try await DBusConnection.connect(to: bus)
         let service = FakeGtkNotifications(connection: connection, knownApps: knownApps)
         let object = DBusExportedObject(path: try DBusObjectPath("/org/gtk/Notifications"), interfaces: [
-            try DBusExportedInterface(name: "org.gtk.Notifications", introspectionXML: "") { [service] in service.handle($0) },
+            try DBusExportedInterface(name: GtkNotificationsSpec.name, introspectionXML: GtkNotificationsSpec.introspectionXML) { [service] in service.handle($0) },
         ])
         service.exported.withLock { $0 = connection.export(object) }
         _ = try await connection.requestName("org.gtk.Notifications")
@@ -107,7 +108,7 @@ public final class FakeGtkNotifications: Sendable {
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
         let parameters: [DBusValue] = target.map { [.variant($0)] } ?? []
         let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: "org.freedesktop.Application", member: "ActivateAction",
+            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
             body: [
                 .string(String(action.dropFirst("app.".count))), .array(element: .variant, parameters),
                 .variantDictionary([("desktop-startup-id", .string(startupID))]),
@@ -117,9 +118,9 @@ public final class FakeGtkNotifications: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        switch message.member {
-        case "AddNotification":
-            guard let arguments = try? message.arguments("ssa{sv}"), let appID = arguments[0].stringValue, let id = arguments[1].stringValue,
+        switch message.member.flatMap(GtkNotificationsSpec.Method.init(rawValue:)) {
+        case .addNotification?:
+            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.addNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue,
                   let notification = arguments[2].variantDictionaryValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssa{sv})")
             }
@@ -132,8 +133,8 @@ public final class FakeGtkNotifications: Sendable {
                 shown.notifications[appID, default: [:]][id] = notification
             }
             invocation.reply()
-        case "RemoveNotification":
-            guard let arguments = try? message.arguments("ss"), let appID = arguments[0].stringValue, let id = arguments[1].stringValue else {
+        case .removeNotification?:
+            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.removeNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
             }
             recorded.withLock { $0.append(.remove(appID: appID, id: id)) }
@@ -141,7 +142,7 @@ public final class FakeGtkNotifications: Sendable {
                 if shown.notifications[appID]?.removeValue(forKey: id) != nil { shown.order[appID]?.removeAll { $0 == id } }
             }
             invocation.reply()
-        default:
+        case nil:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }

@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+import UserNotifications
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,7 +66,7 @@ public final class FakeNotificationPortal: Sendable {
         let connection = try await DBusConnection.connect(to: bus)
         let portal = FakeNotificationPortal(connection: connection, version: version, supportedOptions: supportedOptions)
         let object = DBusExportedObject(path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interfaces: [
-            try DBusExportedInterface(name: "org.freedesktop.portal.Notification", introspectionXML: "") { [portal] in portal.handle($0) },
+            try DBusExportedInterface(name: PortalNotificationSpec.name, introspectionXML: PortalNotificationSpec.introspectionXML) { [portal] in portal.handle($0) },
             try DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "") { [portal] in portal.properties($0) },
         ])
         portal.exported.withLock { $0 = connection.export(object) }
@@ -119,7 +120,7 @@ public final class FakeNotificationPortal: Sendable {
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
         let platformData: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
         let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: "org.freedesktop.Application", member: "ActivateAction",
+            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
             body: [
                 .string(String(name.dropFirst("app.".count))), .array(element: .variant, target.map { [.variant($0)] } ?? []),
                 .variantDictionary(platformData),
@@ -131,8 +132,8 @@ public final class FakeNotificationPortal: Sendable {
     /// the connection that added the notification).
     public func invokeAction(id: String, action: String, parameter: [DBusValue] = [], to destination: String) throws {
         try connection.send(try DBusMessage.signal(
-            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: "org.freedesktop.portal.Notification",
-            member: "ActionInvoked", body: [.string(id), .string(action), .array(element: .variant, parameter.map(DBusValue.variant))],
+            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: PortalNotificationSpec.name,
+            member: PortalNotificationSpec.Signal.actionInvoked.rawValue, body: [.string(id), .string(action), .array(element: .variant, parameter.map(DBusValue.variant))],
             destination: destination))
     }
 
@@ -145,9 +146,9 @@ public final class FakeNotificationPortal: Sendable {
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         let sender = message.sender ?? ""
-        switch message.member {
-        case "AddNotification":
-            guard let arguments = try? message.arguments("sa{sv}"), let id = arguments[0].stringValue,
+        switch message.member.flatMap(PortalNotificationSpec.Method.init(rawValue:)) {
+        case .addNotification?:
+            guard let arguments = try? message.arguments(PortalNotificationSpec.Method.addNotification.inputSignature), let id = arguments[0].stringValue,
                   let notification = arguments[1].variantDictionaryValue else {
                 return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (sa{sv})")
             }
@@ -160,13 +161,13 @@ public final class FakeNotificationPortal: Sendable {
             }
             recorded.withLock { $0.append(.add(id: id, notification: notification, sender: sender)) }
             invocation.reply()
-        case "RemoveNotification":
-            guard let id = (try? message.arguments("s"))?.first?.stringValue else {
+        case .removeNotification?:
+            guard let id = (try? message.arguments(PortalNotificationSpec.Method.removeNotification.inputSignature))?.first?.stringValue else {
                 return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (s)")
             }
             recorded.withLock { $0.append(.remove(id: id, sender: sender)) }
             invocation.reply()
-        default:
+        case nil:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }

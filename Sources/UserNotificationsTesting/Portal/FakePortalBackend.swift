@@ -28,7 +28,7 @@ public final class FakePortalBackend: Sendable {
         let connection = try await DBusConnection.connect(to: bus)
         let backend = FakePortalBackend(connection: connection)
         let object = DBusExportedObject(path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interfaces: [
-            try DBusExportedInterface(name: "org.freedesktop.impl.portal.Notification", introspectionXML: "") { [backend] in
+            try DBusExportedInterface(name: PortalBackendNotificationSpec.name, introspectionXML: PortalBackendNotificationSpec.introspectionXML) { [backend] in
                 backend.handle($0)
             }
         ])
@@ -61,8 +61,8 @@ public final class FakePortalBackend: Sendable {
     /// Emits `ActionInvoked(appID, id, action, parameter)` as a backend does on a click.
     public func invokeAction(appID: String, id: String, action: String, parameter: [DBusValue] = []) throws {
         try connection.send(try DBusMessage.signal(
-            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: "org.freedesktop.impl.portal.Notification",
-            member: "ActionInvoked",
+            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: PortalBackendNotificationSpec.name,
+            member: PortalBackendNotificationSpec.Signal.actionInvoked.rawValue,
             body: [.string(appID), .string(id), .string(action), .array(element: .variant, parameter.map(DBusValue.variant))]))
     }
 
@@ -74,22 +74,22 @@ public final class FakePortalBackend: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        switch message.member {
-        case "AddNotification":
-            guard let arguments = try? message.arguments("ssa{sv}"), let appID = arguments[0].stringValue,
+        switch message.member.flatMap(PortalBackendNotificationSpec.Method.init(rawValue:)) {
+        case .addNotification?:
+            guard let arguments = try? message.arguments(PortalBackendNotificationSpec.Method.addNotification.inputSignature), let appID = arguments[0].stringValue,
                   let id = arguments[1].stringValue, let notification = arguments[2].variantDictionaryValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssa{sv})")
             }
             recorded.withLock { $0.append(.add(appID: appID, id: id, notification: notification)) }
             invocation.reply()
-        case "RemoveNotification":
-            guard let arguments = try? message.arguments("ss"), let appID = arguments[0].stringValue,
+        case .removeNotification?:
+            guard let arguments = try? message.arguments(PortalBackendNotificationSpec.Method.removeNotification.inputSignature), let appID = arguments[0].stringValue,
                   let id = arguments[1].stringValue else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
             }
             recorded.withLock { $0.append(.remove(appID: appID, id: id)) }
             invocation.reply()
-        default:
+        case nil:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }

@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 public import Foundation
+import UserNotifications
 
 /// A UnifiedPush distributor for tests: owns `org.unifiedpush.Distributor.<name>`, serves
 /// `org.unifiedpush.Distributor2` at `/org/unifiedpush/Distributor` (`Register`,
@@ -63,7 +64,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
         let registration = try registration(token)
         var fields: [(String, DBusValue)] = [("token", .string(token)), ("message", .byteArray([UInt8](message)))]
         if let id { fields.append(("id", .string(id))) }
-        let reply = try await liveConnection().call(try connectorCall(registration.service, "Message", fields))
+        let reply = try await liveConnection().call(try connectorCall(registration.service, .message, fields))
         return (try reply.arguments("a{sv}")).first?.variantDictionaryValue ?? [:]
     }
 
@@ -75,7 +76,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
         let old = try registration(token)
         let endpoint = Self.newEndpoint()
         table.withLock { $0[token] = Registration(service: old.service, token: token, description: old.description, endpoint: endpoint) }
-        try liveConnection().send(try connectorCall(old.service, "NewEndpoint", [("token", .string(token)), ("endpoint", .string(endpoint))]))
+        try liveConnection().send(try connectorCall(old.service, .newEndpoint, [("token", .string(token)), ("endpoint", .string(endpoint))]))
         return endpoint
     }
 
@@ -84,7 +85,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
     public func dropRegistration(_ token: String) async throws {
         let old = try registration(token)
         table.withLock { $0[token] = nil }
-        try liveConnection().send(try connectorCall(old.service, "Unregistered", [("token", .string(token))]))
+        try liveConnection().send(try connectorCall(old.service, .unregistered, [("token", .string(token))]))
     }
 
     /// Drops the bus name and the connection, then takes them again; registrations are kept.
@@ -103,7 +104,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
     private func takeName() async throws {
         let connection = try await DBusConnection.connect(to: bus)
         let object = DBusExportedObject(path: try DBusObjectPath("/org/unifiedpush/Distributor"), interfaces: [
-            try DBusExportedInterface(name: "org.unifiedpush.Distributor2", introspectionXML: "") { [self] in handle($0) },
+            try DBusExportedInterface(name: Distributor2Spec.name, introspectionXML: Distributor2Spec.introspectionXML) { [self] in handle($0) },
         ])
         exported.withLock { $0 = connection.export(object) }
         self.connection.withLock { $0 = connection }
@@ -136,10 +137,10 @@ public final class FakeUnifiedPushDistributor: Sendable {
         return registration
     }
 
-    private func connectorCall(_ service: String, _ member: String, _ fields: [(String, DBusValue)]) throws -> DBusMessage {
+    private func connectorCall(_ service: String, _ member: Connector2Spec.Method, _ fields: [(String, DBusValue)]) throws -> DBusMessage {
         try DBusMessage.methodCall(
-            destination: service, path: try DBusObjectPath("/org/unifiedpush/Connector"), interface: "org.unifiedpush.Connector2",
-            member: member, body: [.variantDictionary(fields)])
+            destination: service, path: try DBusObjectPath("/org/unifiedpush/Connector"), interface: Connector2Spec.name,
+            member: member.rawValue, body: [.variantDictionary(fields)])
     }
 
     private static func newEndpoint() -> String {
@@ -154,8 +155,8 @@ public final class FakeUnifiedPushDistributor: Sendable {
         }
         func string(_ key: String) -> String? { fields[key]?.stringValue }
         let token = string("token")
-        switch message.member {
-        case "Register":
+        switch message.member.flatMap(Distributor2Spec.Method.init(rawValue:)) {
+        case .register?:
             guard let token, let service = string("service") else {
                 return invocation.reply([.variantDictionary([("success", .string("REGISTRATION_FAILED")), ("reason", .string("INTERNAL_ERROR"))])])
             }
@@ -171,19 +172,19 @@ public final class FakeUnifiedPushDistributor: Sendable {
             }
             invocation.reply([.variantDictionary([("success", .string("REGISTRATION_SUCCEEDED"))])])
             do {
-                try liveConnection().send(try connectorCall(service, "NewEndpoint", [("token", .string(token)), ("endpoint", .string(endpoint))]))
+                try liveConnection().send(try connectorCall(service, .newEndpoint, [("token", .string(token)), ("endpoint", .string(endpoint))]))
             } catch {
                 FileHandle.standardError.write(Data("FakeUnifiedPushDistributor: NewEndpoint not sent: \(error)\n".utf8))
             }
-        case "Unregister":
+        case .unregister?:
             invocation.reply()
             guard let token, let old = table.withLock({ $0.removeValue(forKey: token) }) else { return }
             do {
-                try liveConnection().send(try connectorCall(old.service, "Unregistered", [("token", .string(token))]))
+                try liveConnection().send(try connectorCall(old.service, .unregistered, [("token", .string(token))]))
             } catch {
                 FileHandle.standardError.write(Data("FakeUnifiedPushDistributor: Unregistered not sent: \(error)\n".utf8))
             }
-        default:
+        case nil:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }

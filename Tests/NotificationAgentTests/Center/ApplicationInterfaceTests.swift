@@ -154,6 +154,16 @@ struct ApplicationInterfaceTests {
         #expect(opened.withLock { $0 } == [[URL(string: "file:///tmp/a%20b.txt")!, URL(string: "https://example.org/x")!]])
     }
 
+    @Test("the center serves exactly the interface element of dbus/ for org.freedesktop.Application")
+    func servesTheFile() async throws {
+        let center = center(.inProcess)
+        try await center.serveApplicationInterface()
+        let served = try await AgentInterfaceTests.introspect(Self.appID, try DBusObjectPath(Self.path), on: testBus.bus)
+        let element = try AgentInterfaceTests.interfaceElement("org.freedesktop.Application.xml")
+        #expect(served.components(separatedBy: element + "\n").count == 2, "the file is not served as written:\n\(served)")
+        withExtendedLifetime(center) {}
+    }
+
     @Test("an in-process center refuses a notification response; a second server of the id and an id that is no bus name are refused")
     func refusals() async throws {
         let center = center(.inProcess)

@@ -66,6 +66,32 @@ struct UnifiedPushRegistrationTests {
         #expect(push.distributor.registrations.count == 1)
     }
 
+    /// The `<interface>` element of the file `name` in dbus/, cut from its text: from the start of
+    /// the line of `<interface` to the end of `</interface>`.
+    static func interfaceElement(_ name: String) throws -> String {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("dbus/\(name)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let start = try #require(text.range(of: "<interface "))
+        let end = try #require(text.range(of: "</interface>"))
+        let lineStart = text[..<start.lowerBound].lastIndex(of: "\n").map { text.index(after: $0) } ?? text.startIndex
+        return String(text[lineStart..<end.upperBound])
+    }
+
+    @Test("the registered center serves exactly the interface element of dbus/ for org.unifiedpush.Connector2")
+    func connectorServesTheFile() async throws {
+        let push = try await PushFixture()
+        _ = try await push.center.registerForRemoteNotifications()
+        let connection = try await DBusConnection.connect(to: push.fixture.testBus.bus)
+        let reply = try await connection.call(.methodCall(
+            destination: CenterFixture.identity.id, path: try DBusObjectPath(UnifiedPush.connectorPath),
+            interface: "org.freedesktop.DBus.Introspectable", member: "Introspect"))
+        await connection.close()
+        let served = try #require(reply.body.first?.stringValue)
+        let element = try Self.interfaceElement("org.unifiedpush.Connector2.xml")
+        #expect(served.components(separatedBy: element + "\n").count == 2, "the file is not served as written:\n\(served)")
+    }
+
     @Test("a pushed message, encrypted by the Python peer, reaches the delegate as a push-triggered request and is shown")
     func messageToDelegate() async throws {
         let push = try await PushFixture()

@@ -3,10 +3,11 @@ import DBus
 /// `org.freedesktop.Application`, the interface through which a desktop or the per-user agent
 /// activates an app by its app id (the Desktop Entry Specification's D-Bus activation): its
 /// name, its introspection, where it is served, the action a notification response comes
-/// with, and the bounds a center puts on what a caller sends it.
+/// with, and the bounds a center puts on what a caller sends it. `dbus/org.freedesktop.Application.xml`
+/// describes it; the build generates ``ApplicationSpec`` (its members and signatures) from the file.
 package enum ApplicationInterface {
     /// The interface name.
-    package static let name = "org.freedesktop.Application"
+    package static let name = ApplicationSpec.name
 
     /// The action the agent activates for a notification response, with the response's id in
     /// the agent's queue as its one parameter (`s`). Named without GLib's `app.` prefix, as
@@ -18,23 +19,9 @@ package enum ApplicationInterface {
     /// The most URIs one `Open` call may carry.
     package static let maximumURICount = 1024
 
-    /// The `<interface>` element served by `Introspect`.
-    package static let introspectionXML = """
-          <interface name="org.freedesktop.Application">
-            <method name="Activate">
-              <arg name="platform_data" type="a{sv}" direction="in"/>
-            </method>
-            <method name="Open">
-              <arg name="uris" type="as" direction="in"/>
-              <arg name="platform_data" type="a{sv}" direction="in"/>
-            </method>
-            <method name="ActivateAction">
-              <arg name="action_name" type="s" direction="in"/>
-              <arg name="parameter" type="av" direction="in"/>
-              <arg name="platform_data" type="a{sv}" direction="in"/>
-            </method>
-          </interface>
-        """
+    /// The `<interface>` element served by `Introspect`: `dbus/org.freedesktop.Application.xml`'s
+    /// (``ApplicationSpec``).
+    package static let introspectionXML = ApplicationSpec.introspectionXML
 
     /// The object path at which the app `id` serves the interface: `/` and the id with `.`
     /// replaced by `/` and `-` by `_` (`org.example.My-App` at `/org/example/My_App`); `nil`

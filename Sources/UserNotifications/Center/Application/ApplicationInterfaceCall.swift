@@ -18,16 +18,18 @@ enum ApplicationInterfaceCall: Sendable, Equatable {
     ///   not have, `InvalidArgs` for arguments of the wrong signature or out of bounds, or for
     ///   an action other than ``ApplicationInterface/notificationResponseAction``.
     static func parse(_ message: DBusMessage) throws(ApplicationCallRefusal) -> Self {
-        let member = message.member ?? ""
-        switch member {
-        case "Activate":
-            let body = try arguments(of: message, "a{sv}")
+        guard let method = message.member.flatMap(ApplicationSpec.Method.init(rawValue:)) else {
+            throw ApplicationCallRefusal(
+                name: "org.freedesktop.DBus.Error.UnknownMethod",
+                message: "\(ApplicationInterface.name) has no method \((message.member ?? "").debugDescription)")
+        }
+        let body = try arguments(of: message, method.inputSignature)
+        switch method {
+        case .activate:
             return .activate(try activation(body[0]))
-        case "Open":
-            let body = try arguments(of: message, "asa{sv}")
+        case .open:
             return .open(try uris(body[0]), try activation(body[1]))
-        case "ActivateAction":
-            let body = try arguments(of: message, "sava{sv}")
+        case .activateAction:
             let action = try bounded(body[0].stringValue ?? "", "the action name")
             guard action == ApplicationInterface.notificationResponseAction else {
                 throw .invalidArguments("unknown action \(action.debugDescription)")
@@ -37,10 +39,6 @@ enum ApplicationInterfaceCall: Sendable, Equatable {
                 throw .invalidArguments("\(action) takes one parameter, the response id (a non-empty string)")
             }
             return .notificationResponse(id: try bounded(id, "the response id"), try activation(body[2]))
-        default:
-            throw ApplicationCallRefusal(
-                name: "org.freedesktop.DBus.Error.UnknownMethod",
-                message: "\(ApplicationInterface.name) has no method \(member.debugDescription)")
         }
     }
 

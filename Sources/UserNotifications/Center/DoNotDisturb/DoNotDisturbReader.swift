@@ -6,7 +6,7 @@ import FreedesktopNotifications
 /// Reads the Do Not Disturb switch of the notification server that runs (``DoNotDisturbSource``),
 /// chosen by the name it gives in `GetServerInformation`.
 package enum DoNotDisturbReader {
-    static let notificationsName = "org.freedesktop.Notifications"
+    static let notificationsName = NotificationsSpec.name
     static let notificationsPath = "/org/freedesktop/Notifications"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
     /// The mode mako's documentation uses for Do Not Disturb.
@@ -22,8 +22,8 @@ package enum DoNotDisturbReader {
         do {
             let reply = try await connection.call(try DBusMessage.methodCall(
                 destination: notificationsName, path: try DBusObjectPath(notificationsPath),
-                interface: notificationsName, member: "GetServerInformation"), timeout: .seconds(5))
-            name = try reply.arguments("ssss").first?.stringValue ?? ""
+                interface: notificationsName, member: NotificationsSpec.Method.getServerInformation.rawValue), timeout: .seconds(5))
+            name = try reply.arguments(NotificationsSpec.Method.getServerInformation.outputSignature).first?.stringValue ?? ""
         } catch {
             return DoNotDisturbStatus(isOn: nil, source: .noServer)
         }

@@ -20,7 +20,7 @@ extension GnomeEngine {
         do {
             let message = try DBusMessage.methodCall(
                 destination: GnomeInterface.busName, path: GnomeInterface.path, interface: GnomeInterface.interface,
-                member: "AddNotification", body: [.string(identity.id), .string(request.identifier), .variantDictionary(entries)])
+                member: GtkNotificationsSpec.Method.addNotification.rawValue, body: [.string(identity.id), .string(request.identifier), .variantDictionary(entries)])
             _ = try await connection.call(message, timeout: Self.callDeadline)
         } catch DBusError.remote(let name, let text) {
             throw Self.error(name: name, message: text, appID: identity.id)
@@ -43,7 +43,7 @@ extension GnomeEngine {
         do {
             let message = try DBusMessage.methodCall(
                 destination: GnomeInterface.busName, path: GnomeInterface.path, interface: GnomeInterface.interface,
-                member: "RemoveNotification", body: [.string(identity.id), .string(identifier)], flags: .noReplyExpected)
+                member: GtkNotificationsSpec.Method.removeNotification.rawValue, body: [.string(identity.id), .string(identifier)], flags: .noReplyExpected)
             try connection.send(message)
         } catch {
             SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])

@@ -2,6 +2,8 @@ import DBus
 
 /// The names of `org.gtk.Notifications`, GNOME Shell's own notification interface (the one
 /// GLib's `GNotification` uses), and the action the GNOME engine names there.
+/// `dbus/org.gtk.Notifications.xml` describes the interface; the build generates
+/// ``GtkNotificationsSpec`` from it.
 ///
 /// Every action is `app.notification-response` with a target (``GnomeActionTarget``): GNOME
 /// Shell activates an `app.*` action through `org.freedesktop.Application.ActivateAction` on
@@ -11,7 +13,7 @@ import DBus
 enum GnomeInterface {
     static let busName = "org.gtk.Notifications"
     static let path = try! DBusObjectPath("/org/gtk/Notifications")
-    static let interface = "org.gtk.Notifications"
+    static let interface = GtkNotificationsSpec.name
 
     /// The action of the click on the notification and of every button.
     static let responseAction = "app." + ApplicationInterface.notificationResponseAction

@@ -36,7 +36,7 @@ extension PortalEngine {
         do {
             let message = try DBusMessage.methodCall(
                 destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.interface,
-                member: "AddNotification", body: [.string(request.identifier), .variantDictionary(delivery.entries)])
+                member: PortalNotificationSpec.Method.addNotification.rawValue, body: [.string(request.identifier), .variantDictionary(delivery.entries)])
             _ = try await connection.call(message, timeout: Self.callDeadline)
         } catch DBusError.remote(let name, let text) {
             throw .serverFailed("\(name): \(text)")
@@ -86,7 +86,7 @@ extension PortalEngine {
         do {
             let message = try DBusMessage.methodCall(
                 destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.interface,
-                member: "RemoveNotification", body: [.string(identifier)], flags: .noReplyExpected)
+                member: PortalNotificationSpec.Method.removeNotification.rawValue, body: [.string(identifier)], flags: .noReplyExpected)
             try connection.send(message)
         } catch {
             SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
@@ -97,7 +97,7 @@ extension PortalEngine {
     /// notification it names, which then leaves the list. Unknown ids and action names, and
     /// arguments of the wrong types, are logged and dropped.
     func actionInvoked(_ message: DBusMessage) {
-        guard let arguments = try? message.arguments("ssav"), let id = arguments[0].stringValue,
+        guard let arguments = try? message.arguments(PortalNotificationSpec.Signal.actionInvoked.signature), let id = arguments[0].stringValue,
               let action = arguments[1].stringValue else {
             return SubsystemLog.center.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
         }

@@ -93,7 +93,8 @@ final class PortalEngine: SelfKeptEngine {
 
     private func listen() async {
         let rule = DBusMatchRule(
-            sender: PortalInterface.busName, interface: PortalInterface.interface, member: "ActionInvoked", path: PortalInterface.path)
+            sender: PortalInterface.busName, interface: PortalInterface.interface, member: PortalNotificationSpec.Signal.actionInvoked.rawValue,
+            path: PortalInterface.path)
         do {
             let handle = try await connection.subscribe(to: [rule], senderMustOwn: PortalInterface.busName) { [weak self] event in
                 guard case .signal(let message) = event else { return }

@@ -1,7 +1,8 @@
 import DBus
 
 /// The names of `org.freedesktop.portal.Notification` (xdg-desktop-portal), and how the portal
-/// engine names its actions there.
+/// engine names its actions there. `dbus/org.freedesktop.portal.Notification.xml` describes the
+/// members the engine uses; the build generates ``PortalNotificationSpec`` from it.
 ///
 /// The frontend sends a non-exported action back to the app that added the notification as the
 /// `ActionInvoked` signal, while an `app.*` action goes to
@@ -15,7 +16,7 @@ import DBus
 enum PortalInterface {
     static let busName = "org.freedesktop.portal.Desktop"
     static let path = try! DBusObjectPath("/org/freedesktop/portal/desktop")
-    static let interface = "org.freedesktop.portal.Notification"
+    static let interface = PortalNotificationSpec.name
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
     /// The action of a click on the notification itself.

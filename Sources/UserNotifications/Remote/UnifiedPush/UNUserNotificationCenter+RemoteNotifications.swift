@@ -81,7 +81,7 @@ extension UNUserNotificationCenter {
     /// - Throws: ``RemoteNotificationRegistrationError``; nothing when the app was not registered.
     public func unregisterForRemoteNotifications() async throws(RemoteNotificationRegistrationError) {
         if let agent = await agentEngine() {
-            _ = try await callAgentPush(agent, "Unregister", [])
+            _ = try await callAgentPush(agent, .unregister, [])
             return
         }
         var record = try remotePushRecord()
@@ -118,8 +118,8 @@ extension UNUserNotificationCenter {
         var options: [(String, DBusValue)] = []
         if let distributor { options.append(("distributor", .string(distributor))) }
         if let description { options.append(("description", .string(description))) }
-        let reply = try await callAgentPush(agent, "Register", [.variantDictionary(options)])
-        let fields = (try? reply.arguments("a{sv}"))?.first?.variantDictionaryValue ?? [:]
+        let reply = try await callAgentPush(agent, .register, [.variantDictionary(options)])
+        let fields = (try? reply.arguments(AgentPush1Spec.Method.register.outputSignature))?.first?.variantDictionaryValue ?? [:]
         guard let endpoint = fields["endpoint"]?.stringValue, let url = URL(string: endpoint), let p256dh = fields["p256dh"]?.stringValue,
               let auth = fields["auth"]?.stringValue, let chosen = fields["distributor"]?.stringValue else {
             throw .bus("the agent's registration lacks a field")
@@ -127,10 +127,10 @@ extension UNUserNotificationCenter {
         return RemoteNotificationRegistration(endpoint: url, p256dh: p256dh, auth: auth, distributor: chosen)
     }
 
-    private func callAgentPush(_ agent: AgentEngine, _ member: String, _ body: [DBusValue]) async throws(RemoteNotificationRegistrationError) -> DBusMessage {
+    private func callAgentPush(_ agent: AgentEngine, _ member: AgentPush1Spec.Method, _ body: [DBusValue]) async throws(RemoteNotificationRegistrationError) -> DBusMessage {
         do {
             let message = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentPushInterface.name, member: member,
+                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentPushInterface.name, member: member.rawValue,
                 body: [.string(identity.id)] + body)
             return try await agent.connection.call(message, timeout: AgentEngine.callDeadline)
         } catch {

@@ -3,18 +3,20 @@ import DBus
 /// The names of UnifiedPush's D-Bus specification (DBUS_0.3.0): a distributor owns
 /// `org.unifiedpush.Distributor.<name>` and serves `org.unifiedpush.Distributor2` at
 /// `/org/unifiedpush/Distributor`; an app serves `org.unifiedpush.Connector2` at
-/// `/org/unifiedpush/Connector`. Every method takes one `a{sv}`.
+/// `/org/unifiedpush/Connector`. Every method takes one `a{sv}`. `dbus/org.unifiedpush.Connector2.xml`
+/// and `dbus/org.unifiedpush.Distributor2.xml` describe the two interfaces; the build generates
+/// ``Connector2Spec`` and ``Distributor2Spec`` from them.
 package enum UnifiedPush {
     /// The prefix of every distributor's bus name.
     package static let distributorNamePrefix = "org.unifiedpush.Distributor."
     /// The distributor's object path.
     package static let distributorPath = "/org/unifiedpush/Distributor"
-    /// The distributor's interface (`Register` → `a{sv}`, `Unregister`).
-    package static let distributorInterface = "org.unifiedpush.Distributor2"
+    /// The distributor's interface (`Register` → `a{sv}`, `Unregister`): ``Distributor2Spec``.
+    package static let distributorInterface = Distributor2Spec.name
     /// The connector's object path.
     package static let connectorPath = "/org/unifiedpush/Connector"
-    /// The connector's interface (`Message` → `a{sv}`, `NewEndpoint`, `Unregistered`).
-    package static let connectorInterface = "org.unifiedpush.Connector2"
+    /// The connector's interface (`Message` → `a{sv}`, `NewEndpoint`, `Unregistered`): ``Connector2Spec``.
+    package static let connectorInterface = Connector2Spec.name
     /// `Register`'s answer when it worked (key `success`).
     package static let registrationSucceeded = "REGISTRATION_SUCCEEDED"
     /// `Register`'s answer when it did not; key `reason` says why.
@@ -23,40 +25,6 @@ package enum UnifiedPush {
     package static let maximumTokenLength = 100
     /// The longest endpoint (1,000 bytes).
     package static let maximumEndpointLength = 1000
-
-    /// The introspection data of `org.unifiedpush.Connector2`, as the specification's XML has it.
-    package static let connectorIntrospectionXML = """
-          <interface name="org.unifiedpush.Connector2">
-            <method name="Message">
-              <arg name="args" type="a{sv}" direction="in"/>
-              <arg name="res" type="a{sv}" direction="out"/>
-            </method>
-            <method name="NewEndpoint">
-              <arg name="args" type="a{sv}" direction="in"/>
-              <annotation name="org.freedesktop.DBus.Method.NoReply" value="true"/>
-            </method>
-            <method name="Unregistered">
-              <arg name="args" type="a{sv}" direction="in"/>
-              <annotation name="org.freedesktop.DBus.Method.NoReply" value="true"/>
-            </method>
-          </interface>
-
-        """
-
-    /// The introspection data of `org.unifiedpush.Distributor2`, as the specification's XML has it.
-    package static let distributorIntrospectionXML = """
-          <interface name="org.unifiedpush.Distributor2">
-            <method name="Register">
-              <arg name="args" type="a{sv}" direction="in"/>
-              <arg name="res" type="a{sv}" direction="out"/>
-            </method>
-            <method name="Unregister">
-              <arg name="args" type="a{sv}" direction="in"/>
-              <annotation name="org.freedesktop.DBus.Method.NoReply" value="true"/>
-            </method>
-          </interface>
-
-        """
 
     /// The distributors on `connection`'s bus, running or activatable, sorted.
     package static func distributors(on connection: DBusConnection) async throws -> [String] {

@@ -24,18 +24,18 @@ package enum UnifiedPushCall: Sendable, Hashable {
     ///
     /// - Throws: ``UnifiedPushCallError``.
     package static func parse(member: String?, body: [DBusValue]) throws(UnifiedPushCallError) -> UnifiedPushCall {
-        guard let member, ["NewEndpoint", "Message", "Unregistered"].contains(member) else { throw .unknownMethod(member ?? "") }
+        guard let method = member.flatMap(Connector2Spec.Method.init(rawValue:)) else { throw .unknownMethod(member ?? "") }
         guard body.count == 1, let fields = body[0].variantDictionaryValue else { throw .notADictionary }
         guard let token = fields["token"]?.stringValue, !token.isEmpty, token.utf8.count <= UnifiedPush.maximumTokenLength else {
             throw .invalidToken
         }
-        switch member {
-        case "NewEndpoint":
+        switch method {
+        case .newEndpoint:
             guard let endpoint = fields["endpoint"]?.stringValue, UnifiedPushConnector.isValidEndpoint(endpoint) else {
                 throw .invalidEndpoint
             }
             return .newEndpoint(token: token, endpoint: endpoint)
-        case "Message":
+        case .message:
             let bytes: Data
             switch fields["message"] {
             case .byteArray(let raw)?: bytes = Data(raw)
@@ -49,7 +49,7 @@ package enum UnifiedPushCall: Sendable, Hashable {
                 id = text
             }
             return .message(token: token, bytes: bytes, id: id)
-        default:
+        case .unregistered:
             return .unregistered(token: token)
         }
     }

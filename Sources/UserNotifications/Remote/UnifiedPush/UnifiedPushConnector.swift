@@ -56,7 +56,7 @@ package final class UnifiedPushConnector: Sendable {
         let object: DBusExportedObject
         do {
             object = DBusExportedObject(path: try DBusObjectPath(UnifiedPush.connectorPath), interfaces: [
-                try DBusExportedInterface(name: UnifiedPush.connectorInterface, introspectionXML: UnifiedPush.connectorIntrospectionXML) {
+                try DBusExportedInterface(name: UnifiedPush.connectorInterface, introspectionXML: Connector2Spec.introspectionXML) {
                     invocation in
                     guard let connector = box.withLock({ $0 }) else {
                         return invocation.fail(name: "org.freedesktop.DBus.Error.Failed", message: "not ready")
@@ -116,8 +116,8 @@ package final class UnifiedPushConnector: Sendable {
                 do {
                     let reply = try await connection.call(try DBusMessage.methodCall(
                         destination: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath),
-                        interface: UnifiedPush.distributorInterface, member: "Register", body: body))
-                    let answer = (try? reply.arguments("a{sv}"))?.first?.variantDictionaryValue ?? [:]
+                        interface: UnifiedPush.distributorInterface, member: Distributor2Spec.Method.register.rawValue, body: body))
+                    let answer = (try? reply.arguments(Distributor2Spec.Method.register.outputSignature))?.first?.variantDictionaryValue ?? [:]
                     let success = answer["success"]?.stringValue
                     guard success == UnifiedPush.registrationSucceeded else {
                         let reason = answer["reason"]?.stringValue ?? "no reason given"
@@ -154,7 +154,7 @@ package final class UnifiedPushConnector: Sendable {
         do {
             try connection.send(try DBusMessage.methodCall(
                 destination: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath),
-                interface: UnifiedPush.distributorInterface, member: "Unregister",
+                interface: UnifiedPush.distributorInterface, member: Distributor2Spec.Method.unregister.rawValue,
                 body: [.variantDictionary([("token", .string(token))])], flags: .noReplyExpected))
         } catch {
             throw .bus("\(error)")
@@ -179,7 +179,7 @@ package final class UnifiedPushConnector: Sendable {
             switch error {
             case .unknownMethod: return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(error)")
             case .notADictionary: return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "\(error)")
-            default: return invocation.reply(message.member == "Message" ? [.variantDictionary([])] : [])
+            default: return invocation.reply(message.member == Connector2Spec.Method.message.rawValue ? [.variantDictionary([])] : [])
             }
         }
         switch call {
