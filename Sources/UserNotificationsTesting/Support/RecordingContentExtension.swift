@@ -4,7 +4,7 @@ public import UserNotifications
 /// A content extension for tests: it records the notifications it is told are shown and the
 /// action identifiers of the responses it sees, and answers every response with ``answer``.
 ///
-/// Register it with ``UserNotifications/UNUserNotificationCenter/setContentExtension(_:forCategories:)``;
+/// Register it with `UNUserNotificationCenter.setContentExtension(_:forCategories:)`;
 /// the center calls it on the main actor, as Apple's extensions are called.
 @MainActor
 public final class RecordingContentExtension: NSObject, UNNotificationContentExtension {
