@@ -107,6 +107,25 @@ struct AgentContentExtensionTests {
         await agent.stop()
     }
 
+    @Test("the center connects again only when its extensions' categories change, and takes no responses for it")
+    func connectsAgainOnChange() async throws {
+        let agent = try await FakeAgent.start(on: fixture.testBus.bus)
+        let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(fixture.testBus.address), engine: .agent)
+        let contentExtension = await RecordingContentExtension(.dismiss)
+        // Registered before the engine is chosen: its first Connect names the category already.
+        center.setContentExtension(contentExtension, forCategories: ["card"])
+        #expect(await center.engineKind == .agent)
+        #expect(await eventually { agent.members == ["Connect", "TakeResponses"] }, "\(agent.members)")
+        // The same categories again: nothing to tell.
+        center.setContentExtension(contentExtension, forCategories: ["card"])
+        // Another category: Connect once more, and no TakeResponses with it.
+        center.setContentExtension(contentExtension, forCategories: ["memo"])
+        #expect(await eventually { agent.members == ["Connect", "TakeResponses", "Connect"] }, "\(agent.members)")
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(agent.members == ["Connect", "TakeResponses", "Connect"])
+        await agent.stop()
+    }
+
     @Test("Connect refuses content extension categories that are not strings, too many, too long or with control characters")
     func boundedCategories() async throws {
         let agent = try await fixture.startAgent()

@@ -36,6 +36,12 @@ extension AgentEngine {
 
     /// Connects the app to the agent's current owner and takes the responses it kept.
     func reconnect() {
+        sendConnect()
+        takeResponses()
+    }
+
+    /// Sends `Connect` to the agent's current owner, and records (or logs) its answer.
+    func sendConnect() {
         let message: DBusMessage
         do {
             message = try DBusMessage.methodCall(
@@ -58,7 +64,6 @@ extension AgentEngine {
                 SubsystemLog.center.logger.warning("the agent refused Connect", metadata: ["error": SubsystemLog.describe(AgentErrorName.decode(error))])
             }
         }
-        takeResponses()
     }
 
     /// Takes the kept responses because the app was activated for response `id`

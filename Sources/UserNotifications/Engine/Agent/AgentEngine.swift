@@ -44,6 +44,8 @@ final class AgentEngine: NotificationEngine {
     /// ``AgentInterface/version``: every call but `Connect` then fails with
     /// ``NotificationAgentError/incompatibleVersion(agent:)`` before it leaves.
     let refusedVersion = Locked<UInt32?>(nil)
+    /// The content extension categories the last `Connect` named (``connectOptions()``).
+    let sentExtensionCategories = Locked<[String]?>(nil)
     /// Packs the adds of requests with a trigger made while one is on its way.
     let packer: AgentAddPacker
     private let handles = Locked<(export: DBusConnection.Export?, signals: DBusSignalHandle?)>((nil, nil))
@@ -97,15 +99,21 @@ final class AgentEngine: NotificationEngine {
     /// (`ContentExtensionShown`) and asks it first about each response
     /// (`ContentExtensionResponse`), while this center is connected.
     func connectOptions() -> DBusValue {
-        .variantDictionary([
+        let categories = host.host?.contentExtensionCategories.sorted() ?? []
+        sentExtensionCategories.withLock { $0 = categories }
+        return .variantDictionary([
             ("name", .string(identity.displayName)), ("icon", .string(identity.icon)),
-            (AgentInterface.contentExtensionCategoriesOption, .stringArray(host.host?.contentExtensionCategories.sorted() ?? [])),
+            (AgentInterface.contentExtensionCategoriesOption, .stringArray(categories)),
         ])
     }
 
-    /// The host's content extensions changed: `Connect` again, with their categories.
+    /// The host's content extensions changed: `Connect` again with their categories, unless
+    /// the last `Connect` named the same ones (an app registers its extensions at launch,
+    /// often before the engine's first `Connect`, which names them already).
     func contentExtensionsChanged() {
-        reconnect()
+        let categories = host.host?.contentExtensionCategories.sorted() ?? []
+        guard sentExtensionCategories.withLock({ $0 }) != categories else { return }
+        sendConnect()
     }
 
     /// Records the agent that answered `Connect`, its unique name, when it speaks
