@@ -83,7 +83,7 @@ final class AgentAppHost: HostedEngineHost {
         do {
             let reply = try await call(
                 center, .willPresent, try AgentPayload.encode(notification), timeout: UNUserNotificationCenter.presentationDeadline)
-            guard let raw = try reply.arguments("u").first?.uint32Value else { return fallback }
+            guard let raw = reply.first?.uint32Value else { return fallback }
             return UNNotificationPresentationOptions(rawValue: UInt(raw))
         } catch {
             SubsystemLog.agent.logger.info(
@@ -132,7 +132,7 @@ final class AgentAppHost: HostedEngineHost {
         guard let center else { return nil }
         do {
             let reply = try await call(center, .contentExtensionResponse, try AgentPayload.encode(response), timeout: AgentInterface.contentExtensionDeadline)
-            guard let raw = try reply.arguments("u").first?.uint32Value, let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
+            guard let raw = reply.first?.uint32Value, let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
                 throw NotificationAgentError.invalidArgument("ContentExtensionResponse answered no option")
             }
             return option
@@ -164,7 +164,7 @@ final class AgentAppHost: HostedEngineHost {
         do {
             let reply = try await call(
                 center, .serviceExtension, try AgentPayload.encode(request), timeout: AgentInterface.serviceExtensionDeadline)
-            guard let json = try reply.arguments("s").first?.stringValue else {
+            guard let json = reply.first?.stringValue else {
                 throw NotificationAgentError.invalidArgument("ServiceExtension answered no content")
             }
             return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
@@ -176,11 +176,12 @@ final class AgentAppHost: HostedEngineHost {
         }
     }
 
-    /// Calls `method` of `AgentClient1` with one JSON argument on the app's center.
-    private func call(_ center: String, _ method: AgentClient1Spec.Method, _ json: String, timeout: Duration) async throws -> DBusMessage {
+    /// Calls `method` of `AgentClient1` with one JSON argument on the app's center, and returns
+    /// the reply's values, read with the method's output signature.
+    private func call(_ center: String, _ method: AgentClient1Spec.Method, _ json: String, timeout: Duration) async throws -> [DBusValue] {
         let call = try DBusMessage.methodCall(
             destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: method.rawValue, body: [.string(json)])
-        return try await connection.call(call, timeout: timeout)
+        return try await connection.call(call, timeout: timeout).arguments(method.outputSignature)
     }
 
     // MARK: - Responses
