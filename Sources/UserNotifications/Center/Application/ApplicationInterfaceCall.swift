@@ -23,30 +23,26 @@ enum ApplicationInterfaceCall: Sendable, Equatable {
                 name: "org.freedesktop.DBus.Error.UnknownMethod",
                 message: "\(ApplicationInterface.name) has no method \((message.member ?? "").debugDescription)")
         }
-        let body = try arguments(of: message, method.inputSignature)
-        switch method {
-        case .activate:
-            return .activate(try activation(body[0]))
-        case .open:
-            return .open(try uris(body[0]), try activation(body[1]))
-        case .activateAction:
-            let action = try bounded(body[0].stringValue ?? "", "the action name")
+        let call: ApplicationSpec.Call
+        do throws(DBusError) {
+            call = try ApplicationSpec.Call(method, message.body)
+        } catch {
+            throw .invalidArguments("\(method.rawValue) takes (\(method.inputSignature)), not (\(message.bodySignature))")
+        }
+        switch call {
+        case .activate(let arguments):
+            return .activate(try activation(arguments.platformData))
+        case .open(let arguments):
+            return .open(try uris(arguments.uris), try activation(arguments.platformData))
+        case .activateAction(let arguments):
+            let action = try bounded(arguments.actionName, "the action name")
             guard action == ApplicationInterface.notificationResponseAction else {
                 throw .invalidArguments("unknown action \(action.debugDescription)")
             }
-            guard case .array(_, let parameters) = body[1], parameters.count == 1, case .variant(.string(let id)) = parameters[0],
-                  !id.isEmpty else {
+            guard arguments.parameter.count == 1, case .string(let id) = arguments.parameter[0], !id.isEmpty else {
                 throw .invalidArguments("\(action) takes one parameter, the response id (a non-empty string)")
             }
-            return .notificationResponse(id: try bounded(id, "the response id"), try activation(body[2]))
-        }
-    }
-
-    private static func arguments(of message: DBusMessage, _ signature: String) throws(ApplicationCallRefusal) -> [DBusValue] {
-        do {
-            return try message.arguments(signature)
-        } catch {
-            throw .invalidArguments("\(message.member ?? "") takes (\(signature)), not (\(message.bodySignature))")
+            return .notificationResponse(id: try bounded(id, "the response id"), try activation(arguments.platformData))
         }
     }
 
@@ -59,20 +55,16 @@ enum ApplicationInterfaceCall: Sendable, Equatable {
 
     /// The activation token of `platform_data`: `activation-token`, else `desktop-startup-id`;
     /// other entries, and entries of another type, are not read.
-    private static func activation(_ platformData: DBusValue) throws(ApplicationCallRefusal) -> ApplicationActivation {
-        guard case .dictionary(_, _, let entries) = platformData else { return ApplicationActivation() }
+    private static func activation(_ platformData: [String: DBusValue]) throws(ApplicationCallRefusal) -> ApplicationActivation {
         func token(_ key: String) -> String? {
-            for entry in entries where entry.key.stringValue == key {
-                if case .variant(.string(let value)) = entry.value, !value.isEmpty { return value }
-            }
-            return nil
+            guard case .string(let value)? = platformData[key], !value.isEmpty else { return nil }
+            return value
         }
         guard let found = token("activation-token") ?? token("desktop-startup-id") else { return ApplicationActivation() }
         return ApplicationActivation(activationToken: try bounded(found, "the activation token"))
     }
 
-    private static func uris(_ value: DBusValue) throws(ApplicationCallRefusal) -> [URL] {
-        let texts = value.stringArrayValue ?? []
+    private static func uris(_ texts: [String]) throws(ApplicationCallRefusal) -> [URL] {
         guard texts.count <= ApplicationInterface.maximumURICount else {
             throw .invalidArguments("Open takes at most \(ApplicationInterface.maximumURICount) URIs")
         }
