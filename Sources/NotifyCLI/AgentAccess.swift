@@ -25,10 +25,8 @@ enum AgentAccess {
     /// What the agent holds, per app; with `start` false, only a running agent is asked.
     static func status(on connection: DBusConnection, start: Bool) async throws(Failure) -> AgentStatus {
         do {
-            let call = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
-                member: Agent1Spec.Method.status.rawValue, flags: start ? [] : [.noAutoStart])
-            let json = try await connection.call(call).arguments(Agent1Spec.Method.status.outputSignature).first?.stringValue ?? ""
+            let call = try Agent1Spec.Call.status.message(to: AgentInterface.busName, path: AgentInterface.path, flags: start ? [] : [.noAutoStart])
+            let json = try Agent1Spec.StatusReply(await connection.call(call).body).statusJSON
             guard json.utf8.count <= AgentInterface.maximumArgumentBytes else { throw Failure(description: "its status is too long") }
             return try JSONDecoder().decode(AgentStatus.self, from: Data(json.utf8))
         } catch let error as Failure {

@@ -35,7 +35,7 @@ enum AgentScheduled {
     static func list(app: String? = nil, now: Date = Date()) async throws(AgentAccess.Failure) -> [Entry] {
         if let app {
             let requests = try await asApp(app) { connection in
-                try await call("PendingRequests", [.string(app)], on: connection).arguments("s").first?.stringValue ?? ""
+                try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requestsJSON
             }
             guard let requests else { return [] }
             let decoded: [UNNotificationRequest]
@@ -70,13 +70,13 @@ enum AgentScheduled {
         if let app {
             let cancelled = try await asApp(app) { connection -> Set<String> in
                 func pending() async throws -> Set<String> {
-                    let json = try await call("PendingRequests", [.string(app)], on: connection).arguments("s").first?.stringValue ?? ""
+                    let json = try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requestsJSON
                     return Set(try AgentPayload.requests(from: json).map(\.identifier))
                 }
                 let held = try await pending()
                 let chosen = identifiers.map { held.intersection($0) } ?? held
                 guard !chosen.isEmpty else { return [] }
-                _ = try await call("RemovePendingRequests", [.string(app), .stringArray(chosen.sorted()), .boolean(false)], on: connection)
+                _ = try await call(.removePendingRequests(.init(appID: app, identifiers: chosen.sorted(), all: false)), on: connection)
                 return chosen.subtracting(try await pending())
             }
             return cancelled ?? []
@@ -121,7 +121,8 @@ enum AgentScheduled {
             }
             let version: UInt32?
             do {
-                version = try await call("Connect", [.string(app), .variantDictionary([])], on: connection).arguments("u").first?.uint32Value
+                let reply = try await call(.connect(.init(appID: app, identity: [:])), on: connection)
+                version = try? Agent1Spec.ConnectReply(reply.body).version
             } catch DBusError.remote(_, let text) {
                 throw AgentAccess.Failure(description: "the notification agent does not let notify act for the app \(app): \(TerminalText.singleLine(text))")
             }
@@ -139,11 +140,9 @@ enum AgentScheduled {
         }
     }
 
-    /// Calls `member` of the agent's interface on `connection`.
-    private static func call(_ member: String, _ body: [DBusValue], on connection: DBusConnection) async throws -> DBusMessage {
-        let message = try DBusMessage.methodCall(
-            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member, body: body)
-        return try await connection.call(message, timeout: .seconds(10))
+    /// Makes `call` of the agent's interface on `connection`.
+    private static func call(_ call: Agent1Spec.Call, on connection: DBusConnection) async throws -> DBusMessage {
+        try await connection.call(try call.message(to: AgentInterface.busName, path: AgentInterface.path), timeout: .seconds(10))
     }
 
     /// A center in the agent for each of notify's app ids with pending requests.

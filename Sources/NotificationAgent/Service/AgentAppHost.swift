@@ -82,9 +82,9 @@ final class AgentAppHost: HostedEngineHost {
         guard let center else { return fallback }
         do {
             let reply = try await call(
-                center, .willPresent, try AgentPayload.encode(notification), timeout: UNUserNotificationCenter.presentationDeadline)
-            guard let raw = reply.first?.uint32Value else { return fallback }
-            return UNNotificationPresentationOptions(rawValue: UInt(raw))
+                center, .willPresent(.init(notificationJSON: try AgentPayload.encode(notification))),
+                timeout: UNUserNotificationCenter.presentationDeadline)
+            return UNNotificationPresentationOptions(rawValue: UInt(try AgentClient1Spec.WillPresentReply(reply).options))
         } catch {
             SubsystemLog.agent.logger.info(
                 "the app did not answer WillPresent; the default options apply",
@@ -114,7 +114,9 @@ final class AgentAppHost: HostedEngineHost {
         touch()
         guard let center else { return }
         do {
-            _ = try await call(center, .contentExtensionShown, try AgentPayload.encode(notification), timeout: AgentInterface.contentExtensionDeadline)
+            _ = try await call(
+                center, .contentExtensionShown(.init(notificationJSON: try AgentPayload.encode(notification))),
+                timeout: AgentInterface.contentExtensionDeadline)
         } catch {
             SubsystemLog.agent.logger.info(
                 "the app's content extension was not told its notification is shown",
@@ -131,8 +133,11 @@ final class AgentAppHost: HostedEngineHost {
         defer { touch() }
         guard let center else { return nil }
         do {
-            let reply = try await call(center, .contentExtensionResponse, try AgentPayload.encode(response), timeout: AgentInterface.contentExtensionDeadline)
-            guard let raw = reply.first?.uint32Value, let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
+            let reply = try await call(
+                center, .contentExtensionResponse(.init(responseJSON: try AgentPayload.encode(response))),
+                timeout: AgentInterface.contentExtensionDeadline)
+            let raw = try AgentClient1Spec.ContentExtensionResponseReply(reply).option
+            guard let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
                 throw NotificationAgentError.invalidArgument("ContentExtensionResponse answered no option")
             }
             return option
@@ -163,10 +168,8 @@ final class AgentAppHost: HostedEngineHost {
         }
         do {
             let reply = try await call(
-                center, .serviceExtension, try AgentPayload.encode(request), timeout: AgentInterface.serviceExtensionDeadline)
-            guard let json = reply.first?.stringValue else {
-                throw NotificationAgentError.invalidArgument("ServiceExtension answered no content")
-            }
+                center, .serviceExtension(.init(requestJSON: try AgentPayload.encode(request))), timeout: AgentInterface.serviceExtensionDeadline)
+            let json = try AgentClient1Spec.ServiceExtensionReply(reply).contentJSON
             return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
         } catch {
             SubsystemLog.agent.logger.warning(
@@ -176,12 +179,11 @@ final class AgentAppHost: HostedEngineHost {
         }
     }
 
-    /// Calls `method` of `AgentClient1` with one JSON argument on the app's center, and returns
-    /// the reply's values, read with the method's output signature.
-    private func call(_ center: String, _ method: AgentClient1Spec.Method, _ json: String, timeout: Duration) async throws -> [DBusValue] {
-        let call = try DBusMessage.methodCall(
-            destination: center, path: AgentInterface.clientPath, interface: AgentInterface.clientName, member: method.rawValue, body: [.string(json)])
-        return try await connection.call(call, timeout: timeout).arguments(method.outputSignature)
+    /// Makes `call` of `AgentClient1` on the app's center, and returns the reply's values,
+    /// which the caller reads with the method's reply type.
+    private func call(_ center: String, _ call: AgentClient1Spec.Call, timeout: Duration) async throws -> [DBusValue] {
+        let message = try call.message(to: center, path: AgentInterface.clientPath)
+        return try await connection.call(message, timeout: timeout).body
     }
 
     // MARK: - Responses
@@ -241,9 +243,8 @@ final class AgentAppHost: HostedEngineHost {
     /// Sends the `Response` signal to the app's center alone; `false` when it cannot be sent.
     private func send(_ response: QueuedResponse, to center: String) -> Bool {
         do {
-            try connection.send(try DBusMessage.signal(
-                path: AgentInterface.path, interface: AgentInterface.name, member: AgentInterface.responseSignal,
-                body: [.string(appID), .string(response.id), .string(response.json)], destination: center))
+            try connection.send(try Agent1Spec.ResponseSignal(appID: appID, responseID: response.id, responseJSON: response.json)
+                .message(path: AgentInterface.path, destination: center))
             return true
         } catch {
             return false

@@ -56,28 +56,34 @@ extension AgentService {
         guard let method = AgentPush1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentPushInterface.name) has no method \(member)")
         }
-        guard message.bodySignature == method.inputSignature, case .string(let appID) = message.body[0] else {
+        let call: AgentPush1Spec.Call
+        do throws(DBusError) {
+            call = try AgentPush1Spec.Call(method, message.body)
+        } catch {
             return Self.fail(
                 invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
+        }
+        let (appID, options) = switch call {
+        case .register(let arguments): (arguments.appID, arguments.options)
+        case .unregister(let arguments): (arguments.appID, [String: DBusValue]())
         }
         guard let app = apps.withLock({ $0[appID] }), let push = pushSide.withLock({ $0 }) else {
             return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
         }
-        let options = message.body.count > 1 ? message.body[1].variantDictionaryValue ?? [:] : [:]
         for key in ["distributor", "description"] where (options[key]?.stringValue?.utf8.count ?? 0) > AgentLimits.displayNameBytes {
             return Self.fail(invocation, NotificationAgentError.invalidArgument("\(key) is at most \(AgentLimits.displayNameBytes) bytes"))
         }
         app.work.enqueue {
             await Self.runPush(invocation) {
                 try app.requireBound(sender)
-                switch method {
+                switch call {
                 case .register:
                     let registration = try await push.register(
                         appID: appID, distributor: options["distributor"]?.stringValue, description: options["description"]?.stringValue)
-                    return [.variantDictionary([
-                        ("endpoint", .string(registration.endpoint.absoluteString)), ("p256dh", .string(registration.p256dh)),
-                        ("auth", .string(registration.auth)), ("distributor", .string(registration.distributor)),
-                    ])]
+                    return AgentPush1Spec.RegisterReply(registration: [
+                        "endpoint": .string(registration.endpoint.absoluteString), "p256dh": .string(registration.p256dh),
+                        "auth": .string(registration.auth), "distributor": .string(registration.distributor),
+                    ]).values
                 case .unregister:
                     try push.unregister(appID: appID)
                     return []

@@ -17,41 +17,44 @@ extension AgentService {
         guard let method = Agent1Spec.Method(rawValue: member) else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.name) has no method \(member)")
         }
-        guard message.bodySignature == method.inputSignature else {
+        let call: Agent1Spec.Call
+        do throws(DBusError) {
+            call = try Agent1Spec.Call(method, message.body)
+        } catch {
             return Self.fail(
                 invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
         }
-        switch method {
-        case .version: return invocation.reply([.uint32(AgentInterface.version)])
-        case .status: return answer(invocation) { [self] in [.string(try await statusJSON(for: sender))] }
-        default: break
+        let appID: String
+        switch call {
+        case .version: return invocation.reply(Agent1Spec.VersionReply(version: AgentInterface.version).values)
+        case .status: return answer(invocation) { [self] in Agent1Spec.StatusReply(statusJSON: try await statusJSON(for: sender)).values }
+        default: appID = call.appID
         }
-        guard case .string(let appID) = message.body[0] else { return }
         do throws(InvalidApplicationIdentifierError) {
             try ApplicationIdentity.validate(id: appID)
         } catch {
             return Self.fail(invocation, NotificationAgentError.invalidArgument(String(describing: error)))
         }
-        if method == .connect { return connect(invocation, appID: appID, sender: sender) }
+        if case .connect(let arguments) = call { return connect(invocation, arguments, sender: sender) }
         guard let app = apps.withLock({ $0[appID] }) else {
             return Self.fail(invocation, NotificationAgentError.unknownApp("\(appID): call Connect first"))
         }
-        let body = Array(message.body.dropFirst())
         app.work.enqueue { [self] in
             await Self.run(invocation) {
                 try app.requireBound(sender)
                 guard Self.growingCalls.contains(method) else {
-                    return try await perform(method, body, on: app) { invocation.reply() }
+                    return try await perform(call, on: app) { invocation.reply() }
                 }
-                return try await Self.offTheIOThread { try await self.perform(method, body, on: app) }
+                return try await Self.offTheIOThread { try await self.perform(call, on: app) }
             }
         }
     }
 
     /// `Connect`: binds the sender to the app, made first (once the caller is allowed) when the
     /// agent holds none; an app the agent let go meanwhile is made again.
-    private func connect(_ invocation: DBusMethodInvocation, appID: String, sender: String) {
-        let options = invocation.message.body[1].variantDictionaryValue ?? [:]
+    private func connect(_ invocation: DBusMethodInvocation, _ arguments: Agent1Spec.ConnectArguments, sender: String) {
+        let appID = arguments.appID
+        let options = arguments.identity
         let identity: ApplicationIdentity
         let extensionCategories: Set<String>
         do throws(NotificationAgentError) {
@@ -62,14 +65,14 @@ extension AgentService {
         }
         if let app = apps.withLock({ $0[appID] }) {
             return app.work.enqueue { [self] in
-                if app.isReleased.withLock({ $0 }) { return connect(invocation, appID: appID, sender: sender) }
+                if app.isReleased.withLock({ $0 }) { return connect(invocation, arguments, sender: sender) }
                 await Self.run(invocation) {
                     try await app.bind(sender: sender, identity: identity, on: connection, identifying: identifying)
                     app.host.contentExtensionCategories = extensionCategories
                     // A Connect that names neither (notify pending --app, asking for an app
                     // that is not running) keeps the name and icon the app gave.
                     if options["name"] != nil || options["icon"] != nil { app.host.remember(identity) }
-                    return [.uint32(AgentInterface.version)]
+                    return Agent1Spec.ConnectReply(version: AgentInterface.version).values
                 }
             }
         }
@@ -88,7 +91,7 @@ extension AgentService {
                         // The record that restores the app at the agent's next start is on
                         // disk before Connect is answered; written off this thread.
                         await app.host.settleRecord()
-                        continuation.resume(returning: [.uint32(AgentInterface.version)])
+                        continuation.resume(returning: Agent1Spec.ConnectReply(version: AgentInterface.version).values)
                     } catch {
                         continuation.resume(throwing: error)
                     }
@@ -110,72 +113,77 @@ extension AgentService {
         try await Task.detached(operation: work).value
     }
 
-    /// Performs an app's call once its sender is known to be bound; `body` is without the app id
-    /// and has the method's signature (``route(_:)`` checked it). `Version`, `Status` and
+    /// Performs an app's call once its sender is known to be bound. `Version`, `Status` and
     /// `Connect` are answered by ``route(_:)`` itself.
     ///
     /// `Add` and `AddPresented` call `accepted` as the request is accepted, before its `Notify`
     /// is written: the caller answers the app there (its later, same answer is ignored).
-    func perform(
-        _ method: Agent1Spec.Method, _ body: [DBusValue], on app: AgentApp, accepted: (@Sendable () -> Void)? = nil
-    ) async throws -> [DBusValue] {
+    func perform(_ call: Agent1Spec.Call, on app: AgentApp, accepted: (@Sendable () -> Void)? = nil) async throws -> [DBusValue] {
         let engine = app.engine
-        switch method {
-        case .add, .addPresented:
-            let (request, bytes) = try Self.request(from: body[0])
-            let options = method == .add ? nil : UNNotificationPresentationOptions(rawValue: UInt(body[1].uint32Value ?? 0))
-            guard request.content.attachments.isEmpty else {
-                // Its files are copied into the store: off the D-Bus I/O thread, as a growing call.
-                try await Self.offTheIOThread { [self] in
-                    try await addWithFiles(request, bytes: bytes, sources: nil, to: app, presentation: options, accepted: accepted)
-                }
-                return []
-            }
-            try await app.add(request, travelBytes: bytes, othersBytes: othersBytes(app), presentation: options, accepted: accepted)
+        switch call {
+        case .add(let arguments):
+            try await add(arguments.requestJSON, presentation: nil, to: app, accepted: accepted)
             return []
-        case .addFiles:
-            let (request, bytes) = try Self.request(from: body[0])
-            guard case .array(_, let files) = body[1] else { throw NotificationAgentError.invalidArgument("AddFiles takes its files as (ah)") }
-            let sources = files.compactMap { value -> DBusFileDescriptor? in
-                if case .unixFileDescriptor(let file) = value { return file }
-                return nil
-            }
-            try await addWithFiles(request, bytes: bytes, sources: sources, to: app, presentation: nil, accepted: nil)
+        case .addPresented(let arguments):
+            let options = UNNotificationPresentationOptions(rawValue: UInt(arguments.options))
+            try await add(arguments.requestJSON, presentation: options, to: app, accepted: accepted)
             return []
-        case .addRequests: return [try await addRequests(body[0].stringArrayValue ?? [], to: app)]
-        case .pendingRequests: return [.string(try AgentPayload.encode(await engine.pendingRequests()))]
-        case .removePendingRequests:
-            engine.removePendingRequests(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
+        case .addFiles(let arguments):
+            let (request, bytes) = try Self.request(from: arguments.requestJSON)
+            try await addWithFiles(request, bytes: bytes, sources: arguments.files, to: app, presentation: nil, accepted: nil)
             return []
-        case .deliveredNotifications: return [.string(try AgentPayload.encode(await engine.deliveredNotifications()))]
-        case .removeDeliveredNotifications:
-            engine.removeDeliveredNotifications(withIdentifiers: body[1].boolValue == true ? nil : body[0].stringArrayValue ?? [])
+        case .addRequests(let arguments):
+            return Agent1Spec.AddRequestsReply(results: try await addRequests(arguments.requestsJSON, to: app)).values
+        case .pendingRequests:
+            return Agent1Spec.PendingRequestsReply(requestsJSON: try AgentPayload.encode(await engine.pendingRequests())).values
+        case .removePendingRequests(let arguments):
+            engine.removePendingRequests(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
-        case .setCategories:
-            engine.setCategories(try AgentPayload.categories(from: body[0].stringValue ?? ""))
+        case .deliveredNotifications:
+            return Agent1Spec.DeliveredNotificationsReply(notificationsJSON: try AgentPayload.encode(await engine.deliveredNotifications())).values
+        case .removeDeliveredNotifications(let arguments):
+            engine.removeDeliveredNotifications(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
-        case .categories: return [.string(try AgentPayload.encode(await engine.categories()))]
-        case .requestAuthorization:
-            let options = UNAuthorizationOptions(rawValue: UInt(body[0].uint32Value ?? 0))
-            return [.boolean(await engine.requestAuthorization(options: options))]
+        case .setCategories(let arguments):
+            engine.setCategories(try AgentPayload.categories(from: arguments.categoriesJSON))
+            return []
+        case .categories:
+            return Agent1Spec.CategoriesReply(categoriesJSON: try AgentPayload.encode(await engine.categories())).values
+        case .requestAuthorization(let arguments):
+            let options = UNAuthorizationOptions(rawValue: UInt(arguments.options))
+            return Agent1Spec.RequestAuthorizationReply(granted: await engine.requestAuthorization(options: options)).values
         case .authorization:
             let answer = await engine.authorization()
-            return [
-                .uint32(UInt32(clamping: answer.status.rawValue)), .uint32(UInt32(clamping: answer.options.rawValue)),
-                .stringArray(answer.capabilities ?? []), .boolean(answer.capabilities != nil),
-            ]
-        case .setBadgeCount:
-            try await engine.setBadgeCount(Int(body[0].int32Value ?? 0))
+            return Agent1Spec.AuthorizationReply(
+                status: UInt32(clamping: answer.status.rawValue), options: UInt32(clamping: answer.options.rawValue),
+                capabilities: answer.capabilities ?? [], serverReachable: answer.capabilities != nil
+            ).values
+        case .setBadgeCount(let arguments):
+            try await engine.setBadgeCount(Int(arguments.count))
             return []
         case .takeResponses:
             let pairs = app.host.takeResponses().map { DBusValue.structure([.string($0.id), .string($0.json)]) }
-            return [.array(element: .structure([.string, .string]), pairs)]
-        case .acknowledgeResponses:
-            app.host.acknowledge(body[0].stringArrayValue ?? [])
+            return Agent1Spec.TakeResponsesReply(responses: .array(element: .structure([.string, .string]), pairs)).values
+        case .acknowledgeResponses(let arguments):
+            app.host.acknowledge(arguments.responseIDs)
             return []
         case .version, .status, .connect:
-            throw NotificationAgentError.invalidArgument("\(method.rawValue) is answered before an app's queue")
+            throw NotificationAgentError.invalidArgument("\(call.method.rawValue) is answered before an app's queue")
         }
+    }
+
+    /// `Add` and `AddPresented` (`presentation` given): a request with attachments has its
+    /// files copied into the store off the D-Bus I/O thread, as a growing call.
+    private func add(
+        _ json: String, presentation: UNNotificationPresentationOptions?, to app: AgentApp, accepted: (@Sendable () -> Void)?
+    ) async throws {
+        let (request, bytes) = try Self.request(from: json)
+        guard request.content.attachments.isEmpty else {
+            return try await Self.offTheIOThread { [self] in
+                try await addWithFiles(request, bytes: bytes, sources: nil, to: app, presentation: presentation, accepted: accepted)
+            }
+        }
+        try await app.add(request, travelBytes: bytes, othersBytes: othersBytes(app), presentation: presentation, accepted: accepted)
     }
 
     /// `AddRequests`: adds each request as `Add` does, in order, and answers a (D-Bus error
@@ -196,7 +204,7 @@ extension AgentService {
         let others = othersBytes(app)
         for text in texts {
             do {
-                let (request, size) = try Self.request(from: .string(text))
+                let (request, size) = try Self.request(from: text)
                 if request.content.attachments.isEmpty {
                     try await app.add(request, travelBytes: size, othersBytes: others)
                 } else {
@@ -212,8 +220,7 @@ extension AgentService {
     }
 
     /// The request a call's JSON argument holds, and its size, within ``AgentLimits/requestBytes``.
-    static func request(from value: DBusValue) throws -> (UNNotificationRequest, Int) {
-        let json = value.stringValue ?? ""
+    static func request(from json: String) throws -> (UNNotificationRequest, Int) {
         let bytes = json.utf8.count
         guard bytes <= AgentLimits.requestBytes else {
             throw NotificationAgentError.invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
@@ -268,5 +275,30 @@ extension AgentService {
     static func fail(_ invocation: DBusMethodInvocation, _ error: any Error) {
         let (name, text) = AgentErrorName.encode(error)
         invocation.fail(name: name, message: text)
+    }
+}
+
+extension Agent1Spec.Call {
+    /// The app id every call but `Version` and `Status` takes first (empty for those two).
+    var appID: String {
+        switch self {
+        case .version, .status: ""
+        case .connect(let arguments): arguments.appID
+        case .add(let arguments): arguments.appID
+        case .addPresented(let arguments): arguments.appID
+        case .addFiles(let arguments): arguments.appID
+        case .addRequests(let arguments): arguments.appID
+        case .pendingRequests(let arguments): arguments.appID
+        case .removePendingRequests(let arguments): arguments.appID
+        case .deliveredNotifications(let arguments): arguments.appID
+        case .removeDeliveredNotifications(let arguments): arguments.appID
+        case .setCategories(let arguments): arguments.appID
+        case .categories(let arguments): arguments.appID
+        case .requestAuthorization(let arguments): arguments.appID
+        case .authorization(let arguments): arguments.appID
+        case .setBadgeCount(let arguments): arguments.appID
+        case .takeResponses(let arguments): arguments.appID
+        case .acknowledgeResponses(let arguments): arguments.appID
+        }
     }
 }

@@ -7,7 +7,7 @@ import UserNotificationsTesting
 
 @Suite("The center's calls to the agent, shaped by the interface file")
 struct AgentCallShapeTests {
-    @Test("a call is built with the file's member name and input signature, and a body of another signature is refused")
+    @Test("a call is built from the file's typed arguments, and a body of another signature does not read")
     func callShape() async throws {
         let fixture = try await AgentServiceFixture(prefix: "agent-call-shape")
         let agent = try await fixture.startAgent()
@@ -15,15 +15,25 @@ struct AgentCallShapeTests {
         let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
         let engine = try await AgentEngine.start(identity: identity, connection: connection, host: EngineHostReference())
 
-        let add = try engine.message(.add, [.string("{}")])
+        let add = try engine.message(.add(.init(appID: identity.id, requestJSON: "{}")))
         #expect(add.member == "Add" && add.interface == "org.desktopnotifications.Agent1")
         #expect(add.bodySignature == Agent1Spec.Method.add.inputSignature)
         #expect(add.body == [.string(identity.id), .string("{}")])
-        let remove = try engine.message(.removePendingRequests, [.stringArray(["a"]), .boolean(false)])
+        let remove = try engine.message(.removePendingRequests(.init(appID: identity.id, identifiers: ["a"], all: false)))
         #expect(remove.member == "RemovePendingRequests" && remove.bodySignature == "sasb")
+        #expect(remove.body == [.string(identity.id), .stringArray(["a"]), .boolean(false)])
 
-        #expect(throws: NotificationAgentError.failed("Add takes (ss), not (su)")) { try engine.message(.add, [.uint32(1)]) }
-        #expect(throws: NotificationAgentError.failed("SetBadgeCount takes (si), not (s)")) { try engine.message(.setBadgeCount, []) }
+        // What the agent reads a call with: the same types, each value checked.
+        let read = try Agent1Spec.Call(.removePendingRequests, remove.body)
+        guard case .removePendingRequests(let arguments) = read else { Issue.record("read as \(read.method)"); return }
+        #expect(arguments.appID == identity.id && arguments.identifiers == ["a"] && !arguments.all)
+        #expect(throws: DBusError.unexpectedSignature(expected: "ss", found: "suu")) {
+            try Agent1Spec.Call(.add, [.string(identity.id), .uint32(1), .uint32(2)])
+        }
+        #expect(throws: DBusError.typeMismatch(expected: "s", found: "u")) { try Agent1Spec.Call(.add, [.string(identity.id), .uint32(1)]) }
+        #expect(throws: DBusError.typeMismatch(expected: "a(ss)", found: "as")) {
+            try Agent1Spec.AddRequestsReply([.stringArray(["x"])])
+        }
         engine.close()
         await agent.stop()
     }

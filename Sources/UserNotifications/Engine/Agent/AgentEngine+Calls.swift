@@ -15,14 +15,14 @@ extension AgentEngine {
         try requireOwnVersion()
         let json = try AgentPayload.encode(request)
         guard request.content.attachments.isEmpty else {
-            let files = try request.openAttachmentFiles().map { DBusValue.unixFileDescriptor(DBusFileDescriptor(taking: $0)) }
-            _ = try await callConnected(.addFiles, [.string(json), .array(element: .unixFileDescriptor, files)])
+            let files = try request.openAttachmentFiles().map { DBusFileDescriptor(taking: $0) }
+            _ = try await callConnected(.addFiles(.init(appID: identity.id, requestJSON: json, files: files)))
             return
         }
         guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(json) }
         guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
-            _ = try await callConnected(.addPresented, [.string(json), Self.optionsValue(options)])
+            _ = try await callConnected(addPresented(json, options))
             return
         }
         let (outcome, options) = await askThenSend(json, request: request, host: host)
@@ -30,9 +30,9 @@ extension AgentEngine {
             _ = try outcome.get()
         } catch {
             guard case NotificationAgentError.unknownApp = error else { throw error }
-            try connected(try await call(.connect, [connectOptions()]))
+            try connected(try await call(connectCall()))
             takeResponses()
-            _ = try await call(.addPresented, [.string(json), Self.optionsValue(options)])
+            _ = try await call(addPresented(json, options))
         }
     }
 
@@ -49,7 +49,7 @@ extension AgentEngine {
             host.askPresentationOptions(for: notification) { [self] options in
                 let message: DBusMessage
                 do {
-                    message = try self.message(.addPresented, [.string(json), Self.optionsValue(options)])
+                    message = try self.message(addPresented(json, options))
                 } catch {
                     // The place is given up, so that the calls after it leave.
                     outbox.fill(place) {}
@@ -62,54 +62,57 @@ extension AgentEngine {
         }
     }
 
-    private static func optionsValue(_ options: UNNotificationPresentationOptions) -> DBusValue {
-        .uint32(UInt32(clamping: options.rawValue))
+    private func addPresented(_ json: String, _ options: UNNotificationPresentationOptions) -> Agent1Spec.Call {
+        .addPresented(.init(appID: identity.id, requestJSON: json, options: UInt32(clamping: options.rawValue)))
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
-        await answer(.pendingRequests, otherwise: []) { try AgentPayload.requests(from: try $0.arguments(Agent1Spec.Method.pendingRequests.outputSignature)[0].stringValue ?? "") }
+        await answer(.pendingRequests(.init(appID: identity.id)), otherwise: []) {
+            try AgentPayload.requests(from: try Agent1Spec.PendingRequestsReply($0.body).requestsJSON)
+        }
     }
 
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        send(.removePendingRequests, [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
+        send(.removePendingRequests(.init(appID: identity.id, identifiers: identifiers ?? [], all: identifiers == nil)))
     }
 
     func deliveredNotifications() async -> [UNNotification] {
-        await answer(.deliveredNotifications, otherwise: []) {
-            try AgentPayload.notifications(from: try $0.arguments(Agent1Spec.Method.deliveredNotifications.outputSignature)[0].stringValue ?? "")
+        await answer(.deliveredNotifications(.init(appID: identity.id)), otherwise: []) {
+            try AgentPayload.notifications(from: try Agent1Spec.DeliveredNotificationsReply($0.body).notificationsJSON)
         }
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        send(.removeDeliveredNotifications, [.stringArray(identifiers ?? []), .boolean(identifiers == nil)])
+        send(.removeDeliveredNotifications(.init(appID: identity.id, identifiers: identifiers ?? [], all: identifiers == nil)))
     }
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {
         do {
-            send(.setCategories, [.string(try AgentPayload.encode(categories))])
+            send(.setCategories(.init(appID: identity.id, categoriesJSON: try AgentPayload.encode(categories))))
         } catch {
             SubsystemLog.center.logger.error("the categories could not be encoded for the agent", metadata: ["error": SubsystemLog.describe(error)])
         }
     }
 
     func categories() async -> Set<UNNotificationCategory> {
-        await answer(.categories, otherwise: []) { try AgentPayload.categories(from: try $0.arguments(Agent1Spec.Method.categories.outputSignature)[0].stringValue ?? "") }
+        await answer(.categories(.init(appID: identity.id)), otherwise: []) {
+            try AgentPayload.categories(from: try Agent1Spec.CategoriesReply($0.body).categoriesJSON)
+        }
     }
 
     func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        await answer(.requestAuthorization, [.uint32(UInt32(clamping: options.rawValue))], otherwise: false) {
-            try $0.arguments(Agent1Spec.Method.requestAuthorization.outputSignature)[0].boolValue ?? false
+        await answer(.requestAuthorization(.init(appID: identity.id, options: UInt32(clamping: options.rawValue))), otherwise: false) {
+            try Agent1Spec.RequestAuthorizationReply($0.body).granted
         }
     }
 
     func authorization() async -> EngineAuthorization {
         let unknown = EngineAuthorization(status: .notDetermined, options: [], capabilities: nil)
-        var authorization = await answer(.authorization, otherwise: unknown) { reply in
-            let values = try reply.arguments(Agent1Spec.Method.authorization.outputSignature)
-            let status = UNAuthorizationStatus(rawValue: Int(values[0].uint32Value ?? 0)) ?? .notDetermined
-            let options = UNAuthorizationOptions(rawValue: UInt(values[1].uint32Value ?? 0))
-            let capabilities = values[3].boolValue == true
-                ? Set((values[2].stringArrayValue ?? []).map(NotificationCapability.init(rawValue:))) : nil
+        var authorization = await answer(.authorization(.init(appID: identity.id)), otherwise: unknown) { reply in
+            let values = try Agent1Spec.AuthorizationReply(reply.body)
+            let status = UNAuthorizationStatus(rawValue: Int(values.status)) ?? .notDetermined
+            let options = UNAuthorizationOptions(rawValue: UInt(values.options))
+            let capabilities = values.serverReachable ? Set(values.capabilities.map(NotificationCapability.init(rawValue:))) : nil
             return EngineAuthorization(status: status, options: options, capabilities: capabilities)
         }
         authorization.location = await LocationHub.probeSetting()
@@ -117,33 +120,34 @@ extension AgentEngine {
     }
 
     func setBadgeCount(_ count: Int) async throws {
-        _ = try await callConnected(.setBadgeCount, [.int32(Int32(clamping: count))])
+        _ = try await callConnected(.setBadgeCount(.init(appID: identity.id, count: Int32(clamping: count))))
     }
 
     /// Nothing to write here: the agent keeps the app's state, crash-safe, in its own files.
     func writeStateNow() async throws {}
 
-    /// Calls `member`; when the agent no longer knows the app (it was restarted, or this very
+    /// Makes `call`; when the agent no longer knows the app (it was restarted, or this very
     /// call started it), connects the app again and calls once more.
-    func callConnected(_ member: Agent1Spec.Method, _ body: [DBusValue]) async throws -> DBusMessage {
+    func callConnected(_ call: Agent1Spec.Call) async throws -> DBusMessage {
         do {
-            return try await call(member, body)
+            return try await self.call(call)
         } catch NotificationAgentError.unknownApp {
-            try connected(try await call(.connect, [connectOptions()]))
+            try connected(try await self.call(connectCall()))
             takeResponses()
-            return try await call(member, body)
+            return try await self.call(call)
         }
     }
 
-    /// The decoded answer of `member`, or `fallback` (logged) when the agent fails or answers
+    /// The decoded answer to `call`, or `fallback` (logged) when the agent fails or answers
     /// something that does not decode.
     private func answer<Value>(
-        _ member: Agent1Spec.Method, _ body: [DBusValue] = [], otherwise fallback: Value, _ decode: (DBusMessage) throws -> Value
+        _ call: Agent1Spec.Call, otherwise fallback: Value, _ decode: (DBusMessage) throws -> Value
     ) async -> Value {
         do {
-            return try decode(try await callConnected(member, body))
+            return try decode(try await callConnected(call))
         } catch {
-            SubsystemLog.center.logger.warning("the agent did not answer; an empty answer is used", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(error)])
+            SubsystemLog.center.logger.warning(
+                "the agent did not answer; an empty answer is used", metadata: ["member": "\(call.method.rawValue)", "error": SubsystemLog.describe(error)])
             return fallback
         }
     }

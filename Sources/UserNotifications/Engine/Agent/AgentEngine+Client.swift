@@ -29,20 +29,17 @@ extension AgentEngine {
         guard let sender = message.sender, sender == owner else {
             return fail(invocation, NotificationAgentError.notAllowed("\(member) is the agent's to call"))
         }
-        let json: String
-        do {
-            guard message.bodySignature == method.inputSignature, let text = message.body[0].stringValue else {
-                throw NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))")
-            }
-            json = text
+        let call: AgentClient1Spec.Call
+        do throws(DBusError) {
+            call = try AgentClient1Spec.Call(method, message.body)
         } catch {
-            return fail(invocation, error)
+            return fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
         }
-        switch method {
-        case .willPresent: willPresent(invocation, json)
-        case .serviceExtension: runServiceExtension(invocation, json)
-        case .contentExtensionShown: contentExtensionShown(invocation, json)
-        case .contentExtensionResponse: contentExtensionResponse(invocation, json)
+        switch call {
+        case .willPresent(let arguments): willPresent(invocation, arguments.notificationJSON)
+        case .serviceExtension(let arguments): runServiceExtension(invocation, arguments.requestJSON)
+        case .contentExtensionShown(let arguments): contentExtensionShown(invocation, arguments.notificationJSON)
+        case .contentExtensionResponse(let arguments): contentExtensionResponse(invocation, arguments.responseJSON)
         }
     }
 
@@ -77,7 +74,7 @@ extension AgentEngine {
         let host = host.host
         Task {
             let option = await host?.contentExtensionAnswer(for: response) ?? .dismissAndForwardAction
-            invocation.reply([.uint32(UInt32(option.rawValue))])
+            invocation.reply(AgentClient1Spec.ContentExtensionResponseReply(option: UInt32(option.rawValue)).values)
         }
     }
 
@@ -114,7 +111,7 @@ extension AgentEngine {
         Task { [self] in
             let content = await host?.serviceExtensionContent(for: request) ?? request.content
             do {
-                invocation.reply([.string(try AgentPayload.encode(content))])
+                invocation.reply(AgentClient1Spec.ServiceExtensionReply(contentJSON: try AgentPayload.encode(content)).values)
             } catch {
                 SubsystemLog.center.logger.warning(
                     "the service extension's content cannot go back to the agent; it shows the push as sent",
@@ -125,7 +122,7 @@ extension AgentEngine {
     }
 
     private func reply(_ invocation: DBusMethodInvocation, _ options: UNNotificationPresentationOptions) {
-        invocation.reply([.uint32(UInt32(clamping: options.rawValue))])
+        invocation.reply(AgentClient1Spec.WillPresentReply(options: UInt32(clamping: options.rawValue)).values)
     }
 
     private func fail(_ invocation: DBusMethodInvocation, _ error: any Error) {

@@ -12,10 +12,10 @@ extension AgentEngine {
     /// Sends `batch` in its place (`Add` for one request, `AddRequests` for more) and gives
     /// each add its answer; `answered` follows.
     func sendPacked(_ batch: AgentAddPacker.Batch, answered: @escaping @Sendable () -> Void) {
-        let (member, body) = Self.packedCall(batch.items)
+        let call = packedCall(batch.items)
         let message: DBusMessage
         do {
-            message = try self.message(member, body)
+            message = try self.message(call)
         } catch {
             outbox.fill(batch.place) {}
             Self.finish(batch.items, with: .failure(error))
@@ -24,7 +24,7 @@ extension AgentEngine {
         startCall(message, at: batch.place, timeout: Self.callDeadline) { [weak self] result in
             switch result {
             case .success(let reply):
-                Self.finish(batch.items, with: .success(Self.results(of: reply, member: member, count: batch.items.count)))
+                Self.finish(batch.items, with: .success(Self.results(of: reply, call: call, count: batch.items.count)))
                 answered()
             case .failure(let error):
                 guard let self else {
@@ -32,7 +32,7 @@ extension AgentEngine {
                     return answered()
                 }
                 Task {
-                    await self.sendAgain(batch.items, member: member, body: body, after: error)
+                    await self.sendAgain(batch.items, call: call, after: error)
                     answered()
                 }
             }
@@ -40,22 +40,24 @@ extension AgentEngine {
     }
 
     /// The call that carries `items`.
-    private static func packedCall(_ items: [AgentAddPacker.Item]) -> (Agent1Spec.Method, [DBusValue]) {
-        items.count == 1 ? (.add, [.string(items[0].json)]) : (.addRequests, [.stringArray(items.map(\.json))])
+    private func packedCall(_ items: [AgentAddPacker.Item]) -> Agent1Spec.Call {
+        items.count == 1
+            ? .add(.init(appID: identity.id, requestJSON: items[0].json))
+            : .addRequests(.init(appID: identity.id, requestsJSON: items.map(\.json)))
     }
 
     /// After a refused packed call: an agent that no longer knows the app (restarted) gets it
     /// connected again and the call once more; any other failure is every add's answer.
-    private func sendAgain(_ items: [AgentAddPacker.Item], member: Agent1Spec.Method, body: [DBusValue], after error: DBusError) async {
+    private func sendAgain(_ items: [AgentAddPacker.Item], call packed: Agent1Spec.Call, after error: DBusError) async {
         let typed = AgentErrorName.decode(error)
         guard case NotificationAgentError.unknownApp = typed else {
             return Self.finish(items, with: .failure(typed))
         }
         do {
-            try connected(try await call(.connect, [connectOptions()]))
+            try connected(try await call(connectCall()))
             takeResponses()
-            let reply = try await call(member, body)
-            Self.finish(items, with: .success(Self.results(of: reply, member: member, count: items.count)))
+            let reply = try await call(packed)
+            Self.finish(items, with: .success(Self.results(of: reply, call: packed, count: items.count)))
         } catch {
             Self.finish(items, with: .failure(error))
         }
@@ -64,9 +66,9 @@ extension AgentEngine {
     /// Each add's answer in `reply`: none for `Add` (taken), or `AddRequests`' (error name,
     /// message) pairs, empty names for the requests taken. An answer of another count or shape
     /// fails every add.
-    private static func results(of reply: DBusMessage, member: Agent1Spec.Method, count: Int) -> [(any Error)?] {
-        guard member == .addRequests else { return [nil] }
-        guard case .array(_, let items)? = try? reply.arguments(member.outputSignature).first, items.count == count else {
+    private static func results(of reply: DBusMessage, call: Agent1Spec.Call, count: Int) -> [(any Error)?] {
+        guard case .addRequests = call else { return [nil] }
+        guard case .array(_, let items)? = try? Agent1Spec.AddRequestsReply(reply.body).results, items.count == count else {
             return Array(repeating: NotificationAgentError.failed("the agent's AddRequests answer does not match its \(count) requests"), count: count)
         }
         return items.map { item -> (any Error)? in

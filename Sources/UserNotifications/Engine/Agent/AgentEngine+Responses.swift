@@ -20,9 +20,8 @@ extension AgentEngine {
     private func take(_ event: DBusSignalEvent) {
         switch event {
         case .signal(let message):
-            guard let values = try? message.arguments(Agent1Spec.Signal.response.signature), values[0].stringValue == identity.id,
-                  let id = values[1].stringValue, let json = values[2].stringValue else { return }
-            tell(ledger.withLock { $0.received(AgentResponseEntry(id: id, json: json)) })
+            guard let signal = try? Agent1Spec.ResponseSignal(message.body), signal.appID == identity.id else { return }
+            tell(ledger.withLock { $0.received(AgentResponseEntry(id: signal.responseID, json: signal.responseJSON)) })
         case .ownerChanged(_, _, let newOwner):
             let stale = ledger.withLock { ledger in
                 ledger.agentOwner = newOwner
@@ -44,9 +43,7 @@ extension AgentEngine {
     func sendConnect() {
         let message: DBusMessage
         do {
-            message = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: Agent1Spec.Method.connect.rawValue,
-                body: [.string(identity.id), connectOptions()])
+            message = try self.message(connectCall())
         } catch {
             return SubsystemLog.center.logger.error("Connect could not be built", metadata: ["error": SubsystemLog.describe(error)])
         }
@@ -84,9 +81,7 @@ extension AgentEngine {
     func takeResponses(then: (@Sendable () -> Void)? = nil) {
         let message: DBusMessage
         do {
-            message = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name,
-                member: Agent1Spec.Method.takeResponses.rawValue, body: [.string(identity.id)])
+            message = try self.message(.takeResponses(.init(appID: identity.id)))
         } catch {
             SubsystemLog.center.logger.error("TakeResponses could not be built", metadata: ["error": SubsystemLog.describe(error)])
             then?()
@@ -109,7 +104,7 @@ extension AgentEngine {
 
     /// The `(id, json)` pairs of a `TakeResponses` answer; none when it is malformed.
     private static func entries(in reply: DBusMessage) -> [AgentResponseEntry] {
-        guard case .array(_, let items)? = try? reply.arguments(Agent1Spec.Method.takeResponses.outputSignature).first else { return [] }
+        guard case .array(_, let items)? = try? Agent1Spec.TakeResponsesReply(reply.body).responses else { return [] }
         return items.compactMap { item in
             guard case .structure(let pair) = item, pair.count == 2, let id = pair[0].stringValue, let json = pair[1].stringValue else {
                 return nil
@@ -129,6 +124,6 @@ extension AgentEngine {
                 SubsystemLog.center.logger.error("a response from the agent did not decode; dropped", metadata: ["error": SubsystemLog.describe(error)])
             }
         }
-        send(.acknowledgeResponses, [.stringArray(entries.map(\.id))])
+        send(.acknowledgeResponses(.init(appID: identity.id, responseIDs: entries.map(\.id))))
     }
 }

@@ -44,7 +44,7 @@ final class AgentEngine: NotificationEngine {
     /// ``AgentInterface/version``: every call but `Connect` then fails with
     /// ``NotificationAgentError/incompatibleVersion(agent:)`` before it leaves.
     let refusedVersion = Locked<UInt32?>(nil)
-    /// The content extension categories the last `Connect` named (``connectOptions()``).
+    /// The content extension categories the last `Connect` named (``connectCall()``).
     let sentExtensionCategories = Locked<[String]?>(nil)
     /// Packs the adds of requests with a trigger made while one is on its way.
     let packer: AgentAddPacker
@@ -83,7 +83,7 @@ final class AgentEngine: NotificationEngine {
         do {
             try engine.serveClient()
             try await engine.followResponses()
-            let reply = try await engine.call(.connect, [engine.connectOptions()], timeout: connectDeadline)
+            let reply = try await engine.call(engine.connectCall(), timeout: connectDeadline)
             try engine.connected(reply)
         } catch {
             engine.close()
@@ -98,13 +98,13 @@ final class AgentEngine: NotificationEngine {
     /// posts those notifications resident, tells the extension each is shown
     /// (`ContentExtensionShown`) and asks it first about each response
     /// (`ContentExtensionResponse`), while this center is connected.
-    func connectOptions() -> DBusValue {
+    func connectCall() -> Agent1Spec.Call {
         let categories = host.host?.contentExtensionCategories.sorted() ?? []
         sentExtensionCategories.withLock { $0 = categories }
-        return .variantDictionary([
-            ("name", .string(identity.displayName)), ("icon", .string(identity.icon)),
-            (AgentInterface.contentExtensionCategoriesOption, .stringArray(categories)),
-        ])
+        return .connect(.init(appID: identity.id, identity: [
+            "name": .string(identity.displayName), "icon": .string(identity.icon),
+            AgentInterface.contentExtensionCategoriesOption: .stringArray(categories),
+        ]))
     }
 
     /// The host's content extensions changed: `Connect` again with their categories, unless
@@ -122,7 +122,7 @@ final class AgentEngine: NotificationEngine {
     /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` when it answers another
     ///   version, or none; the engine's calls fail so until an agent answers its own.
     func connected(_ reply: DBusMessage) throws(NotificationAgentError) {
-        let version = (try? reply.arguments(Agent1Spec.Method.connect.outputSignature))?.first?.uint32Value ?? 0
+        let version = (try? Agent1Spec.ConnectReply(reply.body))?.version ?? 0
         guard version == AgentInterface.version else {
             refusedVersion.withLock { $0 = version }
             throw .incompatibleVersion(agent: version)
@@ -131,13 +131,13 @@ final class AgentEngine: NotificationEngine {
         ledger.withLock { $0.connectedOwner = reply.sender }
     }
 
-    /// Calls `member` of the agent with the app id first and waits for its reply, at most
+    /// Makes `call` to the agent and waits for its reply, at most
     /// `timeout`. The call leaves before the first suspension, on the caller's thread, unless
     /// a call before it waits in the outbox.
     ///
     /// - Throws: the agent's error, typed (``AgentErrorName/decode(_:)``).
-    func call(_ member: Agent1Spec.Method, _ body: [DBusValue], timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
-        let message = try message(member, body)
+    func call(_ call: Agent1Spec.Call, timeout: Duration = AgentEngine.callDeadline) async throws -> DBusMessage {
+        let message = try message(call)
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 startCall(message, timeout: timeout) { continuation.resume(with: $0.mapError { $0 as any Error }) }
@@ -157,11 +157,12 @@ final class AgentEngine: NotificationEngine {
         outbox.fill(place ?? outbox.reserve()) { connection.startCall(message, timeout: timeout, completion: completion) }
     }
 
-    /// Sends `member` with the app id first at once, and logs a refusal (nobody waits for it).
-    func send(_ member: Agent1Spec.Method, _ body: [DBusValue]) {
+    /// Sends `call` at once, and logs a refusal (nobody waits for it).
+    func send(_ call: Agent1Spec.Call) {
+        let member = call.method
         let message: DBusMessage
         do {
-            message = try self.message(member, body)
+            message = try self.message(call)
         } catch {
             return SubsystemLog.center.logger.error("a call to the agent was not sent", metadata: ["member": "\(member.rawValue)", "error": SubsystemLog.describe(error)])
         }
@@ -196,24 +197,17 @@ final class AgentEngine: NotificationEngine {
         if let version = refusedVersion.withLock({ $0 }) { throw .incompatibleVersion(agent: version) }
     }
 
-    /// The call of `member` with the app id first: its name and input signature are the ones
-    /// `dbus/org.desktopnotifications.Agent1.xml` gives (``Agent1Spec``).
+    /// The message of `call`: its member and typed arguments are the ones
+    /// `dbus/org.desktopnotifications.Agent1.xml` gives (``Agent1Spec``), so no call of another
+    /// shape can be built.
     ///
-    /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` for any member but
-    ///   `Connect` while the agent speaks another version;
-    ///   ``NotificationAgentError/failed(_:)`` when the body (with the app id) is not of the
-    ///   method's input signature, so that no call the agent would refuse leaves; the bus's
-    ///   error when the message cannot be built.
-    func message(_ member: Agent1Spec.Method, _ body: [DBusValue]) throws -> DBusMessage {
+    /// - Throws: ``NotificationAgentError/incompatibleVersion(agent:)`` for any call but
+    ///   `Connect` while the agent speaks another version; the bus's error when the message
+    ///   cannot be built.
+    func message(_ call: Agent1Spec.Call) throws -> DBusMessage {
+        let member = call.method
         if member != .connect { try requireOwnVersion() }
-        let body = [DBusValue.string(identity.id)] + body
-        let signature = body.map(\.type.signature).joined()
-        guard signature == member.inputSignature else {
-            throw NotificationAgentError.failed("\(member.rawValue) takes (\(member.inputSignature)), not (\(signature))")
-        }
-        return try DBusMessage.methodCall(
-            destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member.rawValue,
-            body: body)
+        return try call.message(to: AgentInterface.busName, path: AgentInterface.path)
     }
 
     /// Keeps the export and the subscription for ``close()``.

@@ -81,7 +81,7 @@ extension UNUserNotificationCenter {
     /// - Throws: ``RemoteNotificationRegistrationError``; nothing when the app was not registered.
     public func unregisterForRemoteNotifications() async throws(RemoteNotificationRegistrationError) {
         if let agent = await agentEngine() {
-            _ = try await callAgentPush(agent, .unregister, [])
+            _ = try await callAgentPush(agent, .unregister(.init(appID: identity.id)))
             return
         }
         var record = try remotePushRecord()
@@ -115,11 +115,11 @@ extension UNUserNotificationCenter {
     private func registerThroughAgent(
         _ agent: AgentEngine, distributor: String?, description: String?
     ) async throws(RemoteNotificationRegistrationError) -> RemoteNotificationRegistration {
-        var options: [(String, DBusValue)] = []
-        if let distributor { options.append(("distributor", .string(distributor))) }
-        if let description { options.append(("description", .string(description))) }
-        let reply = try await callAgentPush(agent, .register, [.variantDictionary(options)])
-        let fields = (try? reply.arguments(AgentPush1Spec.Method.register.outputSignature))?.first?.variantDictionaryValue ?? [:]
+        var options: [String: DBusValue] = [:]
+        if let distributor { options["distributor"] = .string(distributor) }
+        if let description { options["description"] = .string(description) }
+        let reply = try await callAgentPush(agent, .register(.init(appID: identity.id, options: options)))
+        let fields = (try? AgentPush1Spec.RegisterReply(reply.body))?.registration ?? [:]
         guard let endpoint = fields["endpoint"]?.stringValue, let url = URL(string: endpoint), let p256dh = fields["p256dh"]?.stringValue,
               let auth = fields["auth"]?.stringValue, let chosen = fields["distributor"]?.stringValue else {
             throw .bus("the agent's registration lacks a field")
@@ -127,11 +127,9 @@ extension UNUserNotificationCenter {
         return RemoteNotificationRegistration(endpoint: url, p256dh: p256dh, auth: auth, distributor: chosen)
     }
 
-    private func callAgentPush(_ agent: AgentEngine, _ member: AgentPush1Spec.Method, _ body: [DBusValue]) async throws(RemoteNotificationRegistrationError) -> DBusMessage {
+    private func callAgentPush(_ agent: AgentEngine, _ call: AgentPush1Spec.Call) async throws(RemoteNotificationRegistrationError) -> DBusMessage {
         do {
-            let message = try DBusMessage.methodCall(
-                destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentPushInterface.name, member: member.rawValue,
-                body: [.string(identity.id)] + body)
+            let message = try call.message(to: AgentInterface.busName, path: AgentInterface.path)
             return try await agent.connection.call(message, timeout: AgentEngine.callDeadline)
         } catch {
             throw AgentPushInterface.decode(error)
