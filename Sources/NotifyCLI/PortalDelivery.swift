@@ -91,9 +91,8 @@ struct PortalDelivery: Sendable {
             Terminal.error("\(error)\n")
             return 1
         }
-        func call(_ member: PortalNotificationSpec.Method, _ body: [DBusValue]) async throws {
-            let message = try DBusMessage.methodCall(destination: Self.busName, path: path, interface: Self.interface, member: member.rawValue, body: body)
-            _ = try await connection.call(message, timeout: .seconds(10))
+        func call(_ call: PortalNotificationSpec.Call) async throws {
+            _ = try await connection.call(try call.message(to: Self.busName, path: path), timeout: .seconds(10))
         }
         let (inputs, feed) = AsyncStream.makeStream(of: Input.self)
         let handle: DBusSignalHandle
@@ -109,10 +108,10 @@ struct PortalDelivery: Sendable {
         if plan.request.replacesID != 0 {
             // libnotify removes the notification it replaces first; there may be none by that
             // id (the portal then answers an error, which changes nothing).
-            try? await call(.removeNotification, [.string(id)])
+            try? await call(.removeNotification(.init(id: id)))
         }
         do {
-            try await call(.addNotification, [.string(id), .variantDictionary(entries)])
+            try await call(.addNotification(.init(id: id, notification: Dictionary(entries) { _, later in later })))
         } catch {
             Terminal.error("\(error)\n")
             return 1
@@ -142,13 +141,12 @@ struct PortalDelivery: Sendable {
             loop: for await input in inputs {
                 switch input {
                 case .event(.signal(let message)):
-                    guard let arguments = try? message.arguments(PortalNotificationSpec.Signal.actionInvoked.signature), arguments.count == 3,
-                        arguments[0].stringValue == id, let action = arguments[1].stringValue
-                    else { continue }
+                    guard let signal = try? PortalNotificationSpec.ActionInvokedSignal(message.body), signal.id == id else { continue }
+                    let action = signal.action
                     if keys.contains(action) {
                         outcome.action = action
                         outcome.ending = .action
-                        outcome.activationToken = Self.activationToken(in: arguments[2])
+                        outcome.activationToken = Self.activationToken(in: signal.parameter)
                         if !plan.json { Terminal.out("\(action)\n") }
                         if !Delivery(plan: plan).writeChoice(action: action, activationToken: outcome.activationToken) { failed = true }
                         removeIt = true
@@ -190,7 +188,7 @@ struct PortalDelivery: Sendable {
             }
             if removeIt {
                 do {
-                    try await call(.removeNotification, [.string(id)])
+                    try await call(.removeNotification(.init(id: id)))
                 } catch {
                     Terminal.error("Could not remove notification \(id): \(error)\n")
                 }
@@ -203,10 +201,9 @@ struct PortalDelivery: Sendable {
 
     /// The activation token a version 2 portal puts in the action's platform data (an `a{sv}`
     /// with `activation-token` among the parameters), or `nil`.
-    static func activationToken(in parameter: DBusValue) -> String? {
-        guard case .array(_, let values) = parameter else { return nil }
-        for value in values {
-            if let token = (value.variantValue ?? value).variantDictionaryValue?["activation-token"]?.stringValue { return token }
+    static func activationToken(in parameter: [DBusValue]) -> String? {
+        for value in parameter {
+            if let token = value.variantDictionaryValue?["activation-token"]?.stringValue { return token }
         }
         return nil
     }

@@ -6,13 +6,9 @@ extension ApplicationLauncher {
     func activate(appID: String, action: String, parameter: DBusValue?, activationToken: String?) async throws(ApplicationLaunchError) {
         let path = try ApplicationObjectPath.path(for: appID)
         do {
-            let message = try DBusMessage.methodCall(
-                destination: appID, path: path, interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
-                body: [
-                    .string(action),
-                    .array(element: .variant, parameter.map { [.variant($0)] } ?? []),
-                    Self.platformData(activationToken: activationToken),
-                ])
+            let message = try ApplicationSpec.Call.activateAction(.init(
+                actionName: action, parameter: parameter.map { [$0] } ?? [], platformData: Self.platformData(activationToken: activationToken)
+            )).message(to: appID, path: path)
             _ = try await connection.call(message, timeout: timeout)
         } catch let error as DBusError {
             throw .dbus(appID: appID, error)
@@ -22,11 +18,8 @@ extension ApplicationLauncher {
     }
 
     /// `platform_data`: the token under both names that apps read, or nothing.
-    static func platformData(activationToken: String?) -> DBusValue {
-        guard let activationToken else { return .variantDictionary([]) }
-        return .variantDictionary([
-            ("activation-token", .string(activationToken)),
-            ("desktop-startup-id", .string(activationToken)),
-        ])
+    static func platformData(activationToken: String?) -> [String: DBusValue] {
+        guard let activationToken else { return [:] }
+        return ["activation-token": .string(activationToken), "desktop-startup-id": .string(activationToken)]
     }
 }

@@ -106,24 +106,27 @@ public final class FakeGtkNotifications: Sendable {
     private func activateAction(appID: String, action: String, target: DBusValue?, startupID: String) async throws {
         guard action.hasPrefix("app.") else { throw ClickError.noAction(action) }
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
-        let parameters: [DBusValue] = target.map { [.variant($0)] } ?? []
-        let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
-            body: [
-                .string(String(action.dropFirst("app.".count))), .array(element: .variant, parameters),
-                .variantDictionary([("desktop-startup-id", .string(startupID))]),
-            ])
+        let message = try ApplicationSpec.Call.activateAction(.init(
+            actionName: String(action.dropFirst("app.".count)), parameter: target.map { [$0] } ?? [],
+            platformData: ["desktop-startup-id": .string(startupID)]
+        )).message(to: appID, path: try DBusObjectPath(path))
         _ = try await connection.call(message, timeout: .seconds(25))
     }
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        switch message.member.flatMap(GtkNotificationsSpec.Method.init(rawValue:)) {
-        case .addNotification?:
-            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.addNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue,
-                  let notification = arguments[2].variantDictionaryValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssa{sv})")
-            }
+        guard let method = message.member.flatMap(GtkNotificationsSpec.Method.init(rawValue:)) else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+        let call: GtkNotificationsSpec.Call
+        do throws(DBusError) {
+            call = try GtkNotificationsSpec.Call(method, message.body)
+        } catch {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (\(method.inputSignature))")
+        }
+        switch call {
+        case .addNotification(let arguments):
+            let (appID, id, notification) = (arguments.appID, arguments.id, arguments.notification)
             guard knownApps.contains(appID) else {
                 return invocation.fail(name: "org.gtk.Notifications.InvalidApp", message: "The app by ID \"\(appID)\" could not be found")
             }
@@ -133,17 +136,13 @@ public final class FakeGtkNotifications: Sendable {
                 shown.notifications[appID, default: [:]][id] = notification
             }
             invocation.reply()
-        case .removeNotification?:
-            guard let arguments = try? message.arguments(GtkNotificationsSpec.Method.removeNotification.inputSignature), let appID = arguments[0].stringValue, let id = arguments[1].stringValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
-            }
+        case .removeNotification(let arguments):
+            let (appID, id) = (arguments.appID, arguments.id)
             recorded.withLock { $0.append(.remove(appID: appID, id: id)) }
             shown.withLock { shown in
                 if shown.notifications[appID]?.removeValue(forKey: id) != nil { shown.order[appID]?.removeAll { $0 == id } }
             }
             invocation.reply()
-        case nil:
-            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }
 }

@@ -118,23 +118,18 @@ public final class FakeNotificationPortal: Sendable {
             throw ActivationError(description: "notification \(id) has no app.* action at \(button.map(String.init) ?? "default")")
         }
         let path = "/" + appID.replacingOccurrences(of: ".", with: "/").replacingOccurrences(of: "-", with: "_")
-        let platformData: [(String, DBusValue)] = activationToken.map { [("activation-token", .string($0))] } ?? []
-        let message = try DBusMessage.methodCall(
-            destination: appID, path: try DBusObjectPath(path), interface: ApplicationSpec.name, member: ApplicationSpec.Method.activateAction.rawValue,
-            body: [
-                .string(String(name.dropFirst("app.".count))), .array(element: .variant, target.map { [.variant($0)] } ?? []),
-                .variantDictionary(platformData),
-            ])
+        let platformData: [String: DBusValue] = activationToken.map { ["activation-token": .string($0)] } ?? [:]
+        let message = try ApplicationSpec.Call.activateAction(.init(
+            actionName: String(name.dropFirst("app.".count)), parameter: target.map { [$0] } ?? [], platformData: platformData
+        )).message(to: appID, path: try DBusObjectPath(path))
         _ = try await connection.call(message, timeout: .seconds(10))
     }
 
     /// Sends `ActionInvoked(id, action, parameter)` to `destination` (the frontend sends it to
     /// the connection that added the notification).
     public func invokeAction(id: String, action: String, parameter: [DBusValue] = [], to destination: String) throws {
-        try connection.send(try DBusMessage.signal(
-            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: PortalNotificationSpec.name,
-            member: PortalNotificationSpec.Signal.actionInvoked.rawValue, body: [.string(id), .string(action), .array(element: .variant, parameter.map(DBusValue.variant))],
-            destination: destination))
+        try connection.send(try PortalNotificationSpec.ActionInvokedSignal(id: id, action: action, parameter: parameter)
+            .message(path: try DBusObjectPath("/org/freedesktop/portal/desktop"), destination: destination))
     }
 
     /// Closes the portal's connection.
@@ -146,12 +141,18 @@ public final class FakeNotificationPortal: Sendable {
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         let sender = message.sender ?? ""
-        switch message.member.flatMap(PortalNotificationSpec.Method.init(rawValue:)) {
-        case .addNotification?:
-            guard let arguments = try? message.arguments(PortalNotificationSpec.Method.addNotification.inputSignature), let id = arguments[0].stringValue,
-                  let notification = arguments[1].variantDictionaryValue else {
-                return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (sa{sv})")
-            }
+        guard let method = message.member.flatMap(PortalNotificationSpec.Method.init(rawValue:)) else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+        let call: PortalNotificationSpec.Call
+        do throws(DBusError) {
+            call = try PortalNotificationSpec.Call(method, message.body)
+        } catch {
+            return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (\(method.inputSignature))")
+        }
+        switch call {
+        case .addNotification(let arguments):
+            let (id, notification) = (arguments.id, arguments.notification)
             for key in ["icon", "sound"] {
                 guard case .structure(let fields)? = notification[key], fields.count == 2, fields[0] == .string("file-descriptor"),
                       case .variant(.unixFileDescriptor(let descriptor)) = fields[1] else { continue }
@@ -161,14 +162,9 @@ public final class FakeNotificationPortal: Sendable {
             }
             recorded.withLock { $0.append(.add(id: id, notification: notification, sender: sender)) }
             invocation.reply()
-        case .removeNotification?:
-            guard let id = (try? message.arguments(PortalNotificationSpec.Method.removeNotification.inputSignature))?.first?.stringValue else {
-                return invocation.fail(name: "org.freedesktop.portal.Error.InvalidArgument", message: "expected (s)")
-            }
-            recorded.withLock { $0.append(.remove(id: id, sender: sender)) }
+        case .removeNotification(let arguments):
+            recorded.withLock { $0.append(.remove(id: arguments.id, sender: sender)) }
             invocation.reply()
-        case nil:
-            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }
 

@@ -60,10 +60,8 @@ public final class FakePortalBackend: Sendable {
 
     /// Emits `ActionInvoked(appID, id, action, parameter)` as a backend does on a click.
     public func invokeAction(appID: String, id: String, action: String, parameter: [DBusValue] = []) throws {
-        try connection.send(try DBusMessage.signal(
-            path: try DBusObjectPath("/org/freedesktop/portal/desktop"), interface: PortalBackendNotificationSpec.name,
-            member: PortalBackendNotificationSpec.Signal.actionInvoked.rawValue,
-            body: [.string(appID), .string(id), .string(action), .array(element: .variant, parameter.map(DBusValue.variant))]))
+        try connection.send(try PortalBackendNotificationSpec.ActionInvokedSignal(appID: appID, id: id, action: action, parameter: parameter)
+            .message(path: try DBusObjectPath("/org/freedesktop/portal/desktop")))
     }
 
     /// Closes the backend's connection.
@@ -74,23 +72,21 @@ public final class FakePortalBackend: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        switch message.member.flatMap(PortalBackendNotificationSpec.Method.init(rawValue:)) {
-        case .addNotification?:
-            guard let arguments = try? message.arguments(PortalBackendNotificationSpec.Method.addNotification.inputSignature), let appID = arguments[0].stringValue,
-                  let id = arguments[1].stringValue, let notification = arguments[2].variantDictionaryValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssa{sv})")
-            }
-            recorded.withLock { $0.append(.add(appID: appID, id: id, notification: notification)) }
-            invocation.reply()
-        case .removeNotification?:
-            guard let arguments = try? message.arguments(PortalBackendNotificationSpec.Method.removeNotification.inputSignature), let appID = arguments[0].stringValue,
-                  let id = arguments[1].stringValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
-            }
-            recorded.withLock { $0.append(.remove(appID: appID, id: id)) }
-            invocation.reply()
-        case nil:
-            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        guard let method = message.member.flatMap(PortalBackendNotificationSpec.Method.init(rawValue:)) else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
+        let call: PortalBackendNotificationSpec.Call
+        do throws(DBusError) {
+            call = try PortalBackendNotificationSpec.Call(method, message.body)
+        } catch {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (\(method.inputSignature))")
+        }
+        switch call {
+        case .addNotification(let arguments):
+            recorded.withLock { $0.append(.add(appID: arguments.appID, id: arguments.id, notification: arguments.notification)) }
+        case .removeNotification(let arguments):
+            recorded.withLock { $0.append(.remove(appID: arguments.appID, id: arguments.id)) }
+        }
+        invocation.reply()
     }
 }

@@ -105,17 +105,18 @@ struct PortalEngineTests {
     @Test("the action parameter is read bounded")
     func parameterBounds() {
         let long = String(repeating: "é", count: PortalActionParameter.maximumReplyBytes)
-        let parsed = PortalActionParameter(.array(element: .variant, [
-            .variant(.variantDictionary([("activation-token", .string(String(repeating: "t", count: 5000)))])), .variant(.string(long)),
-        ]))
+        let parsed = PortalActionParameter([
+            .variantDictionary([("activation-token", .string(String(repeating: "t", count: 5000)))]), .string(long),
+        ])
         #expect(parsed.activationToken == nil)
         #expect(parsed.replyText?.utf8.count == PortalActionParameter.maximumReplyBytes)
-        #expect(PortalActionParameter(.string("not an av")) == PortalActionParameter())
-        let targeted = PortalActionParameter(.array(element: .variant, [
-            .variant(.string("portal:default:a")), .variant(.variantDictionary([("activation-token", .string("t"))])),
-        ]))
+        #expect(PortalActionParameter([]) == PortalActionParameter())
+        #expect(PortalActionParameter([.uint32(1), .boolean(true)]) == PortalActionParameter())
+        let targeted = PortalActionParameter([
+            .string("portal:default:a"), .variantDictionary([("activation-token", .string("t"))]),
+        ])
         #expect(targeted == PortalActionParameter(activationToken: "t", target: "portal:default:a"))
-        let longTarget = PortalActionParameter(.array(element: .variant, [.variant(.string(String(repeating: "x", count: PortalResponseID.maximumBytes + 1)))]))
+        let longTarget = PortalActionParameter([.string(String(repeating: "x", count: PortalResponseID.maximumBytes + 1))])
         #expect(longTarget.target == nil)
     }
 }

@@ -18,9 +18,9 @@ extension GnomeEngine {
         let category = state.withLock { $0.categories[request.content.categoryIdentifier] }
         let entries = GnomePayload(identity: identity).entries(for: notification, category: category)
         do {
-            let message = try DBusMessage.methodCall(
-                destination: GnomeInterface.busName, path: GnomeInterface.path, interface: GnomeInterface.interface,
-                member: GtkNotificationsSpec.Method.addNotification.rawValue, body: [.string(identity.id), .string(request.identifier), .variantDictionary(entries)])
+            let message = try GtkNotificationsSpec.Call.addNotification(.init(
+                appID: identity.id, id: request.identifier, notification: Dictionary(entries) { _, later in later }
+            )).message(to: GnomeInterface.busName, path: GnomeInterface.path)
             _ = try await connection.call(message, timeout: Self.callDeadline)
         } catch DBusError.remote(let name, let text) {
             throw Self.error(name: name, message: text, appID: identity.id)
@@ -41,9 +41,8 @@ extension GnomeEngine {
     /// and the call keeps its place before any later `AddNotification`.
     func withdraw(_ identifier: String) {
         do {
-            let message = try DBusMessage.methodCall(
-                destination: GnomeInterface.busName, path: GnomeInterface.path, interface: GnomeInterface.interface,
-                member: GtkNotificationsSpec.Method.removeNotification.rawValue, body: [.string(identity.id), .string(identifier)], flags: .noReplyExpected)
+            let message = try GtkNotificationsSpec.Call.removeNotification(.init(appID: identity.id, id: identifier))
+                .message(to: GnomeInterface.busName, path: GnomeInterface.path, flags: .noReplyExpected)
             try connection.send(message)
         } catch {
             SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])

@@ -27,12 +27,10 @@ struct PortalActionParameter: Sendable, Hashable {
         self.target = target
     }
 
-    /// Reads `parameter`, the signal's third argument; anything but an `av` reads as empty.
-    init(_ parameter: DBusValue) {
-        guard case .array(.variant, let elements) = parameter else { return }
+    /// Reads `parameter`, the values inside the signal's third argument (`av`).
+    init(_ parameter: [DBusValue]) {
         var sawPlatformData = false
-        for (index, element) in elements.prefix(Self.maximumElements).enumerated() {
-            guard let value = element.variantValue else { continue }
+        for (index, value) in parameter.prefix(Self.maximumElements).enumerated() {
             if index == 0, let text = value.stringValue {
                 if text.utf8.count <= PortalResponseID.maximumBytes { target = text }
                 continue

@@ -34,9 +34,8 @@ extension PortalEngine {
             delivery.activatingApplication(identifier: request.identifier, nonce: nonce, textInputIndices: textInput)
         }
         do {
-            let message = try DBusMessage.methodCall(
-                destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.interface,
-                member: PortalNotificationSpec.Method.addNotification.rawValue, body: [.string(request.identifier), .variantDictionary(delivery.entries)])
+            let message = try PortalNotificationSpec.Call.addNotification(.init(id: request.identifier, notification: delivery.dictionary))
+                .message(to: PortalInterface.busName, path: PortalInterface.path)
             _ = try await connection.call(message, timeout: Self.callDeadline)
         } catch DBusError.remote(let name, let text) {
             throw .serverFailed("\(name): \(text)")
@@ -84,9 +83,8 @@ extension PortalEngine {
     /// the call keeps its place before any later `AddNotification`.
     func withdraw(_ identifier: String) {
         do {
-            let message = try DBusMessage.methodCall(
-                destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.interface,
-                member: PortalNotificationSpec.Method.removeNotification.rawValue, body: [.string(identifier)], flags: .noReplyExpected)
+            let message = try PortalNotificationSpec.Call.removeNotification(.init(id: identifier))
+                .message(to: PortalInterface.busName, path: PortalInterface.path, flags: .noReplyExpected)
             try connection.send(message)
         } catch {
             SubsystemLog.center.logger.info("RemoveNotification was not sent", metadata: ["identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
@@ -97,11 +95,11 @@ extension PortalEngine {
     /// notification it names, which then leaves the list. Unknown ids and action names, and
     /// arguments of the wrong types, are logged and dropped.
     func actionInvoked(_ message: DBusMessage) {
-        guard let arguments = try? message.arguments(PortalNotificationSpec.Signal.actionInvoked.signature), let id = arguments[0].stringValue,
-              let action = arguments[1].stringValue else {
+        guard let signal = try? PortalNotificationSpec.ActionInvokedSignal(message.body) else {
             return SubsystemLog.center.logger.warning("an ActionInvoked with unexpected arguments was ignored", metadata: ["signature": "\(message.bodySignature)"])
         }
-        let parameter = PortalActionParameter(arguments[2])
+        let (id, action) = (signal.id, signal.action)
+        let parameter = PortalActionParameter(signal.parameter)
         guard action == PortalPayload.Delivery.applicationAction else {
             _ = answer(id: id, action: action, parameter: parameter)
             return

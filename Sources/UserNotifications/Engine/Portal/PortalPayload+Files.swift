@@ -12,6 +12,11 @@ extension PortalPayload {
         /// failed.
         var descriptors: [DBusFileDescriptor]
 
+        /// ``entries`` as the `a{sv}` argument (a key given twice keeps its later value).
+        var dictionary: [String: DBusValue] {
+            Dictionary(entries) { _, later in later }
+        }
+
         /// Closes every descriptor (each once: a closed one holds none).
         func closeDescriptors() {
             for descriptor in descriptors { descriptor.close() }
