@@ -338,7 +338,7 @@ public final class NotificationsClient: Sendable {
 
     /// The posting a `Notify` reply tells.
     private static func posting(from reply: DBusMessage) -> Result<NotificationPosting, NotificationsError> {
-        guard let id = try? reply.arguments(NotificationsSpec.Method.notify.outputSignature).first?.uint32Value, let server = reply.sender else {
+        guard let id = try? NotificationsSpec.NotifyReply(reply.body).id, let server = reply.sender else {
             return .failure(.protocolViolation("Notify replied with signature \(reply.bodySignature)"))
         }
         return .success(NotificationPosting(id: id, server: server))
@@ -361,7 +361,7 @@ public final class NotificationsClient: Sendable {
     /// one server can show says nothing of the next.
     package func capabilityAnswer() async throws(NotificationsError) -> (capabilities: [NotificationCapability], server: String?) {
         let reply = try await call(.getCapabilities)
-        guard let names = try? reply.arguments(NotificationsSpec.Method.getCapabilities.outputSignature).first?.stringArrayValue else {
+        guard let names = try? NotificationsSpec.GetCapabilitiesReply(reply.body).capabilities else {
             throw .protocolViolation("GetCapabilities replied with signature \(reply.bodySignature)")
         }
         return (names.map(NotificationCapability.init(rawValue:)), reply.sender)
@@ -370,11 +370,10 @@ public final class NotificationsClient: Sendable {
     /// The server's name, vendor, version and spec version.
     public func serverInformation() async throws(NotificationsError) -> NotificationServerInformation {
         let reply = try await call(.getServerInformation)
-        guard let fields = try? reply.arguments(NotificationsSpec.Method.getServerInformation.outputSignature).compactMap(\.stringValue),
-              fields.count == 4 else {
+        guard let fields = try? NotificationsSpec.GetServerInformationReply(reply.body) else {
             throw .protocolViolation("GetServerInformation replied with signature \(reply.bodySignature)")
         }
-        return NotificationServerInformation(name: fields[0], vendor: fields[1], version: fields[2], specVersion: fields[3])
+        return NotificationServerInformation(name: fields.name, vendor: fields.vendor, version: fields.version, specVersion: fields.specVersion)
     }
 
     /// Whether a server owns the name now or the bus can start one.

@@ -77,24 +77,22 @@ public final class NotificationServer: Sendable {
                 invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: error.description)
             }
         case .closeNotification:
-            guard case .uint32(let id) = message.body[0] else { return }
-            handler.closeNotification(id: id, sender: sender, reply: NotificationServerReply(invocation: invocation))
+            guard let arguments = try? NotificationsSpec.CloseNotificationArguments(message.body) else { return }
+            handler.closeNotification(id: arguments.id, sender: sender, reply: NotificationServerReply(invocation: invocation))
         case .getCapabilities:
-            invocation.reply([.stringArray(handler.capabilities().map(\.rawValue))])
+            invocation.reply(NotificationsSpec.GetCapabilitiesReply(capabilities: handler.capabilities().map(\.rawValue)).values)
         case .getServerInformation:
             let info = handler.serverInformation()
-            invocation.reply([.string(info.name), .string(info.vendor), .string(info.version), .string(info.specVersion)])
+            invocation.reply(NotificationsSpec.GetServerInformationReply(
+                name: info.name, vendor: info.vendor, version: info.version, specVersion: info.specVersion).values)
         }
     }
 
     // MARK: - Signals
 
-    private func emit(_ member: NotificationsSpec.Signal, _ body: [DBusValue], to destination: String?) throws(NotificationsError) {
+    private func emit(_ signal: () throws(DBusError) -> DBusMessage) throws(NotificationsError) {
         do {
-            let signal = try DBusMessage.signal(
-                path: NotificationsInterface.path, interface: NotificationsInterface.name, member: member.rawValue,
-                body: body, destination: destination)
-            try connection.send(signal)
+            try connection.send(try signal())
         } catch {
             throw NotificationsError.from(error)
         }
@@ -102,21 +100,29 @@ public final class NotificationServer: Sendable {
 
     /// Emits `NotificationClosed(id, reason)`; to everyone, or only to `destination`.
     public func emitClosed(id: UInt32, reason: NotificationCloseReason, to destination: String? = nil) throws(NotificationsError) {
-        try emit(.notificationClosed, [.uint32(id), .uint32(reason.rawValue)], to: destination)
+        try emit { () throws(DBusError) in
+            try NotificationsSpec.NotificationClosedSignal(id: id, reason: reason.rawValue).message(path: NotificationsInterface.path, destination: destination)
+        }
     }
 
     /// Emits `ActionInvoked(id, key)`.
     public func emitActionInvoked(id: UInt32, actionKey: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit(.actionInvoked, [.uint32(id), .string(actionKey)], to: destination)
+        try emit { () throws(DBusError) in
+            try NotificationsSpec.ActionInvokedSignal(id: id, actionKey: actionKey).message(path: NotificationsInterface.path, destination: destination)
+        }
     }
 
     /// Emits `ActivationToken(id, token)`.
     public func emitActivationToken(id: UInt32, token: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit(.activationToken, [.uint32(id), .string(token)], to: destination)
+        try emit { () throws(DBusError) in
+            try NotificationsSpec.ActivationTokenSignal(id: id, activationToken: token).message(path: NotificationsInterface.path, destination: destination)
+        }
     }
 
     /// Emits KDE's `NotificationReplied(id, text)`.
     public func emitReplied(id: UInt32, text: String, to destination: String? = nil) throws(NotificationsError) {
-        try emit(.notificationReplied, [.uint32(id), .string(text)], to: destination)
+        try emit { () throws(DBusError) in
+            try NotificationsSpec.NotificationRepliedSignal(id: id, text: text).message(path: NotificationsInterface.path, destination: destination)
+        }
     }
 }

@@ -20,10 +20,8 @@ package enum DoNotDisturbReader {
     package static func read(on connection: DBusConnection, gnomeKeyfile: String? = nil) async -> DoNotDisturbStatus {
         let name: String
         do {
-            let reply = try await connection.call(try DBusMessage.methodCall(
-                destination: notificationsName, path: try DBusObjectPath(notificationsPath),
-                interface: notificationsName, member: NotificationsSpec.Method.getServerInformation.rawValue), timeout: .seconds(5))
-            name = try reply.arguments(NotificationsSpec.Method.getServerInformation.outputSignature).first?.stringValue ?? ""
+            let call = try NotificationsSpec.Call.getServerInformation.message(to: notificationsName, path: try DBusObjectPath(notificationsPath))
+            name = try NotificationsSpec.GetServerInformationReply(try await connection.call(call, timeout: .seconds(5)).body).name
         } catch {
             return DoNotDisturbStatus(isOn: nil, source: .noServer)
         }
