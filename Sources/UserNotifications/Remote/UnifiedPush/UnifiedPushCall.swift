@@ -25,7 +25,16 @@ package enum UnifiedPushCall: Sendable, Hashable {
     /// - Throws: ``UnifiedPushCallError``.
     package static func parse(member: String?, body: [DBusValue]) throws(UnifiedPushCallError) -> UnifiedPushCall {
         guard let method = member.flatMap(Connector2Spec.Method.init(rawValue:)) else { throw .unknownMethod(member ?? "") }
-        guard body.count == 1, let fields = body[0].variantDictionaryValue else { throw .notADictionary }
+        let fields: [String: DBusValue]
+        do throws(DBusError) {
+            fields = switch try Connector2Spec.Call(method, body) {
+            case .message(let arguments): arguments.args
+            case .newEndpoint(let arguments): arguments.args
+            case .unregistered(let arguments): arguments.args
+            }
+        } catch {
+            throw .notADictionary
+        }
         guard let token = fields["token"]?.stringValue, !token.isEmpty, token.utf8.count <= UnifiedPush.maximumTokenLength else {
             throw .invalidToken
         }

@@ -106,18 +106,16 @@ package final class UnifiedPushConnector: Sendable {
         token: String, distributor: String, description: String?, handlers: Handlers, timeout: Duration = endpointTimeout
     ) async throws(RemoteNotificationRegistrationError) -> String {
         registrations.withLock { $0[token] = (handlers, distributor) }
-        var arguments: [(String, DBusValue)] = [("service", .string(serviceName)), ("token", .string(token))]
-        if let description { arguments.append(("description", .string(String(description.utf8.prefix(100)) ?? ""))) }
-        let body: [DBusValue] = [.variantDictionary(arguments)]
+        var arguments: [String: DBusValue] = ["service": .string(serviceName), "token": .string(token)]
+        if let description { arguments["description"] = .string(String(description.utf8.prefix(100)) ?? "") }
+        let call = Distributor2Spec.Call.register(.init(args: arguments))
         let endpoint: String? = await withCheckedContinuation { continuation in
             let once = ResumeOnce<String?>(continuation)
             endpointWaiters.withLock { $0[token] = once }
             Task {
                 do {
-                    let reply = try await connection.call(try DBusMessage.methodCall(
-                        destination: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath),
-                        interface: UnifiedPush.distributorInterface, member: Distributor2Spec.Method.register.rawValue, body: body))
-                    let answer = (try? reply.arguments(Distributor2Spec.Method.register.outputSignature))?.first?.variantDictionaryValue ?? [:]
+                    let reply = try await connection.call(try call.message(to: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath)))
+                    let answer = (try? Distributor2Spec.RegisterReply(reply.body))?.res ?? [:]
                     let success = answer["success"]?.stringValue
                     guard success == UnifiedPush.registrationSucceeded else {
                         let reason = answer["reason"]?.stringValue ?? "no reason given"
@@ -152,10 +150,8 @@ package final class UnifiedPushConnector: Sendable {
     package func unregister(token: String, distributor: String) throws(RemoteNotificationRegistrationError) {
         registrations.withLock { $0[token] = nil }
         do {
-            try connection.send(try DBusMessage.methodCall(
-                destination: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath),
-                interface: UnifiedPush.distributorInterface, member: Distributor2Spec.Method.unregister.rawValue,
-                body: [.variantDictionary([("token", .string(token))])], flags: .noReplyExpected))
+            try connection.send(try Distributor2Spec.Call.unregister(.init(args: ["token": .string(token)]))
+                .message(to: distributor, path: try DBusObjectPath(UnifiedPush.distributorPath), flags: .noReplyExpected))
         } catch {
             throw .bus("\(error)")
         }
@@ -179,14 +175,14 @@ package final class UnifiedPushConnector: Sendable {
             switch error {
             case .unknownMethod: return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(error)")
             case .notADictionary: return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "\(error)")
-            default: return invocation.reply(message.member == Connector2Spec.Method.message.rawValue ? [.variantDictionary([])] : [])
+            default: return invocation.reply(message.member == Connector2Spec.Method.message.rawValue ? Connector2Spec.MessageReply(res: [:]).values : [])
             }
         }
         switch call {
         case .newEndpoint:
             invocation.reply()
         case .message(_, _, let id):
-            invocation.reply([.variantDictionary(id.map { [("id", .string($0))] } ?? [])])
+            invocation.reply(Connector2Spec.MessageReply(res: id.map { ["id": .string($0)] } ?? [:]).values)
         case .unregistered:
             invocation.reply()
         }
