@@ -9,7 +9,7 @@ import UserNotifications
 /// signal at once, or, with no center connected, the launcher is asked to start the app (one launch
 /// at a time: ``beginLaunch()``). A
 /// center that exits before it took a response gets it from `TakeResponses` at its next start.
-final class AgentAppHost: HostedEngineHost {
+final class AgentAppHost: EngineHost {
     let appID: String
     private let connection: DBusConnection
     private let launcher: any AppLaunching
@@ -40,6 +40,8 @@ final class AgentAppHost: HostedEngineHost {
     private let launchStarted = Locked<Date?>(nil)
     /// Tells the agent that work happened (its idle period counts again).
     let touch: @Sendable () -> Void
+    /// The presentation questions to the connected center, asked in order.
+    private let questions = PresentationQuestions()
 
     init(
         appID: String, record: AgentAppRecord, recordFile: StateFile<AgentAppRecord>, connection: DBusConnection,
@@ -76,7 +78,22 @@ final class AgentAppHost: HostedEngineHost {
 
     // MARK: - Presentation
 
-    func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
+    /// The connected center is asked each time: the agent cannot know whether it has a delegate.
+    package var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { nil }
+
+    /// Asks the connected center (``centerPresentationOptions(for:)``) once the questions before
+    /// are answered, so the app's notifications are posted in the order it added them.
+    package func askPresentationOptions(
+        for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void
+    ) {
+        questions.ask({ [weak self] in
+            await self?.centerPresentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
+        }, then: then)
+    }
+
+    /// The connected center's answer to `WillPresent` (bounded by the presentation deadline), or
+    /// the default options without a center or an answer.
+    func centerPresentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
         touch()
         let fallback = UNUserNotificationCenter.defaultPresentationOptions
         guard let center else { return fallback }
@@ -97,20 +114,20 @@ final class AgentAppHost: HostedEngineHost {
 
     /// The categories the connected center's content extensions handle (``center``'s last
     /// `Connect`); set after the center is bound, cleared when another center, or none, is.
-    var contentExtensionCategories: Set<String> {
+    package var contentExtensionCategories: Set<String> {
         get { state.withLock { $0.contentExtensionCategories } }
         set { state.withLock { $0.contentExtensionCategories = newValue } }
     }
 
     /// Whether the connected center has a content extension for `category`: its notifications
     /// are then posted resident, and the extension is asked about their responses.
-    func hasContentExtension(forCategory category: String) -> Bool {
+    package func hasContentExtension(forCategory category: String) -> Bool {
         state.withLock { $0.center != nil && $0.contentExtensionCategories.contains(category) }
     }
 
     /// Tells the connected center's content extension that `notification` is shown
     /// (`ContentExtensionShown`); a center that is gone or does not answer in time is logged.
-    func contentExtensionShown(_ notification: UNNotification) async {
+    package func contentExtensionShown(_ notification: UNNotification) async {
         touch()
         guard let center else { return }
         do {
@@ -128,7 +145,7 @@ final class AgentAppHost: HostedEngineHost {
     /// (`ContentExtensionResponse`); `nil`, with the reason logged, when no center is
     /// connected, it does not answer in time, or answers no option: the response then goes on
     /// to the app as it would without an extension.
-    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
+    package func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
         touch()
         defer { touch() }
         guard let center else { return nil }
@@ -150,6 +167,13 @@ final class AgentAppHost: HostedEngineHost {
     }
 
     // MARK: - Service extension
+
+    /// The content a push is shown with in the app's engine: its own. The agent runs the
+    /// service extension before it adds a push (``serviceExtensionRequest(for:)``), through the
+    /// app's connected center, where the extension lives.
+    package func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent {
+        request.content
+    }
 
     /// The pushed `request` (`mutable-content`) as it is shown: with the content the app's
     /// connected center gives back from its service extension (`ServiceExtension`, waited for
@@ -188,7 +212,7 @@ final class AgentAppHost: HostedEngineHost {
 
     // MARK: - Responses
 
-    func receive(_ response: UNNotificationResponse) {
+    package func receive(_ response: UNNotificationResponse) {
         touch()
         let identifier = response.notification.request.identifier
         let json: String

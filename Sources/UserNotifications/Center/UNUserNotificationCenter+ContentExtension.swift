@@ -11,7 +11,7 @@ extension UNUserNotificationCenter {
     }
 
     /// The categories a content extension is registered for.
-    var contentExtensionCategories: Set<String> {
+    package var contentExtensionCategories: Set<String> {
         contentExtensions.withLock { Set($0.keys) }
     }
 
@@ -21,17 +21,17 @@ extension UNUserNotificationCenter {
     }
 
     /// Tells the extension of a notification's category that it was shown.
-    func hasContentExtension(forCategory category: String) -> Bool {
+    package func hasContentExtension(forCategory category: String) -> Bool {
         contentExtension(for: category) != nil
     }
 
-    func contentExtensionShown(_ notification: UNNotification) async {
+    package func contentExtensionShown(_ notification: UNNotification) async {
         guard let reference = contentExtension(for: notification.request.content.categoryIdentifier) else { return }
         await MainActor.run { reference.object.didReceive(notification) }
     }
 
     /// The extension's answer for a response, or `nil` when its category has no extension.
-    func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
+    package func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? {
         guard let reference = contentExtension(for: response.notification.request.content.categoryIdentifier) else { return nil }
         return await Task { @MainActor in await reference.object.didReceive(response) }.value
     }

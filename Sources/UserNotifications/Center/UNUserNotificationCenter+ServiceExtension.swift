@@ -14,7 +14,7 @@ extension UNUserNotificationCenter {
 
     /// The content a mutable payload is shown with: the extension's answer, else (at its
     /// deadline, after `serviceExtensionTimeWillExpire`) the original.
-    func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent {
+    package func serviceExtensionContent(for request: UNNotificationRequest) async -> UNNotificationContent {
         guard let registration = serviceExtensionSlot.withLock({ $0 }) else { return request.content }
         let clock = self.clock
         let answer: ContentBox = await withCheckedContinuation { continuation in

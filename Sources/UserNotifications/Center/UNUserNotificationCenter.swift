@@ -224,14 +224,14 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let responseDeadlineOverride = Locked<Duration?>(nil)
 
     /// Without a delegate the answer is known at once, with no hop to the main actor.
-    var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? {
+    package var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? {
         delegate == nil ? Self.defaultPresentationOptions : nil
     }
 
     /// Hands `then` the delegate's answer, or `[]` when it does not come within
     /// ``presentationDeadline``: on the main actor, where the delegate answered, or on the
     /// deadline's queue.
-    func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
+    package func askPresentationOptions(for notification: UNNotification, then: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
         guard delegate != nil else { return then(Self.defaultPresentationOptions) }
         AnswerDeadlines.shared.ask(within: Self.presentationDeadline) {
             await self.askWillPresent(notification)
@@ -288,7 +288,7 @@ struct DelegateReference: @unchecked Sendable {
 }
 
 extension UNUserNotificationCenter: EngineHost {
-    func receive(_ response: UNNotificationResponse) {
+    package func receive(_ response: UNNotificationResponse) {
         responses.enqueue(response)
     }
 }

@@ -1,9 +1,11 @@
 import Foundation
 
 /// What an engine asks of the app it serves: the delegate's presentation decision, the
-/// responses, and the content and service extensions. The center is the host of its engine; the engine
-/// holds it weakly, so a center that goes away takes nothing with it.
-protocol EngineHost: AnyObject, Sendable {
+/// responses, and the content and service extensions. The center is the host of its engine; the
+/// engine holds it weakly, so a center that goes away takes nothing with it. In the agent, the
+/// host of an app's engine is the agent's side of that app, which asks the app's connected
+/// center in turn.
+package protocol EngineHost: AnyObject, Sendable {
     /// The options when nobody needs to be asked (no delegate), known without a hop; `nil`
     /// when ``askPresentationOptions(for:then:)`` must ask.
     var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? { get }

@@ -8,8 +8,6 @@ import FreedesktopNotifications
 /// with its state in the folder the agent gives it.
 package final class HostedEngine: Sendable {
     private let engine: InProcessEngine
-    /// Kept here: the engine holds its host weakly.
-    private let adapter: HostedEngineHostAdapter
     /// The group the engine's saves are spaced with.
     package let saves: SaveLoad
 
@@ -21,7 +19,10 @@ package final class HostedEngine: Sendable {
     ///     over its one bus connection (each engine opens its own channel on it and takes the
     ///     signals of the notifications it posted).
     ///   - clock: The clock of its triggers (the agent's shared, multiplexed one).
-    ///   - host: Where presentation questions and responses go; held weakly.
+    ///   - host: The agent's side of the app: where presentation questions, responses and
+    ///     content extension questions go. Held weakly: the caller keeps it. It has no service
+    ///     extension of its own to run (the agent asks a connected app's center before it adds
+    ///     a push).
     ///   - stateDirectory: The app's folder in the agent's state.
     ///   - locationHub: The GeoClue2 client the app's location triggers are watched through
     ///     (the agent's one, shared by every app); `nil` makes one for the app.
@@ -33,15 +34,14 @@ package final class HostedEngine: Sendable {
     ///   - saves: The group whose saves the engine's are spaced with (``SaveLoad``): the
     ///     agent's, shared by every app; by default, one of its own.
     package init(
-        identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: any HostedEngineHost,
+        identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: any EngineHost,
         stateDirectory: URL, locationHub: LocationHub? = nil,
         undelivered: @escaping @Sendable (String, any Error) -> Void = HostedEngine.logUndelivered,
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
     ) {
-        adapter = HostedEngineHostAdapter(host)
         self.saves = saves
         let reference = EngineHostReference()
-        reference.host = adapter
+        reference.host = host
         engine = InProcessEngine.start(
             identity: identity, client: client, clock: clock, host: reference,
             stateDirectory: .success(stateDirectory), locationHub: locationHub,

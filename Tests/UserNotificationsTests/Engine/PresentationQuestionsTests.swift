@@ -6,9 +6,9 @@ import UserNotificationsTesting
 @testable import UserNotifications
 
 @Suite("The agent's engine asks its app how to present, one question at a time, in order")
-struct HostedEngineHostAdapterTests {
-    /// A host whose answer for `slow` takes a while; it records when each question starts and ends.
-    final class SlowHost: HostedEngineHost {
+struct PresentationQuestionsTests {
+    /// An answerer whose answer for `slow` takes a while; it records when each question starts and ends.
+    final class SlowAnswers: Sendable {
         let events = Locked<[String]>([])
 
         func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
@@ -18,14 +18,6 @@ struct HostedEngineHostAdapterTests {
             events.withLock { $0.append("answered \(identifier)") }
             return [.banner]
         }
-
-        func receive(_ response: UNNotificationResponse) {}
-
-        func hasContentExtension(forCategory category: String) -> Bool { false }
-
-        func contentExtensionShown(_ notification: UNNotification) async {}
-
-        func contentExtensionAnswer(for response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption? { nil }
     }
 
     static func notification(_ identifier: String) -> UNNotification {
@@ -34,11 +26,11 @@ struct HostedEngineHostAdapterTests {
 
     @Test("a slow answer to the first question is told before a quick one to the second, which is asked only after it")
     func inOrder() async throws {
-        let host = SlowHost()
-        let adapter = HostedEngineHostAdapter(host)
+        let host = SlowAnswers()
+        let questions = PresentationQuestions()
         let told = Locked<[String]>([])
         for identifier in ["slow", "fast"] {
-            adapter.askPresentationOptions(for: Self.notification(identifier)) { options in
+            questions.ask({ await host.presentationOptions(for: Self.notification(identifier)) }) { options in
                 #expect(options == [.banner])
                 told.withLock { $0.append(identifier) }
             }
