@@ -64,6 +64,14 @@ struct DBusArgumentTests {
         #expect(throws: DBusError.typeMismatch(expected: "s", found: "u")) { try [String].reading(.array(element: .string, [.uint32(1)])) }
     }
 
+    @Test("a dictionary with string keys is written sorted by key, the same bytes in every process")
+    func sortedKeys() {
+        let value: [String: DBusValue] = ["z": .uint32(1), "a": .uint32(2), "m": .uint32(3), "count-visible": .boolean(true), "count": .int64(1)]
+        #expect(value.dbusValue == .variantDictionary([
+            ("a", .uint32(2)), ("count", .int64(1)), ("count-visible", .boolean(true)), ("m", .uint32(3)), ("z", .uint32(1)),
+        ]))
+    }
+
     @Test("a dictionary with a key twice keeps the later value, as variantDictionaryValue does")
     func duplicateKeys() throws {
         let value = DBusValue.dictionary(key: .string, value: .variant, [

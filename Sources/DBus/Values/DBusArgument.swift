@@ -215,9 +215,15 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
         return result
     }
 
-    /// The dictionary, its entries in the dictionary's order.
+    /// The dictionary; with `String` keys (as in every `a{sv}`) its entries sorted by key, so
+    /// that the same dictionary always makes the same bytes (a Swift dictionary's order changes
+    /// from one process to the next); with other keys in the dictionary's order.
     @inlinable public var dbusValue: DBusValue {
-        .dictionary(key: Key.dbusType, value: Value.dbusType, map { DBusDictionaryEntry($0.key.dbusValue, $0.value.dbusValue) })
+        var entries = map { DBusDictionaryEntry($0.key.dbusValue, $0.value.dbusValue) }
+        if Key.self == String.self {
+            entries.sort { ($0.key.stringValue ?? "") < ($1.key.stringValue ?? "") }
+        }
+        return .dictionary(key: Key.dbusType, value: Value.dbusType, entries)
     }
 }
 
