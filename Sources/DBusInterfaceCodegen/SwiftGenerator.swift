@@ -2,7 +2,8 @@
 /// `package enum <LastNameElement>Spec` with the interface's `name`, its `introspectionXML`
 /// (the `<interface>` element exactly as the file has it), a `Method` enum (one case per method,
 /// its raw value the member name, with `inputSignature` and `outputSignature`) and, when the
-/// interface has signals, a `Signal` enum (with `signature`).
+/// interface has signals or properties, a `Signal` or `Property` enum (with `signature`); then
+/// the typed arguments (``TypedDeclarations``).
 package enum SwiftGenerator {
     /// An interface read from a file, and the file's name (its last path component) for the
     /// generated comments.
@@ -105,7 +106,8 @@ package enum SwiftGenerator {
         lines += [
             "",
             "    /// The interface's methods; a case's raw value is its member name.",
-            "    package enum Method: String, CaseIterable, Sendable {",
+            // An enum without cases cannot have a raw type.
+            "    package enum Method: \(interface.methods.isEmpty ? "" : "String, ")CaseIterable, Sendable {",
         ]
         for (method, name) in zip(interface.methods, methodCases) {
             lines += [
@@ -148,6 +150,25 @@ package enum SwiftGenerator {
             lines += ["", "        /// The signature of the signal's values.", "        package var signature: String {", "            switch self {"]
             for (signal, name) in zip(interface.signals, signalCases) {
                 lines.append("            case .\(name): \(literal(signal.signature))")
+            }
+            lines += ["            }", "        }", "    }"]
+        }
+        if !interface.properties.isEmpty {
+            let propertyCases = try cases(interface.properties.map { ($0.name, interface.line) }, source: source)
+            lines += [
+                "",
+                "    /// The interface's properties; a case's raw value is the property's name.",
+                "    package enum Property: String, CaseIterable, Sendable {",
+            ]
+            for (property, name) in zip(interface.properties, propertyCases) {
+                lines += [
+                    "        /// `\(property.name)` (`\(property.type)`, \(property.access)).",
+                    "        case \(name) = \(literal(property.name))",
+                ]
+            }
+            lines += ["", "        /// The property's type.", "        package var signature: String {", "            switch self {"]
+            for (property, name) in zip(interface.properties, propertyCases) {
+                lines.append("            case .\(name): \(literal(property.type))")
             }
             lines += ["            }", "        }", "    }"]
         }
