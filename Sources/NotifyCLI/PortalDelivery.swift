@@ -51,11 +51,9 @@ struct PortalDelivery: Sendable {
     /// The portal's `version`, or `nil` when it does not answer.
     static func version(on connection: DBusConnection, path: DBusObjectPath) async -> UInt32? {
         do {
-            let message = try DBusMessage.methodCall(
-                destination: busName, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
-                body: [.string(interface), .string("version")])
-            let reply = try await connection.call(message, timeout: .seconds(5))
-            let version = try reply.arguments("v").first?.variantValue?.uint32Value
+            let message = try PropertiesSpec.Call.get(.init(interfaceName: interface, propertyName: PortalNotificationSpec.Property.version.rawValue))
+                .message(to: busName, path: path)
+            let version = try PropertiesSpec.GetReply(try await connection.call(message, timeout: .seconds(5)).body).value.uint32Value
             return version.flatMap { $0 > 0 ? $0 : nil }
         } catch {
             return nil

@@ -5,7 +5,7 @@ public import DBus
 /// application's icon.
 public enum LauncherEntry {
     /// The interface of the `Update` signal.
-    public static let interface = "com.canonical.Unity.LauncherEntry"
+    public static let interface = LauncherEntrySpec.name
 
     /// The `Update(s app_uri, a{sv} properties)` signal that shows `count` on the icon of
     /// application `appID` (its desktop-entry name), or hides the count when `count` is 0.
@@ -13,14 +13,10 @@ public enum LauncherEntry {
         guard !appID.isEmpty, !appID.utf8.contains(0) else {
             throw .invalidArgument(field: "application id", reason: "must be a non-empty desktop-entry name")
         }
-        let properties = DBusValue.variantDictionary([
-            ("count", .int64(Int64(max(count, 0)))),
-            ("count-visible", .boolean(count > 0)),
-        ])
+        let properties: [String: DBusValue] = ["count": .int64(Int64(max(count, 0))), "count-visible": .boolean(count > 0)]
         do {
-            return try DBusMessage.signal(
-                path: path(for: appID), interface: interface, member: "Update",
-                body: [.string("application://\(appID).desktop"), properties])
+            return try LauncherEntrySpec.UpdateSignal(appURI: "application://\(appID).desktop", properties: properties)
+                .message(path: path(for: appID))
         } catch {
             throw NotificationsError.from(error)
         }

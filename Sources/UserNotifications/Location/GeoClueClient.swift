@@ -36,10 +36,6 @@ package final class GeoClueClient: Sendable {
 
     package static let busName = "org.freedesktop.GeoClue2"
     static let managerPath = try! DBusObjectPath("/org/freedesktop/GeoClue2/Manager")
-    static let managerInterface = "org.freedesktop.GeoClue2.Manager"
-    static let clientInterface = "org.freedesktop.GeoClue2.Client"
-    static let locationInterface = "org.freedesktop.GeoClue2.Location"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
     /// The detail of the ``LocationServiceError/serviceUnavailable(_:)`` of a client whose bus
     /// connection closed: it cannot be asked anything again, only replaced.
     static let connectionClosed = "the system bus connection closed"
@@ -111,10 +107,12 @@ package final class GeoClueClient: Sendable {
         let subscription: DBusSignalSubscription
         do {
             subscription = try await connection.subscribe(to: [
-                DBusMatchRule(interface: Self.clientInterface, member: "LocationUpdated", signature: "oo"),
                 DBusMatchRule(
-                    interface: Self.propertiesInterface, member: "PropertiesChanged",
-                    arguments: [0: Self.clientInterface], signature: "sa{sv}as"),
+                    interface: GeoClueClientSpec.name, member: GeoClueClientSpec.Signal.locationUpdated.rawValue,
+                    signature: GeoClueClientSpec.Signal.locationUpdated.signature),
+                DBusMatchRule(
+                    interface: PropertiesSpec.name, member: PropertiesSpec.Signal.propertiesChanged.rawValue,
+                    arguments: [0: GeoClueClientSpec.name], signature: PropertiesSpec.Signal.propertiesChanged.signature),
             ], senderMustOwn: Self.busName)
         } catch {
             throw .serviceUnavailable("cannot follow \(Self.busName) (\(error))")
@@ -149,9 +147,9 @@ package final class GeoClueClient: Sendable {
             // `active` follows, so that the `Active` changes this makes GeoClue announce are
             // not taken for a refusal.
             state.withLock { $0.active = false }
-            try await call(path: path, interface: Self.clientInterface, member: "Stop")
+            try await call(.stop, at: path)
             try await setProperties(path: path)
-            try await call(path: path, interface: Self.clientInterface, member: "Start")
+            try await call(.start, at: path)
             state.withLock { $0.active = $0.clientPath == path }
         } catch {
             SubsystemLog.center.logger.warning("the location client's settings could not be changed", metadata: ["error": SubsystemLog.describe(error)])
@@ -168,8 +166,8 @@ package final class GeoClueClient: Sendable {
         consumer?.cancel()
         if let path {
             do {
-                try await call(path: path, interface: Self.clientInterface, member: "Stop")
-                try await call(path: Self.managerPath, interface: Self.managerInterface, member: "DeleteClient", body: [.objectPath(path)])
+                try await call(.stop, at: path)
+                try await call(.deleteClient(.init(client: path)))
             } catch {
                 SubsystemLog.center.logger.info("the location client could not be stopped", metadata: ["error": SubsystemLog.describe(error)])
             }
@@ -181,12 +179,12 @@ package final class GeoClueClient: Sendable {
 
     /// Gets a client, sets it up and starts it; returns GeoClue's current position, if any.
     private func makeClient() async throws(LocationServiceError) -> LocationFix? {
-        let reply = try await call(path: Self.managerPath, interface: Self.managerInterface, member: "GetClient")
-        guard let body = try? reply.arguments("o"), case .objectPath(let path) = body[0] else {
+        let reply = try await call(.getClient)
+        guard let path = try? GeoClueManagerSpec.GetClientReply(reply.body).client else {
             throw .serviceFailed("GetClient answered \(reply.bodySignature), not an object path")
         }
         try await setProperties(path: path)
-        try await call(path: path, interface: Self.clientInterface, member: "Start")
+        try await call(.start, at: path)
         let stopped = state.withLock { state in
             if !state.stopped {
                 state.clientPath = path
@@ -202,9 +200,8 @@ package final class GeoClueClient: Sendable {
     /// The position GeoClue has for the client now (its `Location`), if any.
     private func currentFix(of path: DBusObjectPath) async throws(LocationServiceError) -> LocationFix? {
         let location = try await call(
-            path: path, interface: Self.propertiesInterface, member: "Get",
-            body: [.string(Self.clientInterface), .string("Location")])
-        guard let value = (try? location.arguments("v"))?.first?.variantValue, case .objectPath(let current) = value else {
+            .get(.init(interfaceName: GeoClueClientSpec.name, propertyName: GeoClueClientSpec.Property.location.rawValue)), at: path)
+        guard case .objectPath(let current)? = try? PropertiesSpec.GetReply(location.body).value else {
             throw .serviceFailed("the client's Location is not an object path")
         }
         return current == .root ? nil : await readFix(at: current)
@@ -212,22 +209,20 @@ package final class GeoClueClient: Sendable {
 
     private func setProperties(path: DBusObjectPath) async throws(LocationServiceError) {
         let settings = state.withLock(\.settings)
-        let values: [(String, DBusValue)] = [
-            ("DesktopId", .string(desktopID)),
-            ("DistanceThreshold", .uint32(settings.distanceThreshold)),
-            ("RequestedAccuracyLevel", .uint32(settings.accuracy.rawValue)),
+        let values: [(GeoClueClientSpec.Property, DBusValue)] = [
+            (.desktopId, .string(desktopID)),
+            (.distanceThreshold, .uint32(settings.distanceThreshold)),
+            (.requestedAccuracyLevel, .uint32(settings.accuracy.rawValue)),
         ]
-        for (name, value) in values {
-            try await call(
-                path: path, interface: Self.propertiesInterface, member: "Set",
-                body: [.string(Self.clientInterface), .string(name), .variant(value)])
+        for (property, value) in values {
+            try await call(.set(.init(interfaceName: GeoClueClientSpec.name, propertyName: property.rawValue, value: value)), at: path)
         }
     }
 
     /// Reads a Location object; a refused one is logged and gives `nil`.
     private func readFix(at path: DBusObjectPath) async -> LocationFix? {
         do {
-            let reply = try await call(path: path, interface: Self.propertiesInterface, member: "GetAll", body: [.string(Self.locationInterface)])
+            let reply = try await call(.getAll(.init(interfaceName: GeoClueLocationSpec.name)), at: path)
             switch GeoClueLocationReading.fix(fromReplyBody: reply.body) {
             case .success(let fix): return fix
             case .failure(let problem):
@@ -241,12 +236,24 @@ package final class GeoClueClient: Sendable {
     }
 
     @discardableResult
-    private func call(
-        path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
-    ) async throws(LocationServiceError) -> DBusMessage {
+    private func call(_ call: GeoClueManagerSpec.Call) async throws(LocationServiceError) -> DBusMessage {
+        try await send(call.method.rawValue) { () throws(DBusError) in try call.message(to: Self.busName, path: Self.managerPath) }
+    }
+
+    @discardableResult
+    private func call(_ call: GeoClueClientSpec.Call, at path: DBusObjectPath) async throws(LocationServiceError) -> DBusMessage {
+        try await send(call.method.rawValue) { () throws(DBusError) in try call.message(to: Self.busName, path: path) }
+    }
+
+    @discardableResult
+    private func call(_ call: PropertiesSpec.Call, at path: DBusObjectPath) async throws(LocationServiceError) -> DBusMessage {
+        try await send(call.method.rawValue) { () throws(DBusError) in try call.message(to: Self.busName, path: path) }
+    }
+
+    /// Sends the call `build` makes and waits for its reply; a failure is classified.
+    private func send(_ member: String, _ build: () throws(DBusError) -> DBusMessage) async throws(LocationServiceError) -> DBusMessage {
         do {
-            let message = try DBusMessage.methodCall(destination: Self.busName, path: path, interface: interface, member: member, body: body)
-            return try await connection.call(message)
+            return try await connection.call(try build())
         } catch let error as DBusError {
             throw Self.classify(error, member: member)
         } catch {
@@ -279,12 +286,12 @@ package final class GeoClueClient: Sendable {
         case .signal(let message):
             let path = state.withLock(\.clientPath)
             guard let path, message.path == path else { return }
-            if message.member == "LocationUpdated" {
-                guard let arguments = try? message.arguments("oo"), case .objectPath(let new) = arguments[1], new != .root else { return }
-                if let fix = await readFix(at: new) { await handler(.fix(fix)) }
-            } else if message.member == "PropertiesChanged" {
-                guard let arguments = try? message.arguments("sa{sv}as"), let changed = arguments[1].variantDictionaryValue,
-                      case .boolean(let active)? = changed["Active"] else { return }
+            if message.member == GeoClueClientSpec.Signal.locationUpdated.rawValue {
+                guard let signal = try? GeoClueClientSpec.LocationUpdatedSignal(message.body), signal.new != .root else { return }
+                if let fix = await readFix(at: signal.new) { await handler(.fix(fix)) }
+            } else if message.member == PropertiesSpec.Signal.propertiesChanged.rawValue {
+                guard let signal = try? PropertiesSpec.PropertiesChangedSignal(message.body),
+                      case .boolean(let active)? = signal.changedProperties[GeoClueClientSpec.Property.active.rawValue] else { return }
                 let was = state.withLock { state in
                     defer { state.active = active }
                     return state.active
@@ -352,7 +359,7 @@ package final class GeoClueClient: Sendable {
             if active { return nil }
             do throws(LocationServiceError) {
                 guard let path else { return .success(try await makeClient()) }
-                try await call(path: path, interface: Self.clientInterface, member: "Start")
+                try await call(.start, at: path)
                 state.withLock { $0.active = $0.clientPath == path }
                 return .success(nil)
             } catch {

@@ -29,9 +29,8 @@ enum KWinScreenShot {
         let connection = try await DBusConnection.connect(to: bus.bus)
         let reply: DBusMessage
         do {
-            let call = try DBusMessage.methodCall(
-                destination: "org.kde.KWin", path: try DBusObjectPath("/org/kde/KWin/ScreenShot2"), interface: "org.kde.KWin.ScreenShot2",
-                member: "CaptureWorkspace", body: [.variantDictionary([]), .unixFileDescriptor(writer)])
+            let call = try KWinScreenShot2Spec.Call.captureWorkspace(.init(options: [:], pipe: writer))
+                .message(to: "org.kde.KWin", path: try DBusObjectPath("/org/kde/KWin/ScreenShot2"))
             reply = try await connection.call(call, timeout: timeout)
             writer.close()
         } catch {
@@ -42,7 +41,7 @@ enum KWinScreenShot {
         }
         await connection.close()
         let data = await pixels.value
-        let results = reply.body.first?.variantDictionaryValue ?? [:]
+        let results = (try? KWinScreenShot2Spec.CaptureWorkspaceReply(reply.body).results) ?? [:]
         let number = { (key: String) in results[key]?.uint32Value.map(Int.init) }
         guard let width = number("width"), let height = number("height"), let stride = number("stride"),
               let format = results["format"]?.uint32Value, bgraFormats.contains(format), stride == width * 4,

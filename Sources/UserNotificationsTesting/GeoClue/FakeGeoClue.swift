@@ -1,6 +1,7 @@
 public import DBus
 import DesktopNotificationsSupport
 import Foundation
+import UserNotifications
 
 /// A GeoClue2 service for tests: owns `org.freedesktop.GeoClue2` on a private bus (the
 /// tests' "system" bus: point `DBUS_SYSTEM_BUS_ADDRESS` at it) and serves the Manager, Client
@@ -128,9 +129,8 @@ public final class FakeGeoClue: Sendable {
         guard let connection else { return 0 }
         exportLocations(on: connection)
         for (client, old, new) in announcements {
-            try connection.send(try DBusMessage.signal(
-                path: try DBusObjectPath(client.path), interface: "org.freedesktop.GeoClue2.Client", member: "LocationUpdated",
-                body: [.objectPath(try DBusObjectPath(old)), .objectPath(try DBusObjectPath(new))], destination: client.owner))
+            try connection.send(try GeoClueClientSpec.LocationUpdatedSignal(old: try DBusObjectPath(old), new: try DBusObjectPath(new))
+                .message(path: try DBusObjectPath(client.path), destination: client.owner))
         }
         let paths = Set(announcements.map(\.2))
         let deadline = ContinuousClock.now + timeout
@@ -215,10 +215,10 @@ public final class FakeGeoClue: Sendable {
     }
 
     private func sendActive(_ active: Bool, to client: Client, on connection: DBusConnection) throws {
-        try connection.send(try DBusMessage.signal(
-            path: try DBusObjectPath(client.path), interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
-            body: [.string("org.freedesktop.GeoClue2.Client"), .variantDictionary([("Active", .boolean(active))]), .stringArray([])],
-            destination: client.owner))
+        try connection.send(try PropertiesSpec.PropertiesChangedSignal(
+            interfaceName: GeoClueClientSpec.name, changedProperties: [GeoClueClientSpec.Property.active.rawValue: .boolean(active)],
+            invalidatedProperties: []
+        ).message(path: try DBusObjectPath(client.path), destination: client.owner))
     }
 
     /// Leaves the bus and comes back under a new unique name, forgetting every client and
@@ -307,11 +307,15 @@ public final class FakeGeoClue: Sendable {
     private func comeUp() async throws {
         let connection = try await DBusConnection.connect(to: bus)
         let manager = DBusExportedObject(path: try DBusObjectPath(Self.managerPath), interfaces: [
-            try DBusExportedInterface(name: "org.freedesktop.GeoClue2.Manager", introspectionXML: "") { [self] in manage($0, on: connection) },
-            try DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "") { invocation in
-                switch (invocation.message.member, (try? invocation.message.arguments("ss"))?[1].stringValue) {
-                case ("Get", "InUse"): invocation.reply([.variant(.boolean(true))])
-                case ("Get", "AvailableAccuracyLevel"): invocation.reply([.variant(.uint32(8))])
+            try DBusExportedInterface(name: GeoClueManagerSpec.name, introspectionXML: GeoClueManagerSpec.introspectionXML) { [self] in
+                manage($0, on: connection)
+            },
+            try DBusExportedInterface(name: PropertiesSpec.name, introspectionXML: PropertiesSpec.introspectionXML) { invocation in
+                switch Self.propertiesCall(invocation) {
+                case .get(let arguments)? where arguments.propertyName == GeoClueManagerSpec.Property.inUse.rawValue:
+                    invocation.reply(PropertiesSpec.GetReply(value: .boolean(true)).values)
+                case .get(let arguments)? where arguments.propertyName == GeoClueManagerSpec.Property.availableAccuracyLevel.rawValue:
+                    invocation.reply(PropertiesSpec.GetReply(value: .uint32(8)).values)
                 default: invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no such property")
                 }
             },
@@ -344,14 +348,24 @@ public final class FakeGeoClue: Sendable {
         state.withLock { $0.calls.append(call) }
     }
 
+    /// The `org.freedesktop.DBus.Properties` call `invocation` makes, or `nil` when it makes
+    /// none (an unknown member, or arguments of another signature).
+    private static func propertiesCall(_ invocation: DBusMethodInvocation) -> PropertiesSpec.Call? {
+        guard let method = invocation.message.member.flatMap(PropertiesSpec.Method.init(rawValue:)) else { return nil }
+        return try? PropertiesSpec.Call(method, invocation.message.body)
+    }
+
     private func manage(_ invocation: DBusMethodInvocation, on connection: DBusConnection) {
         let member = invocation.message.member ?? ""
         record("Manager.\(member)")
-        switch member {
-        case "GetClient", "CreateClient":
+        let call = invocation.message.member.flatMap(GeoClueManagerSpec.Method.init(rawValue:)).flatMap {
+            try? GeoClueManagerSpec.Call($0, invocation.message.body)
+        }
+        switch call {
+        case .getClient?, .createClient?:
             let owner = invocation.message.sender ?? ""
             let path = state.withLock { state -> String in
-                if member == "GetClient", let existing = state.clientOrder.first(where: {
+                if case .getClient? = call, let existing = state.clientOrder.first(where: {
                     state.clients[$0]?.owner == owner && state.clients[$0]?.deleted == false
                 }) {
                     return existing
@@ -365,21 +379,19 @@ public final class FakeGeoClue: Sendable {
             do {
                 let objectPath = try DBusObjectPath(path)
                 connection.export(DBusExportedObject(path: objectPath, interfaces: [
-                    try DBusExportedInterface(name: "org.freedesktop.GeoClue2.Client", introspectionXML: "") { [self] in
+                    try DBusExportedInterface(name: GeoClueClientSpec.name, introspectionXML: GeoClueClientSpec.introspectionXML) { [self] in
                         serveClient($0, path: path, on: connection)
                     },
-                    try DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "") { [self] in
+                    try DBusExportedInterface(name: PropertiesSpec.name, introspectionXML: PropertiesSpec.introspectionXML) { [self] in
                         clientProperties($0, path: path)
                     },
                 ]))
-                invocation.reply([.objectPath(objectPath)])
+                invocation.reply(GeoClueManagerSpec.GetClientReply(client: objectPath).values)
             } catch {
                 invocation.fail(name: "org.freedesktop.DBus.Error.Failed", message: "\(error)")
             }
-        case "DeleteClient":
-            guard let arguments = try? invocation.message.arguments("o"), case .objectPath(let path) = arguments[0] else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (o)")
-            }
+        case .deleteClient(let arguments)?:
+            let path = arguments.client
             state.withLock { state in
                 state.clients[path.rawValue]?.deleted = true
                 state.clients[path.rawValue]?.active = false
@@ -394,7 +406,7 @@ public final class FakeGeoClue: Sendable {
         let member = invocation.message.member ?? ""
         record("Client.\(member)")
         switch member {
-        case "Start":
+        case GeoClueClientSpec.Method.start.rawValue:
             let (refused, position) = state.withLock { state -> (Bool, Position?) in
                 guard let client = state.clients[path], !client.deleted else { return (true, nil) }
                 if state.denied.contains(client.desktopID) { return (true, nil) }
@@ -413,7 +425,7 @@ public final class FakeGeoClue: Sendable {
                 }
             }
             invocation.reply()
-        case "Stop":
+        case GeoClueClientSpec.Method.stop.rawValue:
             state.withLock { $0.clients[path]?.active = false }
             invocation.reply()
         default:
@@ -427,7 +439,7 @@ public final class FakeGeoClue: Sendable {
         let paths = state.withLock { Array($0.locations.keys) }
         for path in paths {
             guard let objectPath = try? DBusObjectPath(path),
-                  let interface = try? DBusExportedInterface(name: "org.freedesktop.DBus.Properties", introspectionXML: "", handler: { [self] in
+                  let interface = try? DBusExportedInterface(name: PropertiesSpec.name, introspectionXML: PropertiesSpec.introspectionXML, handler: { [self] in
                       locationProperties($0, path: path)
                   }) else { continue }
             connection.export(DBusExportedObject(path: objectPath, interfaces: [interface]))
@@ -435,12 +447,9 @@ public final class FakeGeoClue: Sendable {
     }
 
     private func clientProperties(_ invocation: DBusMethodInvocation, path: String) {
-        let message = invocation.message
-        switch message.member {
-        case "Get":
-            guard let arguments = try? message.arguments("ss"), let name = arguments[1].stringValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ss)")
-            }
+        switch Self.propertiesCall(invocation) {
+        case .get(let arguments)?:
+            let name = arguments.propertyName
             record("Get \(name)")
             guard let client = state.withLock({ $0.clients[path] }) else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownObject", message: "no client")
@@ -456,12 +465,9 @@ public final class FakeGeoClue: Sendable {
             }
             guard let value else { return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no property \(name)") }
             if name == "Location" { markRead(client.location) }
-            invocation.reply([.variant(value)])
-        case "Set":
-            guard let arguments = try? message.arguments("ssv"), let name = arguments[1].stringValue,
-                  let value = arguments[2].variantValue else {
-                return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (ssv)")
-            }
+            invocation.reply(PropertiesSpec.GetReply(value: value).values)
+        case .set(let arguments)?:
+            let (name, value) = (arguments.propertyName, arguments.value)
             record("Set \(name)")
             let accepted = state.withLock { state -> Bool in
                 switch (name, value) {
@@ -491,18 +497,17 @@ public final class FakeGeoClue: Sendable {
             ("Speed", .double(-1)), ("Heading", .double(-1)), ("Description", .string("fake")),
             ("Timestamp", .structure([.uint64(UInt64(Date().timeIntervalSince1970)), .uint64(0)])),
         ]
-        switch invocation.message.member {
-        case "GetAll":
+        switch Self.propertiesCall(invocation) {
+        case .getAll?:
             record("Location.GetAll")
             markRead(path)
             invocation.reply([.variantDictionary(properties)])
-        case "Get":
-            guard let name = (try? invocation.message.arguments("ss"))?[1].stringValue,
-                  let value = properties.first(where: { $0.0 == name })?.1 else {
+        case .get(let arguments)?:
+            guard let value = properties.first(where: { $0.0 == arguments.propertyName })?.1 else {
                 return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "no such property")
             }
             markRead(path)
-            invocation.reply([.variant(value)])
+            invocation.reply(PropertiesSpec.GetReply(value: value).values)
         default:
             invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get and GetAll")
         }

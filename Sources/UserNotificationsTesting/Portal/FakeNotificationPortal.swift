@@ -185,13 +185,13 @@ public final class FakeNotificationPortal: Sendable {
     }
 
     private func properties(_ invocation: DBusMethodInvocation) {
-        guard invocation.message.member == "Get", let arguments = try? invocation.message.arguments("ss"),
-              let name = arguments[1].stringValue else {
+        guard invocation.message.member == PropertiesSpec.Method.get.rawValue,
+              let name = try? PropertiesSpec.GetArguments(invocation.message.body).propertyName else {
             return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get")
         }
-        switch name {
-        case "version": invocation.reply([.variant(.uint32(version))])
-        case "SupportedOptions" where version >= 2: invocation.reply([.variant(supportedOptions)])
+        switch PortalNotificationSpec.Property(rawValue: name) {
+        case .version?: invocation.reply(PropertiesSpec.GetReply(value: .uint32(version)).values)
+        case .supportedOptions? where version >= 2: invocation.reply(PropertiesSpec.GetReply(value: supportedOptions).values)
         default: invocation.fail(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name)")
         }
     }

@@ -8,7 +8,6 @@ import FreedesktopNotifications
 package enum DoNotDisturbReader {
     static let notificationsName = NotificationsSpec.name
     static let notificationsPath = "/org/freedesktop/Notifications"
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
     /// The mode mako's documentation uses for Do Not Disturb.
     package static let makoMode = "do-not-disturb"
 
@@ -57,16 +56,13 @@ package enum DoNotDisturbReader {
         case .dunstPaused:
             return try await property("org.dunstproject.cmd0", "paused", on: connection)?.boolValue
         case .makoMode:
-            let reply = try await connection.call(try DBusMessage.methodCall(
-                destination: notificationsName, path: try DBusObjectPath("/fr/emersion/Mako"),
-                interface: "fr.emersion.Mako", member: "ListModes"), timeout: .seconds(5))
-            return try reply.arguments("as").first?.stringArrayValue?.contains(makoMode)
+            let call = try MakoSpec.Call.listModes.message(to: notificationsName, path: try DBusObjectPath("/fr/emersion/Mako"))
+            return try MakoSpec.ListModesReply(try await connection.call(call, timeout: .seconds(5)).body).modes.contains(makoMode)
         case .xfceSetting:
             do {
-                let reply = try await connection.call(try DBusMessage.methodCall(
-                    destination: "org.xfce.Xfconf", path: try DBusObjectPath("/org/xfce/Xfconf"), interface: "org.xfce.Xfconf",
-                    member: "GetProperty", body: [.string("xfce4-notifyd"), .string("/do-not-disturb")]), timeout: .seconds(5))
-                return try reply.arguments("v").first?.variantValue?.boolValue
+                let call = try XfconfSpec.Call.getProperty(.init(channel: "xfce4-notifyd", property: "/do-not-disturb"))
+                    .message(to: "org.xfce.Xfconf", path: try DBusObjectPath("/org/xfce/Xfconf"))
+                return try XfconfSpec.GetPropertyReply(try await connection.call(call, timeout: .seconds(5)).body).value.boolValue
             } catch DBusError.remote(let name, _) where name.hasSuffix("PropertyNotFound") {
                 // Never set: xfce4-notifyd's default, off.
                 return false
@@ -77,9 +73,8 @@ package enum DoNotDisturbReader {
     }
 
     private static func property(_ interface: String, _ name: String, on connection: DBusConnection) async throws -> DBusValue? {
-        let reply = try await connection.call(try DBusMessage.methodCall(
-            destination: notificationsName, path: try DBusObjectPath(notificationsPath), interface: propertiesInterface,
-            member: "Get", body: [.string(interface), .string(name)]), timeout: .seconds(5))
-        return try reply.arguments("v").first?.variantValue
+        let call = try PropertiesSpec.Call.get(.init(interfaceName: interface, propertyName: name))
+            .message(to: notificationsName, path: try DBusObjectPath(notificationsPath))
+        return try PropertiesSpec.GetReply(try await connection.call(call, timeout: .seconds(5)).body).value
     }
 }

@@ -119,11 +119,9 @@ final class PortalEngine: SelfKeptEngine {
 
     private func property(_ name: String) async -> DBusValue? {
         do {
-            let message = try DBusMessage.methodCall(
-                destination: PortalInterface.busName, path: PortalInterface.path, interface: PortalInterface.propertiesInterface,
-                member: "Get", body: [.string(PortalInterface.interface), .string(name)])
-            let reply = try await connection.call(message, timeout: Self.callDeadline)
-            return try reply.arguments("v").first?.variantValue
+            let message = try PropertiesSpec.Call.get(.init(interfaceName: PortalInterface.interface, propertyName: name))
+                .message(to: PortalInterface.busName, path: PortalInterface.path)
+            return try PropertiesSpec.GetReply(try await connection.call(message, timeout: Self.callDeadline).body).value
         } catch {
             SubsystemLog.center.logger.info("the notification portal's property is not known", metadata: ["property": "\(name)", "error": SubsystemLog.describe(error)])
             return nil

@@ -17,7 +17,6 @@ enum PortalInterface {
     static let busName = "org.freedesktop.portal.Desktop"
     static let path = try! DBusObjectPath("/org/freedesktop/portal/desktop")
     static let interface = PortalNotificationSpec.name
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
     /// The action of a click on the notification itself.
     static let defaultAction = "default"
