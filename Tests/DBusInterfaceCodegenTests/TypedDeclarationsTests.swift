@@ -77,9 +77,31 @@ struct TypedDeclarationsTests {
         #expect(!swift.contains("bad\nname"))
     }
 
+    /// An interface with properties alone: no method, no signal.
+    static let propertiesOnly = """
+        <node>
+          <interface name="org.example.Place1">
+            <property name="Latitude" type="d" access="read"/>
+            <property name="Timestamp" type="(tt)" access="readwrite"/>
+          </interface>
+        </node>
+        """
+
+    @Test("properties get an enum with their types; an interface without methods still compiles")
+    func properties() throws {
+        let swift = try SwiftGenerator.generate(files: [("dbus/org.example.Place1.xml", Array(Self.propertiesOnly.utf8))])
+        #expect(swift.contains("    package enum Property: String, CaseIterable, Sendable {"))
+        #expect(swift.contains("        case latitude = \"Latitude\"\n"))
+        #expect(swift.contains("            case .timestamp: \"(tt)\"\n"))
+        #expect(swift.contains("    package enum Method: CaseIterable, Sendable {"))
+        #expect(!swift.contains("package enum Call"))
+    }
+
     @Test("the typed declarations compile against the DBus module, and read what they write")
     func compilesAgainstDBus() async throws {
-        let swift = try SwiftGenerator.generate(files: [("dbus/org.example.Typed1.xml", Array(Self.file.utf8))])
+        let swift = try SwiftGenerator.generate(files: [
+            ("dbus/org.example.Typed1.xml", Array(Self.file.utf8)), ("dbus/org.example.Place1.xml", Array(Self.propertiesOnly.utf8)),
+        ])
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typed-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -101,6 +123,7 @@ struct TypedDeclarationsTests {
                 _ = try Typed1Spec.Call(.ping, []).method
                 _ = try Typed1Spec.ChangedSignal(requestJSON: "{}").message(path: try DBusObjectPath("/a"))
                 _ = try Typed1Spec.EverythingReply([.string("answer")]).answer
+                _ = Place1Spec.Property.allCases.map { $0.signature } + [Place1Spec.introspectionXML]
             }
             """.write(to: folder.appendingPathComponent("Check.swift"), atomically: true, encoding: .utf8)
         let swiftc = try ToolRequirement.require("swiftc")
