@@ -80,6 +80,7 @@ let targets: [FuzzTarget] = [
     .portalTarget,
     .webPush(), .pushRequest, .unifiedPushCall, .pushRecord,
     .agentCall(),
+    .typedCalls,
 ]
 
 Settings.main()
