@@ -83,7 +83,8 @@ extension AgentEngine {
         do {
             message = try self.message(.takeResponses(.init(appID: identity.id)))
         } catch {
-            SubsystemLog.center.logger.error("TakeResponses could not be built", metadata: ["error": SubsystemLog.describe(error)])
+            // An agent of another interface version is asked nothing; that was logged at Connect.
+            SubsystemLog.center.logger.warning("the agent's kept responses were not asked for", metadata: ["error": SubsystemLog.describe(error)])
             then?()
             return
         }
