@@ -110,14 +110,15 @@ final class PortalEngine: SelfKeptEngine {
     /// from version 2); version 1 while it does not.
     func features() async -> PortalFeatures {
         if let known = state.withLock({ $0.features }) { return known }
-        guard let version = await property("version") else { return .version1 }
-        let options = (version.uint32Value ?? 1) >= 2 ? await property("SupportedOptions") : nil
+        guard let version = await property(.version) else { return .version1 }
+        let options = (version.uint32Value ?? 1) >= 2 ? await property(.supportedOptions) : nil
         let features = PortalFeatures(version: version, supportedOptions: options)
         state.withLock { $0.features = features }
         return features
     }
 
-    private func property(_ name: String) async -> DBusValue? {
+    private func property(_ property: PortalNotificationSpec.Property) async -> DBusValue? {
+        let name = property.rawValue
         do {
             let message = try PropertiesSpec.Call.get(.init(interfaceName: PortalInterface.interface, propertyName: name))
                 .message(to: PortalInterface.busName, path: PortalInterface.path)
