@@ -62,10 +62,10 @@ public final class FakeUnifiedPushDistributor: Sendable {
     @discardableResult
     public func send(_ message: Data, to token: String, id: String? = nil) async throws -> [String: DBusValue] {
         let registration = try registration(token)
-        var fields: [(String, DBusValue)] = [("token", .string(token)), ("message", .byteArray([UInt8](message)))]
-        if let id { fields.append(("id", .string(id))) }
-        let reply = try await liveConnection().call(try connectorCall(registration.service, .message, fields))
-        return (try reply.arguments("a{sv}")).first?.variantDictionaryValue ?? [:]
+        var fields: [String: DBusValue] = ["token": .string(token), "message": .byteArray([UInt8](message))]
+        if let id { fields["id"] = .string(id) }
+        let reply = try await liveConnection().call(try connectorCall(registration.service, .message(.init(args: fields))))
+        return try Connector2Spec.MessageReply(reply.body).res
     }
 
     /// Gives the registration of `token` a new endpoint and tells its connector (`NewEndpoint`).
@@ -76,7 +76,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
         let old = try registration(token)
         let endpoint = Self.newEndpoint()
         table.withLock { $0[token] = Registration(service: old.service, token: token, description: old.description, endpoint: endpoint) }
-        try liveConnection().send(try connectorCall(old.service, .newEndpoint, [("token", .string(token)), ("endpoint", .string(endpoint))]))
+        try liveConnection().send(try connectorCall(old.service, .newEndpoint(.init(args: ["token": .string(token), "endpoint": .string(endpoint)]))))
         return endpoint
     }
 
@@ -85,7 +85,7 @@ public final class FakeUnifiedPushDistributor: Sendable {
     public func dropRegistration(_ token: String) async throws {
         let old = try registration(token)
         table.withLock { $0[token] = nil }
-        try liveConnection().send(try connectorCall(old.service, .unregistered, [("token", .string(token))]))
+        try liveConnection().send(try connectorCall(old.service, .unregistered(.init(args: ["token": .string(token)]))))
     }
 
     /// Drops the bus name and the connection, then takes them again; registrations are kept.
@@ -137,10 +137,8 @@ public final class FakeUnifiedPushDistributor: Sendable {
         return registration
     }
 
-    private func connectorCall(_ service: String, _ member: Connector2Spec.Method, _ fields: [(String, DBusValue)]) throws -> DBusMessage {
-        try DBusMessage.methodCall(
-            destination: service, path: try DBusObjectPath("/org/unifiedpush/Connector"), interface: Connector2Spec.name,
-            member: member.rawValue, body: [.variantDictionary(fields)])
+    private func connectorCall(_ service: String, _ call: Connector2Spec.Call) throws -> DBusMessage {
+        try call.message(to: service, path: try DBusObjectPath("/org/unifiedpush/Connector"))
     }
 
     private static func newEndpoint() -> String {
@@ -150,18 +148,28 @@ public final class FakeUnifiedPushDistributor: Sendable {
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         calls.withLock { $0.append(message.member ?? "") }
-        guard let fields = (try? message.arguments("a{sv}"))?.first?.variantDictionaryValue else {
+        guard let method = message.member.flatMap(Distributor2Spec.Method.init(rawValue:)) else {
+            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
+        }
+        let call: Distributor2Spec.Call
+        do throws(DBusError) {
+            call = try Distributor2Spec.Call(method, message.body)
+        } catch {
             return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (a{sv})")
+        }
+        let fields = switch call {
+        case .register(let arguments): arguments.args
+        case .unregister(let arguments): arguments.args
         }
         func string(_ key: String) -> String? { fields[key]?.stringValue }
         let token = string("token")
-        switch message.member.flatMap(Distributor2Spec.Method.init(rawValue:)) {
-        case .register?:
+        switch call {
+        case .register:
             guard let token, let service = string("service") else {
-                return invocation.reply([.variantDictionary([("success", .string("REGISTRATION_FAILED")), ("reason", .string("INTERNAL_ERROR"))])])
+                return invocation.reply(Distributor2Spec.RegisterReply(res: ["success": .string("REGISTRATION_FAILED"), "reason": .string("INTERNAL_ERROR")]).values)
             }
             if let reason = refusal.withLock({ $0 }) {
-                return invocation.reply([.variantDictionary([("success", .string("REGISTRATION_FAILED")), ("reason", .string(reason))])])
+                return invocation.reply(Distributor2Spec.RegisterReply(res: ["success": .string("REGISTRATION_FAILED"), "reason": .string(reason)]).values)
             }
             let endpoint = table.withLock { registrations -> String in
                 if let old = registrations[token], old.service == service { return old.endpoint }
@@ -170,22 +178,20 @@ public final class FakeUnifiedPushDistributor: Sendable {
                     service: service, token: token, description: string("description"), endpoint: endpoint)
                 return endpoint
             }
-            invocation.reply([.variantDictionary([("success", .string("REGISTRATION_SUCCEEDED"))])])
+            invocation.reply(Distributor2Spec.RegisterReply(res: ["success": .string("REGISTRATION_SUCCEEDED")]).values)
             do {
-                try liveConnection().send(try connectorCall(service, .newEndpoint, [("token", .string(token)), ("endpoint", .string(endpoint))]))
+                try liveConnection().send(try connectorCall(service, .newEndpoint(.init(args: ["token": .string(token), "endpoint": .string(endpoint)]))))
             } catch {
                 FileHandle.standardError.write(Data("FakeUnifiedPushDistributor: NewEndpoint not sent: \(error)\n".utf8))
             }
-        case .unregister?:
+        case .unregister:
             invocation.reply()
             guard let token, let old = table.withLock({ $0.removeValue(forKey: token) }) else { return }
             do {
-                try liveConnection().send(try connectorCall(old.service, .unregistered, [("token", .string(token))]))
+                try liveConnection().send(try connectorCall(old.service, .unregistered(.init(args: ["token": .string(token)]))))
             } catch {
                 FileHandle.standardError.write(Data("FakeUnifiedPushDistributor: Unregistered not sent: \(error)\n".utf8))
             }
-        case nil:
-            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
         }
     }
 }
