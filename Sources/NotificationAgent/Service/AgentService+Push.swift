@@ -52,16 +52,11 @@ extension AgentService {
         touched()
         let message = invocation.message
         let sender = message.sender ?? ""
-        let member = message.member ?? ""
-        guard let method = AgentPush1Spec.Method(rawValue: member) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentPushInterface.name) has no method \(member)")
-        }
         let call: AgentPush1Spec.Call
-        do throws(DBusError) {
-            call = try AgentPush1Spec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try AgentPush1Spec.Call(message)
         } catch {
-            return Self.fail(
-                invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
+            return Self.refuse(invocation, error)
         }
         let (appID, options) = switch call {
         case .register(let arguments): (arguments.appID, arguments.options)

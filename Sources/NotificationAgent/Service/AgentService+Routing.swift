@@ -13,17 +13,13 @@ extension AgentService {
         touched()
         let message = invocation.message
         let sender = message.sender ?? ""
-        let member = message.member ?? ""
-        guard let method = Agent1Spec.Method(rawValue: member) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.name) has no method \(member)")
-        }
         let call: Agent1Spec.Call
-        do throws(DBusError) {
-            call = try Agent1Spec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try Agent1Spec.Call(message)
         } catch {
-            return Self.fail(
-                invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
+            return Self.refuse(invocation, error)
         }
+        let method = call.method
         let appID: String
         switch call {
         case .version: return invocation.reply(Agent1Spec.VersionReply(version: AgentInterface.version).values)
@@ -270,6 +266,13 @@ extension AgentService {
         } catch {
             fail(invocation, error)
         }
+    }
+
+    /// Answers a call that was not read: an unknown method as D-Bus's `UnknownMethod`, arguments
+    /// of another signature as the agent's typed ``NotificationAgentError/invalidArgument(_:)``.
+    static func refuse(_ invocation: DBusMethodInvocation, _ refusal: DBusCallRefusal) {
+        guard case .invalidArguments = refusal else { return invocation.fail(refusal) }
+        fail(invocation, NotificationAgentError.invalidArgument(refusal.description))
     }
 
     static func fail(_ invocation: DBusMethodInvocation, _ error: any Error) {

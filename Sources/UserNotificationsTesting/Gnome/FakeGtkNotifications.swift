@@ -115,14 +115,11 @@ public final class FakeGtkNotifications: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        guard let method = message.member.flatMap(GtkNotificationsSpec.Method.init(rawValue:)) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
-        }
         let call: GtkNotificationsSpec.Call
-        do throws(DBusError) {
-            call = try GtkNotificationsSpec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try GtkNotificationsSpec.Call(message)
         } catch {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (\(method.inputSignature))")
+            return invocation.fail(error)
         }
         switch call {
         case .addNotification(let arguments):

@@ -72,14 +72,11 @@ public final class FakePortalBackend: Sendable {
 
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        guard let method = message.member.flatMap(PortalBackendNotificationSpec.Method.init(rawValue:)) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
-        }
         let call: PortalBackendNotificationSpec.Call
-        do throws(DBusError) {
-            call = try PortalBackendNotificationSpec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try PortalBackendNotificationSpec.Call(message)
         } catch {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (\(method.inputSignature))")
+            return invocation.fail(error)
         }
         switch call {
         case .addNotification(let arguments):

@@ -148,14 +148,11 @@ public final class FakeUnifiedPushDistributor: Sendable {
     private func handle(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
         calls.withLock { $0.append(message.member ?? "") }
-        guard let method = message.member.flatMap(Distributor2Spec.Method.init(rawValue:)) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no such method")
-        }
         let call: Distributor2Spec.Call
-        do throws(DBusError) {
-            call = try Distributor2Spec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try Distributor2Spec.Call(message)
         } catch {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.InvalidArgs", message: "expected (a{sv})")
+            return invocation.fail(error)
         }
         let fields = switch call {
         case .register(let arguments): arguments.args

@@ -37,4 +37,27 @@ struct AgentCallShapeTests {
         engine.close()
         await agent.stop()
     }
+
+    @Test("a message is read as a call of the interface, or refused with the D-Bus error a server answers")
+    func readFromMessage() throws {
+        let path = try DBusObjectPath("/org/desktopnotifications/Agent")
+        let message = try Agent1Spec.Call.setBadgeCount(.init(appID: "org.example.A", count: 3)).message(to: nil, path: path)
+        guard case .setBadgeCount(let arguments) = try Agent1Spec.Call(message) else { Issue.record("not SetBadgeCount"); return }
+        #expect(arguments.appID == "org.example.A" && arguments.count == 3)
+
+        let unknown = try DBusMessage.methodCall(destination: nil, path: path, interface: Agent1Spec.name, member: "Explode")
+        #expect(throws: DBusCallRefusal.unknownMethod(interface: "org.desktopnotifications.Agent1", member: "Explode")) {
+            try Agent1Spec.Call(unknown)
+        }
+        let wrong = try DBusMessage.methodCall(
+            destination: nil, path: path, interface: Agent1Spec.name, member: "SetBadgeCount", body: [.string("org.example.A")])
+        do {
+            _ = try Agent1Spec.Call(wrong)
+            Issue.record("a body without the count was read")
+        } catch {
+            #expect(error == .invalidArguments(member: "SetBadgeCount", expected: "si", found: "s"))
+            #expect(error.errorName == "org.freedesktop.DBus.Error.InvalidArgs")
+            #expect(error.description == "SetBadgeCount takes (si), not (s)")
+        }
+    }
 }
