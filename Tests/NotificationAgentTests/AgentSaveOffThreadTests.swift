@@ -113,7 +113,10 @@ struct AgentSaveOffThreadTests {
         defer { lock.release() }
 
         let locked = try await AgentTestClient.connect(fixture.testBus.bus)
-        let lockedConnect = Task { try await locked.connectApp(Self.lockedID) }
+        // Answered only once the lock goes, after the other app's calls: its wait is bounded by
+        // the test's own bounds, not by the connection's default of 5 s, which a loaded machine
+        // can spend on those calls alone.
+        let lockedConnect = Task { try await locked.connectApp(Self.lockedID, timeout: Self.bound * 4) }
         // Its Connect waits for the record...
         try await Task.sleep(for: .milliseconds(300))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("agent.json").path))

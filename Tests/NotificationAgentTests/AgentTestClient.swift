@@ -10,17 +10,20 @@ struct AgentTestClient {
         AgentTestClient(connection: try await DBusConnection.connect(to: bus))
     }
 
-    /// Calls `member` with `body` and returns the reply's values.
+    /// Calls `member` with `body` and returns the reply's values; waits for the reply at most
+    /// `timeout` (the connection's default when `nil`).
     @discardableResult
-    func call(_ member: String, _ body: [DBusValue] = []) async throws -> [DBusValue] {
+    func call(_ member: String, _ body: [DBusValue] = [], timeout: Duration? = nil) async throws -> [DBusValue] {
         let message = try DBusMessage.methodCall(
             destination: AgentInterface.busName, path: AgentInterface.path, interface: AgentInterface.name, member: member, body: body)
-        return try await connection.call(message).body
+        return try await connection.call(message, timeout: timeout).body
     }
 
-    /// `Connect(appID, {name, icon})`.
-    func connectApp(_ appID: String, name: String = "Example App", icon: String = "dialog-information") async throws {
-        try await call("Connect", [.string(appID), .variantDictionary([("name", .string(name)), ("icon", .string(icon))])])
+    /// `Connect(appID, {name, icon})`, its reply waited for at most `timeout`.
+    func connectApp(
+        _ appID: String, name: String = "Example App", icon: String = "dialog-information", timeout: Duration? = nil
+    ) async throws {
+        try await call("Connect", [.string(appID), .variantDictionary([("name", .string(name)), ("icon", .string(icon))])], timeout: timeout)
     }
 
     /// `Add(appID, request)`.
