@@ -39,18 +39,17 @@ extension UNUserNotificationCenter {
         }
     }
 
-    /// With the agent as the engine, how many add calls the center sent it and how many
-    /// requests they carried (``AgentAddPacker``); `nil` with another engine. For tests and the
-    /// bench.
+    /// Test and bench hook: with the agent as the engine, how many add calls the center sent it
+    /// and how many requests they carried (``AgentAddPacker``); `nil` with another engine.
+    ///
+    /// Read by `AgentPackingTests` and by NotifyBench (a release executable, which cannot reach
+    /// internal symbols), so it stays a `package` member of the product. Nothing in the product
+    /// reads it; the packer counts inside the lock it already holds to pack, so the counts cost
+    /// nothing measurable, and this getter costs only when it is called.
     package var agentAddCounts: (calls: Int, requests: Int)? {
         get async {
             _ = await engineKind
             return ((engine as? ChoosingEngine)?.chosenEngine as? AgentEngine)?.packer.counts
         }
-    }
-
-    /// The engine when it runs in this process (tests look inside it).
-    var inProcessEngine: InProcessEngine? {
-        (engine as? InProcessEngine) ?? ((engine as? ChoosingEngine)?.chosenEngine as? InProcessEngine)
     }
 }

@@ -220,7 +220,12 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// here; it is logged and the queue goes on.
     public static let responseDeadline: Duration = .seconds(30)
 
-    /// The deadline used by this center (tests shorten it).
+    /// Test hook: the response deadline of this center when set, else ``responseDeadline``.
+    ///
+    /// `DelegateCallTests` shortens it (a stalled delegate would otherwise hold a test for
+    /// 30 s) and lengthens it; nothing in the product sets it. It stays a stored property because
+    /// a test sets it on a center already made; its cost is one uncontended lock per response,
+    /// and a response is a person's click, not a hot path.
     let responseDeadlineOverride = Locked<Duration?>(nil)
 
     /// Without a delegate the answer is known at once, with no hop to the main actor.
