@@ -107,7 +107,10 @@ final class TimeoutSource {
         self.core = core
     }
 
+    /// Follows the timeout's enabled flag and interval; libdbus calls it (through the add and
+    /// toggle functions) from inside calls made on the core's queue.
     func update() {
+        core.assertOnQueue()
         cancel()
         guard dbus_timeout_get_enabled(timeout) != 0 else { return }
         let interval = DispatchTimeInterval.milliseconds(Int(dbus_timeout_get_interval(timeout)))
@@ -195,8 +198,9 @@ extension ConnectionCore {
     }
 
     /// Removes everything `attachMainLoop` installed; libdbus removes each watch and timeout
-    /// through the old functions, which cancels their sources.
+    /// through the old functions, which cancels their sources. On the queue.
     func detachMainLoop(from raw: OpaquePointer) {
+        assertOnQueue()
         let data = Unmanaged.passUnretained(self).toOpaque()
         dbus_connection_remove_filter(raw, filter, data)
         dbus_connection_set_dispatch_status_function(raw, nil, nil, nil)

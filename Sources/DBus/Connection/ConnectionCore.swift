@@ -26,8 +26,11 @@ final class ConnectionCore: @unchecked Sendable {
     var exports: [String: DBusExportedObject] = [:]
     var disconnectHandlers: [@Sendable () -> Void] = []
     var descriptors: [Int32: DescriptorWatches] = [:]
-    /// The wire bytes of every message decoded so far: tests and benchmarks read it to check
-    /// that a message nobody here wants is dropped without its body ever being decoded.
+    /// Test hook: the wire bytes of every message decoded so far, which `IncomingBodyTests`
+    /// reads (on ``queue``) to show that a message nobody here wants is passed on without its
+    /// body ever being decoded; nothing in the product reads it. It stays here because only
+    /// the decoder can count: one integer addition per decoded message, next to the copy and
+    /// decoding of its bytes.
     var decodedByteCount = 0
 
     private var dispatchScheduled = false
@@ -46,26 +49,34 @@ final class ConnectionCore: @unchecked Sendable {
         queue.setSpecific(key: queueKey, value: ObjectIdentifier(self))
     }
 
-    var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self) }
+    /// Whether the caller runs on ``queue`` (in a work item of it, a `sync` onto it, or a
+    /// queue that targets it): the confinement this type's `Sendable` conformance rests on.
+    func isOnQueue() -> Bool {
+        DispatchQueue.getSpecific(key: queueKey) == ObjectIdentifier(self)
+    }
 
-    /// Stops the process when called off ``queue``: the confinement the type's `Sendable`
-    /// conformance rests on is checked, not only stated, at each entry point that touches
-    /// libdbus or the fields.
+    /// Stops a debug build when called off ``queue``: the confinement is checked, not only
+    /// stated, at each entry point that touches libdbus or the fields.
+    ///
+    /// Debug builds only (every test run): `assert` does not evaluate its condition in an
+    /// optimised build, so the hot path of a release build pays nothing. The stronger
+    /// `dispatchPrecondition` is not used: it is a `precondition`, kept in release builds, and
+    /// each check is a call into libdispatch, several per message.
     @inline(__always)
-    func assertOnQueue() {
-        dispatchPrecondition(condition: .onQueue(queue))
+    func assertOnQueue(file: StaticString = #fileID, line: UInt = #line) {
+        assert(isOnQueue(), "ConnectionCore touched off its queue", file: file, line: line)
     }
 
     /// Runs `work` on the queue: at once when already there (keeping order with what the
     /// caller does next), else as the next item.
     func perform(_ work: @escaping @Sendable () -> Void) {
-        if isOnQueue { work() } else { queue.async(execute: work) }
+        if isOnQueue() { work() } else { queue.async(execute: work) }
     }
 
     /// Runs `work` on the queue and returns when it has run. On an idle queue it runs on the
     /// calling thread, with no thread switch: the fast path of a call.
     func performNow(_ work: () -> Void) {
-        if isOnQueue { work() } else { queue.sync(execute: work) }
+        if isOnQueue() { work() } else { queue.sync(execute: work) }
     }
 
     var isOpen: Bool { openFlag.isOpen }
@@ -128,6 +139,7 @@ final class ConnectionCore: @unchecked Sendable {
     /// or a descriptor report (which dispatches when it ends): a work item would cost a thread
     /// switch per message received.
     func scheduleDispatch() {
+        assertOnQueue()
         guard !dispatchScheduled, !isDispatching, !isHandlingReport else { return }
         dispatchScheduled = true
         queue.async { [self] in dispatchNow() }
