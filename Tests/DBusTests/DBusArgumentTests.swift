@@ -44,6 +44,9 @@ struct DBusArgumentTests {
         #expect([UInt32: [String: String]].dbusType.signature == "a{ua{ss}}")
         #expect(DBusFileDescriptor.dbusType.signature == "h")
         #expect([UInt8]([1, 2]).dbusValue == .byteArray([1, 2]))
+        // An empty array keeps its element type: it is no byte array.
+        #expect([String]().dbusValue == .stringArray([]))
+        #expect([UInt8]().dbusValue == .byteArray([]))
     }
 
     @Test("a value of another type is a typed error naming both signatures")
@@ -53,6 +56,7 @@ struct DBusArgumentTests {
         #expect(throws: DBusError.typeMismatch(expected: "as", found: "ai")) { try [String].reading(.array(element: .int32, [.int32(1)])) }
         #expect(throws: DBusError.typeMismatch(expected: "ay", found: "as")) { try [UInt8].reading(.stringArray(["a"])) }
         #expect(throws: DBusError.typeMismatch(expected: "as", found: "ay")) { try [String].reading(.byteArray([1])) }
+        #expect(throws: DBusError.typeMismatch(expected: "as", found: "ay")) { try [String].reading(.byteArray([])) }
         #expect(throws: DBusError.typeMismatch(expected: "a{sv}", found: "a{ss}")) {
             try [String: DBusValue].reading(.dictionary(key: .string, value: .string, [DBusDictionaryEntry(.string("a"), .string("b"))]))
         }

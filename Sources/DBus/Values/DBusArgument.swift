@@ -183,7 +183,9 @@ extension Array: DBusArgument where Element: DBusArgument {
     @inlinable public static func reading(_ value: DBusValue) throws(DBusError) -> Self {
         switch value {
         case .byteArray(let bytes) where Element.self == UInt8.self:
-            return bytes as! [Element]
+            // The check above makes the cast succeed; it is conditional so that nothing traps.
+            guard let same = bytes as? [Element] else { throw DBusValue.mismatch(value, expected: Self.dbusType) }
+            return same
         case .array(let element, let values) where element == Element.dbusType:
             var elements: [Element] = []
             elements.reserveCapacity(values.count)
@@ -196,7 +198,8 @@ extension Array: DBusArgument where Element: DBusArgument {
 
     /// The array; `[UInt8]` as ``DBusValue/byteArray(_:)``.
     @inlinable public var dbusValue: DBusValue {
-        if Element.self == UInt8.self { return .byteArray(self as! [UInt8]) }
+        // The element type is checked first: an empty array of any type would cast to [UInt8].
+        if Element.self == UInt8.self, let bytes = self as? [UInt8] { return .byteArray(bytes) }
         return .array(element: Element.dbusType, map(\.dbusValue))
     }
 }
