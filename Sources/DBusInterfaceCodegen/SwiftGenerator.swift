@@ -134,50 +134,39 @@ package enum SwiftGenerator {
             ]
         }
         lines.append("    }")
-        if !interface.signals.isEmpty {
-            let signalCases = try cases(interface.signals.map { ($0.name, $0.line) }, source: source)
-            lines += [
-                "",
-                "    /// The interface's signals; a case's raw value is its member name.",
-                "    package enum Signal: String, CaseIterable, Sendable {",
-            ]
-            for (signal, name) in zip(interface.signals, signalCases) {
-                lines += [
-                    "        /// `\(signal.name)(\(arguments(signal.arguments)))`.",
-                    "        case \(name) = \(literal(signal.name))",
-                ]
-            }
-            lines += ["", "        /// The signature of the signal's values.", "        package var signature: String {", "            switch self {"]
-            for (signal, name) in zip(interface.signals, signalCases) {
-                lines.append("            case .\(name): \(literal(signal.signature))")
-            }
-            lines += ["            }", "        }", "    }"]
-        }
-        if !interface.properties.isEmpty {
-            let propertyCases = try cases(interface.properties.map { ($0.name, interface.line) }, source: source)
-            lines += [
-                "",
-                "    /// The interface's properties; a case's raw value is the property's name.",
-                "    package enum Property: String, CaseIterable, Sendable {",
-            ]
-            for (property, name) in zip(interface.properties, propertyCases) {
-                lines += [
-                    "        /// `\(property.name)` (`\(property.type)`, \(property.access)).",
-                    "        case \(name) = \(literal(property.name))",
-                ]
-            }
-            lines += ["", "        /// The property's type.", "        package var signature: String {", "            switch self {"]
-            for (property, name) in zip(interface.properties, propertyCases) {
-                lines.append("            case .\(name): \(literal(property.type))")
-            }
-            lines += ["            }", "        }", "    }"]
-        }
+        lines += try signatureEnum(
+            "Signal", summary: "The interface's signals; a case's raw value is its member name.",
+            signatureSummary: "The signature of the signal's values.", source: source,
+            members: interface.signals.map { ($0.name, $0.line, "`\($0.name)(\(arguments($0.arguments)))`.", $0.signature) })
+        lines += try signatureEnum(
+            "Property", summary: "The interface's properties; a case's raw value is the property's name.",
+            signatureSummary: "The property's type.", source: source,
+            members: interface.properties.map { ($0.name, interface.line, "`\($0.name)` (`\($0.type)`, \($0.access)).", $0.type) })
         lines.append("}")
         var text = lines.joined(separator: "\n") + "\n"
         if let typed = TypedDeclarations.declaration(of: interface, swiftName: source.swiftName, methodCases: methodCases) {
             text += typed
         }
         return text
+    }
+
+    /// The lines of a `Signal` or `Property` enum: a case per member, its raw value the member's
+    /// name, and `signature`; none when there are no members.
+    private static func signatureEnum(
+        _ name: String, summary: String, signatureSummary: String, source: Source,
+        members: [(name: String, line: Int, comment: String, signature: String)]
+    ) throws(InterfaceFileError) -> [String] {
+        guard !members.isEmpty else { return [] }
+        let caseNames = try cases(members.map { ($0.name, $0.line) }, source: source)
+        var lines = ["", "    /// \(summary)", "    package enum \(name): String, CaseIterable, Sendable {"]
+        for (member, caseName) in zip(members, caseNames) {
+            lines += ["        /// \(member.comment)", "        case \(caseName) = \(literal(member.name))"]
+        }
+        lines += ["", "        /// \(signatureSummary)", "        package var signature: String {", "            switch self {"]
+        for (member, caseName) in zip(members, caseNames) {
+            lines.append("            case .\(caseName): \(literal(member.signature))")
+        }
+        return lines + ["            }", "        }", "    }"]
     }
 
     /// `s app_id, a{sv} identity`, the names as ``commentSafe(_:)`` writes them.
