@@ -56,7 +56,7 @@ extension AgentService {
         do throws(DBusCallRefusal) {
             call = try AgentPush1Spec.Call(message)
         } catch {
-            return Self.refuse(invocation, error)
+            return Self.fail(invocation, error)
         }
         let (appID, options) = switch call {
         case .register(let arguments): (arguments.appID, arguments.options)

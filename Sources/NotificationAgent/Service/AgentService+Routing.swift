@@ -17,7 +17,7 @@ extension AgentService {
         do throws(DBusCallRefusal) {
             call = try Agent1Spec.Call(message)
         } catch {
-            return Self.refuse(invocation, error)
+            return Self.fail(invocation, error)
         }
         let method = call.method
         let appID: String
@@ -266,13 +266,6 @@ extension AgentService {
         } catch {
             fail(invocation, error)
         }
-    }
-
-    /// Answers a call that was not read: an unknown method as D-Bus's `UnknownMethod`, arguments
-    /// of another signature as the agent's typed ``NotificationAgentError/invalidArgument(_:)``.
-    static func refuse(_ invocation: DBusMethodInvocation, _ refusal: DBusCallRefusal) {
-        guard case .invalidArguments = refusal else { return invocation.fail(refusal) }
-        fail(invocation, NotificationAgentError.invalidArgument(refusal.description))
     }
 
     static func fail(_ invocation: DBusMethodInvocation, _ error: any Error) {

@@ -58,6 +58,10 @@ struct AgentCallShapeTests {
             #expect(error == .invalidArguments(member: "SetBadgeCount", expected: "si", found: "s"))
             #expect(error.errorName == "org.freedesktop.DBus.Error.InvalidArgs")
             #expect(error.description == "SetBadgeCount takes (si), not (s)")
+            // The agent and a center answer it as the agent's typed InvalidArgument.
+            #expect(AgentErrorName.encode(error) == (AgentErrorName.prefix + "InvalidArgument", "SetBadgeCount takes (si), not (s)"))
         }
+        #expect(AgentErrorName.encode(DBusCallRefusal.unknownMethod(interface: Agent1Spec.name, member: "Explode")) == (
+            "org.freedesktop.DBus.Error.UnknownMethod", "org.desktopnotifications.Agent1 has no method Explode"))
     }
 }

@@ -21,19 +21,15 @@ extension AgentEngine {
 
     private func serveClientCall(_ invocation: DBusMethodInvocation) {
         let message = invocation.message
-        let member = message.member ?? ""
-        guard let method = AgentClient1Spec.Method(rawValue: member) else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "\(AgentInterface.clientName) has no method \(member)")
-        }
         let owner = ledger.withLock { $0.agentOwner }
         guard let sender = message.sender, sender == owner else {
-            return fail(invocation, NotificationAgentError.notAllowed("\(member) is the agent's to call"))
+            return fail(invocation, NotificationAgentError.notAllowed("\(message.member ?? "") is the agent's to call"))
         }
         let call: AgentClient1Spec.Call
-        do throws(DBusError) {
-            call = try AgentClient1Spec.Call(method, message.body)
+        do throws(DBusCallRefusal) {
+            call = try AgentClient1Spec.Call(message)
         } catch {
-            return fail(invocation, NotificationAgentError.invalidArgument("\(member) takes (\(method.inputSignature)), not (\(message.bodySignature))"))
+            return fail(invocation, error)
         }
         switch call {
         case .willPresent(let arguments): willPresent(invocation, arguments.notificationJSON)

@@ -7,7 +7,9 @@ import DBus
 /// agent's version as its message; the agent itself never answers it); a ``UNError`` is
 /// `.UNError<code>` (e.g. `.UNError1401`); a ``NotificationDeliveryError`` is
 /// `.NoNotificationServer`, `.InvalidContent` or `.ServerFailed`; a ``LocationServiceError`` is
-/// `.LocationUnavailable`, `.LocationDenied` or `.LocationFailed`.
+/// `.LocationUnavailable`, `.LocationDenied` or `.LocationFailed`. A call that was not read
+/// (``DBus/DBusCallRefusal``) is D-Bus's own `UnknownMethod` for an unknown member, and
+/// `.InvalidArgument` for arguments of another signature.
 package enum AgentErrorName {
     /// The prefix of every error name.
     package static let prefix = "org.desktopnotifications.Agent1.Error."
@@ -15,6 +17,8 @@ package enum AgentErrorName {
     /// The D-Bus error name and message for `error`.
     package static func encode(_ error: any Error) -> (name: String, message: String) {
         switch error {
+        case let refusal as DBusCallRefusal:
+            if case .invalidArguments = refusal { (prefix + "InvalidArgument", refusal.description) } else { (refusal.errorName, refusal.description) }
         case let error as NotificationAgentError:
             switch error {
             case .notAllowed(let detail): (prefix + "NotAllowed", detail)
