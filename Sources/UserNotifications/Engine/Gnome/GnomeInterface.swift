@@ -13,7 +13,6 @@ import DBus
 enum GnomeInterface {
     static let busName = "org.gtk.Notifications"
     static let path = try! DBusObjectPath("/org/gtk/Notifications")
-    static let interface = GtkNotificationsSpec.name
 
     /// The action of the click on the notification and of every button.
     static let responseAction = "app." + ApplicationInterface.notificationResponseAction

@@ -11,8 +11,6 @@ package enum UnifiedPush {
     package static let distributorNamePrefix = "org.unifiedpush.Distributor."
     /// The distributor's object path.
     package static let distributorPath = "/org/unifiedpush/Distributor"
-    /// The distributor's interface (`Register` → `a{sv}`, `Unregister`): ``Distributor2Spec``.
-    package static let distributorInterface = Distributor2Spec.name
     /// The connector's object path.
     package static let connectorPath = "/org/unifiedpush/Connector"
     /// The connector's interface (`Message` → `a{sv}`, `NewEndpoint`, `Unregistered`): ``Connector2Spec``.
