@@ -49,7 +49,7 @@ extension UNUserNotificationCenter {
     package var agentAddCounts: (calls: Int, requests: Int)? {
         get async {
             _ = await engineKind
-            return ((engine as? ChoosingEngine)?.chosenEngine as? AgentEngine)?.packer.counts
+            return ((engine as? ChoosingEngine)?.adoptedEngine as? AgentEngine)?.packer.counts
         }
     }
 }

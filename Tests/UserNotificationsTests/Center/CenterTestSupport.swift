@@ -85,6 +85,6 @@ extension UNUserNotificationCenter {
     /// The engine when it runs in this process, chosen or given: tests look inside it. Kept in
     /// the test target, as nothing in the product needs it.
     var inProcessEngine: InProcessEngine? {
-        (engine as? InProcessEngine) ?? ((engine as? ChoosingEngine)?.chosenEngine as? InProcessEngine)
+        (engine as? InProcessEngine) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? InProcessEngine)
     }
 }

@@ -19,7 +19,7 @@ struct PortalForgedClickTests {
 
     static func portalEngine(of center: UNUserNotificationCenter) async -> PortalEngine? {
         _ = await center.engineKind
-        return (center.engine as? PortalEngine) ?? ((center.engine as? ChoosingEngine)?.chosenEngine as? PortalEngine)
+        return (center.engine as? PortalEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? PortalEngine)
     }
 
     @Test("another peer's ActivateAction with the notification's very target is refused and the delegate hears nothing; the portal's click is taken")

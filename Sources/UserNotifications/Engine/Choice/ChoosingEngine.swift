@@ -25,13 +25,9 @@ final class ChoosingEngine: NotificationEngine {
         }
     }
 
-    /// The chosen engine, once it is chosen and every call made before has reached it.
-    var chosenEngine: (any NotificationEngine)? {
-        state.withLock { $0.draining ? nil : $0.chosen?.engine }
-    }
-
     /// The engine chosen, whether or not the calls made before have reached it yet (for calls
-    /// that need no order with them, such as the agent's push registration).
+    /// that need no order with them, such as the agent's push registration, and for the test
+    /// hooks, which await ``kind()`` first).
     var adoptedEngine: (any NotificationEngine)? {
         state.withLock { $0.chosen?.engine }
     }
