@@ -44,7 +44,7 @@ public enum DBusNames {
     /// A Swift `String` is always well-formed Unicode, so invalid UTF-8 cannot reach this point;
     /// bytes from outside (command-line arguments, files) must be decoded with validation first.
     public static func validateString(_ text: String) throws(DBusError) {
-        if text.utf8.contains(0) {
+        if text.containsNUL {
             throw .invalidString(text, reason: "contains a NUL character")
         }
     }

@@ -85,7 +85,7 @@ public struct NotifyRequest: Sendable, Hashable {
     }
 
     private static func check(_ field: String, _ text: String) throws(NotificationsError) {
-        if text.utf8.contains(0) { throw .invalidArgument(field: field, reason: "contains a NUL character") }
+        if text.containsNUL { throw .invalidArgument(field: field, reason: "contains a NUL character") }
     }
 
     private static func checkStrings(in value: DBusValue, field: String) throws(NotificationsError) {

@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import FreedesktopNotifications
 
@@ -43,7 +44,7 @@ extension InProcessEngine {
             ("body", content.body), ("categoryIdentifier", content.categoryIdentifier),
             ("threadIdentifier", content.threadIdentifier),
         ]
-        for (field, text) in fields where text.utf8.contains(0) {
+        for (field, text) in fields where text.containsNUL {
             throw NotificationDeliveryError.invalidContent(field: field, reason: "contains a NUL character")
         }
         if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
