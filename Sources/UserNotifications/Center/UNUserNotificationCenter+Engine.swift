@@ -17,8 +17,7 @@ extension UNUserNotificationCenter {
     /// process, and that is logged (label `org.desktopnotifications.center`).
     public var engineKind: NotificationEngineKind {
         get async {
-            guard let choosing = engine as? ChoosingEngine else { return .inProcess }
-            return await choosing.kind()
+            await engine.kind()
         }
     }
 
@@ -34,8 +33,7 @@ extension UNUserNotificationCenter {
     /// fallback is logged too (label `org.desktopnotifications.center`: a refusal as an error).
     public var engineFallback: NotificationEngineFallback? {
         get async {
-            guard let choosing = engine as? ChoosingEngine else { return nil }
-            return await choosing.fallback()
+            await engine.fallback()
         }
     }
 
@@ -49,7 +47,7 @@ extension UNUserNotificationCenter {
     package var agentAddCounts: (calls: Int, requests: Int)? {
         get async {
             _ = await engineKind
-            return ((engine as? ChoosingEngine)?.adoptedEngine as? AgentEngine)?.packer.counts
+            return engine.agentEngine?.packer.counts
         }
     }
 }

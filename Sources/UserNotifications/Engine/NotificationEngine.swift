@@ -54,9 +54,24 @@ protocol NotificationEngine: AnyObject, Sendable {
     func contentExtensionsChanged()
     /// Stops the engine when its center goes: no call is taken after it.
     func close()
+    /// Where the engine keeps the app's notifications; an engine that chooses answers once the
+    /// choice is made and the calls made before were handed on (``ChoosingEngine``).
+    func kind() async -> NotificationEngineKind
+    /// Why an engine tried before this one was not used; `nil` when none was.
+    func fallback() async -> NotificationEngineFallback?
+    /// The agent's engine this one is or hands its calls to, for the agent's own interfaces
+    /// (push registration) and the bench's counts; `nil` when the notifications do not live in
+    /// the agent (or the choice is not made yet).
+    var agentEngine: AgentEngine? { get }
 }
 
 extension NotificationEngine {
+    /// No engine was tried before this one.
+    func fallback() async -> NotificationEngineFallback? { nil }
+
+    /// The notifications do not live in the agent.
+    var agentEngine: AgentEngine? { nil }
+
     /// Nothing to tell: the engine asks its host about content extensions as it posts and as
     /// responses come.
     func contentExtensionsChanged() {}

@@ -218,6 +218,12 @@ final class AgentEngine: NotificationEngine {
         }
     }
 
+    /// The notifications live in the agent.
+    func kind() async -> NotificationEngineKind { .agent }
+
+    /// The engine itself.
+    var agentEngine: AgentEngine? { self }
+
     func close() {
         let (export, signals) = handles.withLock { handles in
             defer { handles = (nil, nil) }

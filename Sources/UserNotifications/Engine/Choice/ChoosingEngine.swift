@@ -32,6 +32,9 @@ final class ChoosingEngine: NotificationEngine {
         state.withLock { $0.chosen?.engine }
     }
 
+    /// The chosen engine's agent engine, from the moment it is adopted.
+    var agentEngine: AgentEngine? { adoptedEngine?.agentEngine }
+
     /// The kind chosen, once the calls made before this one have reached the chosen engine.
     func kind() async -> NotificationEngineKind {
         await perform { _ in } ?? .inProcess

@@ -124,6 +124,9 @@ final class GnomeEngine: SelfKeptEngine {
         return true
     }
 
+    /// The notifications go through GNOME's own interface.
+    func kind() async -> NotificationEngineKind { .gnome }
+
     func close() {
         closeLists()
     }

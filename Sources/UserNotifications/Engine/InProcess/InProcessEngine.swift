@@ -402,6 +402,9 @@ actor InProcessEngine: NotificationEngine {
         false
     }
 
+    /// The notifications live in this process.
+    nonisolated func kind() async -> NotificationEngineKind { .inProcess }
+
     nonisolated func close() {
         submitInBackground(.close)
     }

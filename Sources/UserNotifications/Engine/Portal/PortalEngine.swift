@@ -160,6 +160,9 @@ final class PortalEngine: SelfKeptEngine {
             id: target.identifier, action: target.action, parameter: PortalActionParameter(activationToken: activationToken), nonce: target.nonce)
     }
 
+    /// The notifications go through the portal.
+    func kind() async -> NotificationEngineKind { .portal }
+
     func close() {
         subscription.withLock { $0?.cancel() }
         closeLists()

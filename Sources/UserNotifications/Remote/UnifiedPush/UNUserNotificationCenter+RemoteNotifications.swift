@@ -107,7 +107,7 @@ extension UNUserNotificationCenter {
     /// The agent's engine, when the center's notifications live in the agent.
     private func agentEngine() async -> AgentEngine? {
         guard await engineKind == .agent else { return nil }
-        return (engine as? AgentEngine) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? AgentEngine)
+        return engine.agentEngine
     }
 
     /// Registers through the agent (`AgentPush1.Register`): the agent keeps the keys and
