@@ -153,7 +153,7 @@ enum AgentRows {
             for index in 0..<rounds {
                 let trigger = index.isMultiple(of: 2) ? nil : UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
                 let request = UNNotificationRequest(identifier: "idle-\(index)", content: content("idle"), trigger: trigger)
-                try await call(client, "Add", appID, [.string(try AgentPayload.encode(request))])
+                try await call(client, "Add", appID, [try AgentPayload.encode(request).dbusValue])
                 let member = trigger == nil ? "RemoveDeliveredNotifications" : "RemovePendingRequests"
                 try await call(client, member, appID, [.stringArray([request.identifier]), .boolean(false)])
             }
@@ -162,7 +162,7 @@ enum AgentRows {
         // and its timer is armed, with nothing due in the window.
         let later = UNNotificationRequest(
             identifier: "tomorrow", content: content("tomorrow"), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 86_400, repeats: false))
-        try await call(client, "Add", appID, [.string(try AgentPayload.encode(later))])
+        try await call(client, "Add", appID, [try AgentPayload.encode(later).dbusValue])
         await client.close()
         let closed = ContinuousClock.now
         try await Task.sleep(for: .seconds(2))
@@ -241,21 +241,21 @@ enum AgentRows {
             apps, median(agentCPU), median(rss), median(settledRSS)))
     }
 
-    /// agent-100k-batch: agent-100k's requests sent as `AddRequests` calls (agent interface 4)
+    /// agent-100k-batch: agent-100k's requests sent as `AddRequests` calls 
     /// of ``perApp`` requests each, one per app, all in flight at once; every request's answer
     /// is checked.
     @MainActor
     static func hundredThousandBatched(_ options: Options) async throws {
         let messages = try hundredThousandAdds()
-        var grouped: [String: [String]] = [:]
-        for (appID, json) in messages { grouped[appID, default: []].append(json) }
+        var grouped: [String: [AgentPayload.Record]] = [:]
+        for (appID, record) in messages { grouped[appID, default: []].append(record) }
         let perApp = grouped
         try await runHundredThousand("agent-100k-batch", options) { client in
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for (appID, texts) in perApp {
+                for (appID, records) in perApp {
                     group.addTask {
-                        let reply = try await call(client, "AddRequests", appID, [.stringArray(texts)])
-                        guard case .array(_, let results)? = try reply.arguments("a(ss)").first, results.count == texts.count,
+                        let reply = try await call(client, "AddRequests", appID, [records.dbusValue])
+                        guard case .array(_, let results)? = try reply.arguments("a(ss)").first, results.count == records.count,
                             results.allSatisfy({ $0 == .structure([.string(""), .string("")]) })
                         else { throw BenchError("the agent refused requests of \(appID)'s AddRequests") }
                     }
@@ -352,10 +352,10 @@ enum AgentRows {
     /// The app id of app `index`.
     static func appID(_ index: Int) -> String { "org.desktopnotifications.Bench.App\(index)" }
 
-    /// agent-100k's calls: (app id, request JSON), the apps taken in turn, each request due a
+    /// agent-100k's calls: (app id, request record), the apps taken in turn, each request due a
     /// day ahead at a time of its own.
-    static func hundredThousandAdds() throws -> [(String, String)] {
-        var bodies: [(String, String)] = []
+    static func hundredThousandAdds() throws -> [(String, AgentPayload.Record)] {
+        var bodies: [(String, AgentPayload.Record)] = []
         bodies.reserveCapacity(total)
         for index in 0..<total {
             let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 86_400 + Double(index), repeats: false)
@@ -367,18 +367,18 @@ enum AgentRows {
 
     /// Sends an `Add` for each of `messages` from `client`, at most ``window`` in flight, and
     /// returns once every one is answered.
-    static func addPipelined(_ messages: [(String, String)], on client: DBusConnection) async throws {
+    static func addPipelined(_ messages: [(String, AgentPayload.Record)], on client: DBusConnection) async throws {
         try await Task.detached {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 var next = 0
                 while next < min(window, messages.count) {
-                    let (appID, json) = messages[next]
-                    group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                    let (appID, record) = messages[next]
+                    group.addTask { try await call(client, "Add", appID, [record.dbusValue]) }
                     next += 1
                 }
                 while try await group.next() != nil, next < messages.count {
-                    let (appID, json) = messages[next]
-                    group.addTask { try await call(client, "Add", appID, [.string(json)]) }
+                    let (appID, record) = messages[next]
+                    group.addTask { try await call(client, "Add", appID, [record.dbusValue]) }
                     next += 1
                 }
                 try await group.waitForAll()

@@ -35,7 +35,7 @@ enum AgentScheduled {
     static func list(app: String? = nil, now: Date = Date()) async throws(AgentAccess.Failure) -> [Entry] {
         if let app {
             let requests = try await asApp(app) { connection in
-                try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requestsJSON
+                try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requests
             }
             guard let requests else { return [] }
             let decoded: [UNNotificationRequest]
@@ -70,7 +70,7 @@ enum AgentScheduled {
         if let app {
             let cancelled = try await asApp(app) { connection -> Set<String> in
                 func pending() async throws -> Set<String> {
-                    let json = try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requestsJSON
+                    let json = try Agent1Spec.PendingRequestsReply(await call(.pendingRequests(.init(appID: app)), on: connection).body).requests
                     return Set(try AgentPayload.requests(from: json).map(\.identifier))
                 }
                 let held = try await pending()

@@ -28,9 +28,10 @@ extension FuzzTarget {
                 [0], [0xFF, 0xFF, 0xFF, 0xFF], [0x00, 0x00, 0x01, 0x00], Array("ssah".utf8), Array("sa{sv}".utf8), Array("sas".utf8),
                 Array("h".utf8), Array("v".utf8), Array("AddFiles".utf8), Array("Connect".utf8), Array("Status".utf8),
                 Array("AddRequests".utf8), Array(AgentCallHarness.appID.utf8), Array("org.example.Other".utf8), Array("1e300".utf8),
-                Array("\"timeInterval\":".utf8), Array("\"attachments\":[".utf8), Array("/etc/passwd".utf8), [0xC3, 0x28],
+                Array("timeInterval".utf8), Array("attachments".utf8), Array("userInfo".utf8), Array("kind".utf8), Array("a{sv}".utf8),
+                Array("aa{sv}".utf8), Array("/etc/passwd".utf8), [0xC3, 0x28],
             ],
-            nesting: [[1, UInt8(ascii: "v"), 0], Array("a".utf8), Array("(".utf8), Array("[".utf8), Array("{\"a\":".utf8)],
+            nesting: [[1, UInt8(ascii: "v"), 0], Array("a".utf8), Array("(".utf8), Array("a{sv}".utf8)],
             run: { bytes throws(FuzzFinding) in
                 guard let message = try? DBusMessage(wire: bytes, fileDescriptors: harness.descriptors), message.kind == .methodCall,
                       let member = message.member else { return .refused }
@@ -58,21 +59,21 @@ extension FuzzTarget {
         let withFile = UNNotificationRequest(identifier: "with-file", content: attached, trigger: nil)
         let category = UNNotificationCategory(
             identifier: "meeting", actions: [UNNotificationAction(identifier: "join", title: "Join")], intentIdentifiers: [])
-        func json(_ encode: () throws -> String) -> DBusValue { .string((try? encode()) ?? "") }
+        func record(_ encode: () throws -> AgentPayload.Record) -> DBusValue { ((try? encode()) ?? [:]).dbusValue }
         let calls: [(String, [DBusValue])] = [
             ("Version", []),
             ("Connect", [id, .variantDictionary([("name", .string("Fuzz")), ("icon", .string("dialog-information"))])]),
             ("Status", []),
-            ("Add", [id, json { try AgentPayload.encode(now) }]),
-            ("Add", [id, json { try AgentPayload.encode(later) }]),
-            ("AddPresented", [id, json { try AgentPayload.encode(now) }, .uint32(3)]),
-            ("AddRequests", [id, .stringArray([(try? AgentPayload.encode(later)) ?? "", (try? AgentPayload.encode(daily)) ?? ""])]),
-            ("AddFiles", [id, json { try AgentPayload.encode(withFile) }, .array(element: .unixFileDescriptor, [.unixFileDescriptor(harnessSeedDescriptor)])]),
+            ("Add", [id, record { try AgentPayload.encode(now) }]),
+            ("Add", [id, record { try AgentPayload.encode(later) }]),
+            ("AddPresented", [id, record { try AgentPayload.encode(now) }, .uint32(3)]),
+            ("AddRequests", [id, [(try? AgentPayload.encode(later)) ?? [:], (try? AgentPayload.encode(daily)) ?? [:]].dbusValue]),
+            ("AddFiles", [id, record { try AgentPayload.encode(withFile) }, .array(element: .unixFileDescriptor, [.unixFileDescriptor(harnessSeedDescriptor)])]),
             ("PendingRequests", [id]),
             ("RemovePendingRequests", [id, .stringArray(["later"]), .boolean(false)]),
             ("DeliveredNotifications", [id]),
             ("RemoveDeliveredNotifications", [id, .stringArray([]), .boolean(true)]),
-            ("SetCategories", [id, json { try AgentPayload.encode(Set([category])) }]),
+            ("SetCategories", [id, ((try? AgentPayload.encode(Set([category]))) ?? []).dbusValue]),
             ("Categories", [id]),
             ("Authorization", [id]),
             ("SetBadgeCount", [id, .int32(3)]),

@@ -1,66 +1,167 @@
+import CoreLocation
+import DBus
 import Foundation
 import UserNotifications
 
 extension FuzzTarget {
-    /// The JSON a bus peer hands the agent (`Add`, `SetCategories`) or the agent hands a center
-    /// (`WillPresent`, `Response`, the lists) or a center answers (`ServiceExtension`'s content): `AgentPayload`'s decoders, one after the other. An
-    /// accepted request must survive its own encoding with its identifier.
+    /// The records a bus peer hands the agent (`Add`, `AddRequests`, `SetCategories`) or the
+    /// agent hands a center (`WillPresent`, `Response`, the lists) or a center answers
+    /// (`ServiceExtension`'s content): each input is read as a message (`DBusMessage(wire:)`,
+    /// the reader the connection uses), and its first body value goes to every `AgentPayload`
+    /// reader of its shape (`a{sv}`: request, content, notification, response; `aa{sv}`:
+    /// requests, notifications, categories). Whatever a reader takes must be written again by
+    /// `AgentPayload.encode` to a record that reads back to the same record once more: a
+    /// reader that takes what its writer cannot make, loses a field on the way, or reads its own
+    /// record differently, is a finding. No reader may trap on anything.
     static func agentPayload() -> FuzzTarget {
         FuzzTarget(
             name: "agent-payload",
-            seeds: agentSeeds().map { Array($0.utf8) },
+            seeds: agentPayloadSeeds(),
             tokens: [
-                "{", "}", "[", "]", ",", ":", "null", "true", "1e999", "-1", "\"identifier\"", "\"content\"", "\"trigger\"",
-                "\"actions\"", "\"options\"", "\"userInfo\"", "{\"string\":{\"_0\":\"%999999999$@\"}}", "\"\\u0000\"",
-                "\"\\ud800\"", "9223372036854775807", "{\"timeInterval\":{\"_0\":-1,\"repeats\":true}}",
-            ].map { Array($0.utf8) },
-            nesting: ["[", "{\"a\":", "{\"array\":{\"_0\":[", "{\"dictionary\":{\"_0\":{\"k\":"].map { Array($0.utf8) },
+                [0], [0xFF, 0xFF, 0xFF, 0xFF], [0x00, 0x00, 0xF0, 0x7F], Array("a{sv}".utf8), Array("aa{sv}".utf8), Array("(d)".utf8),
+                Array("(ay)".utf8), Array("ay".utf8), Array("av".utf8), Array("x".utf8), Array("t".utf8), Array("identifier".utf8),
+                Array("content".utf8), Array("trigger".utf8), Array("kind".utf8), Array("interval".utf8), Array("calendar".utf8),
+                Array("location".utf8), Array("userInfo".utf8), Array("dateComponents".utf8), Array("timeZone".utf8),
+                Array("Mars/Olympus".utf8), Array("textInput".utf8), [0xC3, 0x28],
+            ],
+            nesting: [[1, UInt8(ascii: "v"), 0], Array("a".utf8), Array("(".utf8), Array("a{sv}".utf8)],
             run: { bytes throws(FuzzFinding) in
-                let json = String(decoding: bytes, as: UTF8.self)
-                if let request = try? AgentPayload.request(from: json) {
-                    let again: UNNotificationRequest
-                    do {
-                        again = try AgentPayload.request(from: AgentPayload.encode(request))
-                    } catch {
-                        throw FuzzFinding(description: "an accepted request does not survive its own encoding: \(error)")
-                    }
-                    guard again.identifier == request.identifier else {
-                        throw FuzzFinding(description: "identifier \(request.identifier) came back as \(again.identifier)")
-                    }
-                    return .accepted
+                guard let message = try? DBusMessage(wire: bytes), let value = message.body.first else { return .refused }
+                var taken = false
+                if let record = try? AgentPayload.Record.reading(value) {
+                    taken = try checkRecord(record) || taken
                 }
-                let accepted = (try? AgentPayload.requests(from: json)) != nil
-                    || (try? AgentPayload.notification(from: json)) != nil
-                    || (try? AgentPayload.notifications(from: json)) != nil
-                    || (try? AgentPayload.categories(from: json)) != nil
-                    || (try? AgentPayload.response(from: json)) != nil
-                    || (try? AgentPayload.content(from: json)) != nil
-                return accepted ? .accepted : .refused
+                if let records = try? [AgentPayload.Record].reading(value) {
+                    taken = try checkRecords(records) || taken
+                }
+                return taken ? .accepted : .refused
             }
         )
     }
 
-    /// Valid payloads of each kind, encoded by the agent's own coder.
-    private static func agentSeeds() -> [String] {
+    /// Runs the `a{sv}` readers on `record`; `true` when one took it.
+    private static func checkRecord(_ record: AgentPayload.Record) throws(FuzzFinding) -> Bool {
+        var taken = false
+        if let request = try? AgentPayload.request(from: record) {
+            try again("request", request, encode: AgentPayload.encode) { record throws(NotificationAgentError) in try AgentPayload.request(from: record) }
+            taken = true
+        }
+        if let content = try? AgentPayload.content(from: record) {
+            try again("content", content, encode: AgentPayload.encode) { record throws(NotificationAgentError) in try AgentPayload.content(from: record) }
+            taken = true
+        }
+        if let notification = try? AgentPayload.notification(from: record) {
+            try again("notification", notification, encode: AgentPayload.encode) { record throws(NotificationAgentError) in
+                try AgentPayload.notification(from: record)
+            }
+            taken = true
+        }
+        if let response = try? AgentPayload.response(from: record) {
+            try again("response", response, encode: AgentPayload.encode) { record throws(NotificationAgentError) in try AgentPayload.response(from: record) }
+            taken = true
+        }
+        return taken
+    }
+
+    /// Runs the `aa{sv}` readers on `records`; `true` when one took them.
+    private static func checkRecords(_ records: [AgentPayload.Record]) throws(FuzzFinding) -> Bool {
+        var taken = false
+        if let requests = try? AgentPayload.requests(from: records) {
+            try again("requests", requests, encode: AgentPayload.encode) { records throws(NotificationAgentError) in try AgentPayload.requests(from: records) }
+            taken = true
+        }
+        if let notifications = try? AgentPayload.notifications(from: records) {
+            try again("notifications", notifications, encode: AgentPayload.encode) { records throws(NotificationAgentError) in
+                try AgentPayload.notifications(from: records)
+            }
+            taken = true
+        }
+        if let categories = try? AgentPayload.categories(from: records) {
+            try again("categories", categories, encode: AgentPayload.encode) { records throws(NotificationAgentError) in
+                try AgentPayload.categories(from: records)
+            }
+            taken = true
+        }
+        return taken
+    }
+
+    /// Writes `value` (which a reader took), reads the record back and writes it once more:
+    /// the two records must be the same, so nothing is lost or changed on the way.
+    private static func again<Value, Encoded: Equatable>(
+        _ name: String, _ value: Value, encode: (Value) throws -> Encoded, read: (Encoded) throws(NotificationAgentError) -> Value
+    ) throws(FuzzFinding) {
+        let first: Encoded
+        do {
+            first = try encode(value)
+        } catch {
+            // A value can be taken and still not travel back: over the argument limit once
+            // written with its defaults, or a trigger the writer refuses as `add` would.
+            return
+        }
+        let second: Encoded
+        do {
+            second = try encode(try read(first))
+        } catch {
+            throw FuzzFinding(description: "\(name): its own record does not read back: \(error)")
+        }
+        guard first == second else { throw FuzzFinding(description: "\(name): the record changes when read back and written again") }
+    }
+
+    /// Valid records of each kind, written by the agent's own writer, each as the first value
+    /// of a message marshalled by libdbus: every field and trigger kind, user info of every
+    /// type, text-input actions and responses.
+    private static func agentPayloadSeeds() -> [[UInt8]] {
         let content = UNMutableNotificationContent()
-        content.title = "Standup"
+        content.title = "Standup \u{0}"
         content.subtitle = "Room 4"
         content.body = "In 5 minutes"
+        content.badge = 3
+        content.sound = UNNotificationSound.criticalSoundNamed(UNNotificationSoundName("bell.ogg"), withAudioVolume: 0.5)
         content.categoryIdentifier = "meeting"
-        content.userInfo = ["k": "v", "n": 5, "list": [true, 1.5]]
-        let later = UNNotificationRequest(
-            identifier: "later", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true))
-        let now = UNNotificationRequest(identifier: "now", content: content, trigger: nil)
+        content.threadIdentifier = "team"
+        content.interruptionLevel = .timeSensitive
+        content.relevanceScore = 0.5
+        content.filterCriteria = "work"
+        content.summaryArgument = "Ann"
+        content.summaryArgumentCount = 2
+        content.userInfo = [
+            "k": "v", "n": 5, "list": [true, 1.5, "x\u{0}"] as [Any], "date": Date(timeIntervalSinceReferenceDate: 3),
+            "data": Data([0, 255]), "nested": ["deeper": [1, 2]] as [String: Any],
+        ]
+        var components = DateComponents()
+        components.hour = 9
+        components.minute = 30
+        components.timeZone = TimeZone(identifier: "Europe/Paris")
+        components.calendar = Calendar(identifier: .gregorian)
+        let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 48.85, longitude: 2.35), radius: 100, identifier: "paris")
+        let triggers: [UNNotificationTrigger?] = [
+            nil, UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true),
+            UNCalendarNotificationTrigger(dateMatching: components, repeats: true), UNLocationNotificationTrigger(region: region, repeats: false),
+        ]
+        let requests = triggers.enumerated().map { UNNotificationRequest(identifier: "r\($0.offset)", content: content, trigger: $0.element) }
         let category = UNNotificationCategory(
             identifier: "meeting",
-            actions: [UNNotificationAction(identifier: "ok", title: "OK", options: [.foreground]),
-                      UNTextInputNotificationAction(identifier: "reply", title: "Reply", options: [],
-                                                    textInputButtonTitle: "Send", textInputPlaceholder: "…")],
-            intentIdentifiers: [], options: [.customDismissAction])
-        return [
-            (try? AgentPayload.encode(later)) ?? "",
-            (try? AgentPayload.encode([later, now])) ?? "",
-            (try? AgentPayload.encode(Set([category]))) ?? "",
-        ].filter { !$0.isEmpty }
+            actions: [
+                UNNotificationAction(identifier: "ok", title: "OK", options: [.foreground], icon: UNNotificationActionIcon(systemImageName: "checkmark")),
+                UNTextInputNotificationAction(identifier: "reply", title: "Reply", options: [], textInputButtonTitle: "Send", textInputPlaceholder: "…"),
+            ],
+            intentIdentifiers: ["intent"], options: [.customDismissAction])
+        var values: [DBusValue] = requests.compactMap { try? AgentPayload.encode($0).dbusValue }
+        // A delivered notification and a text response, as the agent writes them around a request.
+        let notification: AgentPayload.Record = ["date": .double(7), "request": ((try? AgentPayload.encode(requests[0])) ?? [:]).dbusValue]
+        let response: AgentPayload.Record = [
+            "notification": notification.dbusValue, "actionIdentifier": .string("reply"), "userText": .string("yes"), "activationToken": .string("t"),
+        ]
+        // A pushed request (its trigger has no public initializer).
+        let pushed: AgentPayload.Record = ["identifier": .string("pushed"), "trigger": (["kind": .string("push")] as AgentPayload.Record).dbusValue]
+        values.append(contentsOf: [
+            pushed.dbusValue, (try? AgentPayload.encode(requests))?.dbusValue, (try? AgentPayload.encode(content as UNNotificationContent))?.dbusValue,
+            notification.dbusValue, [notification].dbusValue, (try? AgentPayload.encode(Set([category])))?.dbusValue, response.dbusValue,
+        ].compactMap { $0 })
+        return values.enumerated().compactMap { index, value in
+            LibDBusMarshal.marshal(
+                .call(destination: "org.desktopnotifications.Agent", path: "/org/desktopnotifications/Agent", interface: "org.desktopnotifications.Agent1", member: "Add"),
+                body: [value], serial: UInt32(index + 1))
+        }
     }
 }

@@ -100,10 +100,10 @@ extension FuzzTarget {
         }
         return [
             call(Agent1Spec.name, "Connect", Agent1Spec.ConnectArguments(appID: app, identity: ["name": .string("App"), "icon": .string("app")]).values),
-            call(Agent1Spec.name, "AddRequests", Agent1Spec.AddRequestsArguments(appID: app, requestsJSON: ["{}", "{\"a\":1}"]).values),
+            call(Agent1Spec.name, "AddRequests", Agent1Spec.AddRequestsArguments(appID: app, requests: [["identifier": .string("a")], ["identifier": .string("b"), "content": (["title": .string("T")] as AgentPayload.Record).dbusValue]]).values),
             call(Agent1Spec.name, "RemovePendingRequests", Agent1Spec.RemovePendingRequestsArguments(appID: app, identifiers: ["x"], all: false).values),
             call(Agent1Spec.name, "Status", []),
-            call(AgentClient1Spec.name, "WillPresent", AgentClient1Spec.WillPresentArguments(notificationJSON: "{}").values),
+            call(AgentClient1Spec.name, "WillPresent", AgentClient1Spec.WillPresentArguments(notification: ["date": .double(1), "request": (["identifier": .string("n")] as AgentPayload.Record).dbusValue]).values),
             call(AgentPush1Spec.name, "Register", AgentPush1Spec.RegisterArguments(appID: app, options: ["distributor": .string("d")]).values),
             call(ApplicationSpec.name, "ActivateAction", ApplicationSpec.ActivateActionArguments(
                 actionName: "notification-response", parameter: [.string("id")], platformData: ["activation-token": .string("t")]).values),
@@ -111,7 +111,7 @@ extension FuzzTarget {
             call(Connector2Spec.name, "Message", Connector2Spec.MessageArguments(args: ["token": .string("t"), "message": .byteArray([1, 2])]).values),
             signal(PortalNotificationSpec.name, "ActionInvoked", PortalNotificationSpec.ActionInvokedSignal(
                 id: "n", action: "default", parameter: [.variantDictionary([("activation-token", .string("t"))]), .string("reply")]).values),
-            signal(Agent1Spec.name, "Response", Agent1Spec.ResponseSignal(appID: app, responseID: "r", responseJSON: "{}").values),
+            signal(Agent1Spec.name, "Response", Agent1Spec.ResponseSignal(appID: app, responseID: "r", response: ["actionIdentifier": .string("a")]).values),
             signal(PropertiesSpec.name, "PropertiesChanged", PropertiesSpec.PropertiesChangedSignal(
                 interfaceName: GeoClueClientSpec.name, changedProperties: ["Active": .boolean(true)], invalidatedProperties: []).values),
         ]

@@ -21,7 +21,7 @@ struct Settings: ParsableCommand {
             the target and the case number: --case makes one case again and runs it alone.
             """)
 
-    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, request-json, gnome-action-target, activatable-entry, app-files-exec, geoclue, portal-target, web-push, push-request, unifiedpush-call, push-record or agent-call.")
+    @Option(help: "Run one target in this process: payload, format, hint, arguments, agent-wait-arguments, wire, state, desktop-entry, agent-payload, gnome-action-target, activatable-entry, app-files-exec, geoclue, portal-target, web-push, push-request, unifiedpush-call, push-record or agent-call.")
     var target: String?
 
     @Option(help: "Cases per target.")
@@ -74,7 +74,7 @@ struct Settings: ParsableCommand {
 }
 
 let targets: [FuzzTarget] = [
-    .payload, .format, .hint, .arguments, .agentWaitArguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .requestJSON(), .gnomeActionTarget(), .activatableEntry,
+    .payload, .format, .hint, .arguments, .agentWaitArguments, .wire, .stateFile(), .desktopEntry, .agentPayload(), .gnomeActionTarget(), .activatableEntry,
     .appFilesExec,
     .geoClueLocation,
     .portalTarget,

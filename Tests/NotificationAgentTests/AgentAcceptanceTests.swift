@@ -21,8 +21,12 @@ struct AgentAcceptanceTests {
 
     /// The notifications the app's engine lists as delivered.
     static func delivered(_ app: AgentTestClient) async -> [UNNotification] {
-        let json = (try? await app.call("DeliveredNotifications", [.string(appID)]).first?.stringValue) ?? ""
-        return (try? AgentPayload.notifications(from: json)) ?? []
+        do {
+            return try AgentPayload.notifications(from: AgentTestClient.records(try await app.call("DeliveredNotifications", [.string(appID)]).first))
+        } catch {
+            Issue.record("DeliveredNotifications failed: \(error)")
+            return []
+        }
     }
 
     @Test("Add is answered while the server holds its Notify reply; the notification is delivered once the reply comes")

@@ -37,9 +37,9 @@ struct AgentAddRequestsTests {
             caps: AgentLimits.AddCaps(pendingRequests: 3, liveNotifications: 10))
         let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
-        let texts = try [
+        let records: [AgentPayload.Record] = try [
             AgentPayload.encode(AgentTestClient.request("a", after: 3600)),
-            "{not json",
+            ["identifier": .string("typo"), "titel": .string("misspelt")],
             AgentPayload.encode(AgentTestClient.request("b", after: 3600)),
             // Replaces "a": taken at the cap.
             AgentPayload.encode(AgentTestClient.request("a", after: 7200)),
@@ -47,13 +47,13 @@ struct AgentAddRequestsTests {
             // Past the cap of 3 pending requests.
             AgentPayload.encode(AgentTestClient.request("d", after: 3600)),
         ]
-        let results = Self.results(try await app.call("AddRequests", [.string(Self.appID), .stringArray(texts)]))
+        let results = Self.results(try await app.call("AddRequests", [.string(Self.appID), records.dbusValue]))
         #expect(results.map(\.0) == [
             "", Self.invalid, "", "", "", "org.desktopnotifications.Agent1.Error.LimitReached",
         ])
-        #expect(results[1].1.contains("not a NotificationRequestSnapshot"))
+        #expect(results[1].1.contains("request has no field \"titel\""))
         #expect(try await app.pending(of: Self.appID).sorted() == ["a", "b", "c"])
-        let pending = try AgentPayload.requests(from: try await app.call("PendingRequests", [.string(Self.appID)]).first?.stringValue ?? "")
+        let pending = try AgentPayload.requests(from: AgentTestClient.records(try await app.call("PendingRequests", [.string(Self.appID)]).first))
         #expect((pending.first { $0.identifier == "a" }?.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval == 7200)
         await agent.stop()
     }
@@ -64,8 +64,8 @@ struct AgentAddRequestsTests {
         let agent = try await fixture.startAgent()
         let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
-        let texts = try [AgentPayload.encode(AgentTestClient.request("now")), AgentPayload.encode(AgentTestClient.request("later", after: 60))]
-        #expect(Self.results(try await app.call("AddRequests", [.string(Self.appID), .stringArray(texts)])).map(\.0) == ["", ""])
+        let records = try [AgentPayload.encode(AgentTestClient.request("now")), AgentPayload.encode(AgentTestClient.request("later", after: 60))]
+        #expect(Self.results(try await app.call("AddRequests", [.string(Self.appID), records.dbusValue])).map(\.0) == ["", ""])
         _ = await server.waitForNotify()
         #expect(server.notifications.map(\.request.summary) == ["Title of now"])
         #expect(try await app.pending(of: Self.appID) == ["later"])
@@ -80,20 +80,20 @@ struct AgentAddRequestsTests {
         try await app.connectApp(Self.appID)
         let one = try AgentPayload.encode(AgentTestClient.request("x", after: 3600))
         let tooMany = Array(repeating: one, count: AgentInterface.maximumBatchRequests + 1)
-        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), .stringArray(tooMany)]) == Self.invalid)
-        let large = String(repeating: "x", count: AgentInterface.maximumArgumentBytes)
-        let tooLarge = Array(repeating: large, count: AgentInterface.maximumBatchBytes / large.utf8.count + 1)
-        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), .stringArray(tooLarge)]) == Self.invalid)
-        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), .string(one)]) == Self.invalid)
+        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), tooMany.dbusValue]) == Self.invalid)
+        let large: AgentPayload.Record = ["identifier": .string(String(repeating: "x", count: AgentInterface.maximumArgumentBytes / 2))]
+        let tooLarge = Array(repeating: large, count: AgentInterface.maximumBatchBytes / AgentPayload.size(of: large) + 1)
+        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), tooLarge.dbusValue]) == Self.invalid)
+        #expect(await app.errorName(of: "AddRequests", [.string(Self.appID), one.dbusValue]) == Self.invalid)
         let other = try await AgentTestClient.connect(fixture.testBus.bus)
-        #expect(await other.errorName(of: "AddRequests", [.string(Self.appID), .stringArray([one])])
+        #expect(await other.errorName(of: "AddRequests", [.string(Self.appID), [one].dbusValue])
             == "org.desktopnotifications.Agent1.Error.NotAllowed")
         // Nothing of the refused calls was added; the largest list allowed is taken.
         #expect(try await app.pending(of: Self.appID).isEmpty)
         let most = (0..<AgentInterface.maximumBatchRequests).map { index in
-            (try? AgentPayload.encode(AgentTestClient.request("r\(index)", after: 3600))) ?? ""
+            (try? AgentPayload.encode(AgentTestClient.request("r\(index)", after: 3600))) ?? [:]
         }
-        let results = Self.results(try await app.call("AddRequests", [.string(Self.appID), .stringArray(most)]))
+        let results = Self.results(try await app.call("AddRequests", [.string(Self.appID), most.dbusValue]))
         #expect(results.count == most.count && results.allSatisfy { $0.0.isEmpty })
         #expect(try await app.pending(of: Self.appID).count == AgentInterface.maximumBatchRequests)
         await other.close()

@@ -11,7 +11,7 @@ struct AgentBudgetMeasureTests {
     static let appID = "org.example.AgentBudgetMeasure"
 
     /// An app's calls run on the D-Bus I/O thread, which serves every app; measuring its lists
-    /// encodes all of them (up to 16 MiB of JSON), which must not hold that thread.
+    /// encodes all of them (up to 16 MiB of records), which must not hold that thread.
     @Test("near its budget an app's Add has its lists measured, and the encoding runs off the I/O thread")
     func measuresOffTheIOThread() async throws {
         let fixture = try await AgentServiceFixture(prefix: "agent-budget-measure")
@@ -28,7 +28,7 @@ struct AgentBudgetMeasureTests {
         var refused: String?
         for index in 0..<100 where refused == nil {
             refused = await app.errorName(of: "Add", [
-                .string(Self.appID), .string(try AgentPayload.encode(AgentTestClient.request("later-\(index)", after: 3600))),
+                .string(Self.appID), try AgentPayload.encode(AgentTestClient.request("later-\(index)", after: 3600)).dbusValue,
             ])
         }
         #expect(refused == "org.desktopnotifications.Agent1.Error.LimitReached")

@@ -16,23 +16,27 @@ struct AgentFarDateTests {
         fixture = try await AgentServiceFixture(prefix: "far-dates")
     }
 
-    /// The JSON of a request due in an hour, with its interval written as `interval`.
-    static func json(_ identifier: String, interval: String) throws -> String {
-        let json = try AgentPayload.encode(AgentTestClient.request(identifier, after: 3600))
-        try #require(json.contains("\"_0\":3600"))
-        return json.replacingOccurrences(of: "\"_0\":3600", with: "\"_0\":\(interval)")
+    /// The record of a request due in an hour, with its trigger's interval set to `interval`
+    /// (as a peer can send it: `add` refuses such an interval before anything is sent).
+    static func record(_ identifier: String, interval: Double) throws -> DBusValue {
+        var record = try AgentPayload.encode(AgentTestClient.request(identifier, after: 3600))
+        var trigger = try AgentPayload.Record.reading(try #require(record["trigger"]))
+        try #require(trigger["interval"] == .double(3600))
+        trigger["interval"] = .double(interval)
+        record["trigger"] = trigger.dbusValue
+        return record.dbusValue
     }
 
-    @Test("Add with an interval of 1e300, 1e19 or 1e999 seconds: InvalidArgument; the agent keeps answering")
+    @Test("Add with an interval of 1e300, 1e19 or infinite seconds: InvalidArgument; the agent keeps answering")
     func refusedAtAdd() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
         let (agent, app) = try await fixture.startAgent(withApp: Self.appID)
-        for interval in ["1e300", "1e19", "1e999", "3155760001"] {
-            let text = try Self.json("far-\(interval)", interval: interval)
-            #expect(await app.errorName(of: "Add", [.string(Self.appID), .string(text)]) == Self.invalid, "\(interval)")
+        for interval in [1e300, 1e19, .infinity, 3_155_760_001] {
+            let record = try Self.record("far-\(interval)", interval: interval)
+            #expect(await app.errorName(of: "Add", [.string(Self.appID), record]) == Self.invalid, "\(interval)")
         }
-        let batch = try [Self.json("far", interval: "1e300"), Self.json("near", interval: "120")]
-        let results = try await app.call("AddRequests", [.string(Self.appID), .stringArray(batch)])
+        let batch = try [Self.record("far", interval: 1e300), Self.record("near", interval: 120)]
+        let results = try await app.call("AddRequests", [.string(Self.appID), .array(element: AgentPayload.Record.dbusType, batch)])
         #expect("\(results)".contains(Self.invalid))
         try await app.add(AgentTestClient.request("good", after: 60), for: Self.appID)
         #expect(try await app.pending(of: Self.appID).sorted() == ["good", "near"])

@@ -118,11 +118,25 @@ struct AgentInterfaceTests {
         #expect(AgentErrorName.decode(DBusError.remote(name: name, message: message)) as? UNError == UNError(.notificationInvalidNoContent))
     }
 
-    @Test("the payload refuses text over 1 MiB and JSON of the wrong shape, with a typed error")
-    func boundedPayload() {
-        let huge = String(repeating: "x", count: AgentInterface.maximumArgumentBytes + 1)
+    @Test("the payload refuses records over 1 MiB and records of the wrong shape, with a typed error")
+    func boundedPayload() throws {
+        let huge: AgentPayload.Record = ["identifier": .string(String(repeating: "x", count: AgentInterface.maximumArgumentBytes + 1))]
         #expect(throws: NotificationAgentError.self) { try AgentPayload.request(from: huge) }
-        #expect(throws: NotificationAgentError.self) { try AgentPayload.request(from: "{\"identifier\": 3}") }
-        #expect(throws: NotificationAgentError.self) { try AgentPayload.categories(from: "[") }
+        #expect(throws: NotificationAgentError.self) { try AgentPayload.request(from: ["identifier": .uint32(3)]) }
+        #expect(throws: NotificationAgentError.self) { try AgentPayload.categories(from: [["actions": .string("[")]]) }
+        // Just under the bound is taken.
+        var body = ""
+        var fits: AgentPayload.Record = [:]
+        repeat {
+            body += String(repeating: "y", count: 4096)
+            fits = try AgentPayload.encode(UNNotificationRequest(identifier: "big", content: Self.content(body: body), trigger: nil))
+        } while AgentPayload.size(of: fits) + 4096 <= AgentInterface.maximumArgumentBytes
+        #expect(try AgentPayload.request(from: fits).content.body == body)
+    }
+
+    static func content(body: String) -> UNNotificationContent {
+        let content = UNMutableNotificationContent()
+        content.body = body
+        return content
     }
 }

@@ -33,8 +33,10 @@ struct AgentRealDesktopTests {
             #expect(await eventually(timeout: .seconds(10)) {
                 guard case .array(_, let items)? = try? await again.call("TakeResponses", [.string(Self.appID)]).first else { return false }
                 responses = items.compactMap { item in
-                    guard case .structure(let pair) = item, let json = pair.last?.stringValue else { return nil }
-                    return (try? AgentPayload.response(from: json)).map { "\($0.notification.request.identifier) \($0.actionIdentifier)" }
+                    guard case .structure(let pair) = item, let record = pair.last.flatMap({ try? AgentPayload.Record.reading($0) }) else {
+                        return nil
+                    }
+                    return (try? AgentPayload.response(from: record)).map { "\($0.notification.request.identifier) \($0.actionIdentifier)" }
                 }
                 return !responses.isEmpty
             })

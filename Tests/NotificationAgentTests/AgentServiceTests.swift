@@ -43,7 +43,7 @@ struct AgentServiceTests {
         #expect(try await app.pending(of: Self.appID) == ["later"])
         // Accepted before it is shown: it is in the delivered list once the server took it.
         #expect(await eventually {
-            let delivered = (try? await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue) ?? ""
+            let delivered = (try? AgentTestClient.records(try await app.call("DeliveredNotifications", [.string(Self.appID)]).first)) ?? []
             return (try? AgentPayload.notifications(from: delivered).map(\.request.identifier)) == ["shown"]
         })
         try await app.call("RemovePendingRequests", [.string(Self.appID), .stringArray(["later"]), .boolean(false)])
@@ -59,7 +59,7 @@ struct AgentServiceTests {
         try await app.connectApp(Self.appID)
         let category = UNNotificationCategory(
             identifier: "reply", actions: [UNNotificationAction(identifier: "ok", title: "OK")], intentIdentifiers: [])
-        try await app.call("SetCategories", [.string(Self.appID), .string(try AgentPayload.encode(Set([category])))])
+        try await app.call("SetCategories", [.string(Self.appID), try AgentPayload.encode(Set([category])).dbusValue])
         try await app.add(AgentTestClient.request("kept", category: "reply"), for: Self.appID)
         let id = try #require(await server.waitForNotify())
         await app.close()
@@ -90,14 +90,16 @@ struct AgentServiceTests {
             return !taken.isEmpty
         })
         #expect(taken.count == 1)
-        guard case .structure(let pair) = taken.first, let responseID = pair.first?.stringValue, let json = pair.last?.stringValue else {
-            Issue.record("no (id, json) pair")
+        guard case .structure(let pair) = taken.first, let responseID = pair.first?.stringValue,
+            let record = pair.last.flatMap({ try? AgentPayload.Record.reading($0) })
+        else {
+            Issue.record("no (id, record) pair")
             return
         }
-        #expect(try AgentPayload.response(from: json).notification.request.identifier == "click-me")
+        #expect(try AgentPayload.response(from: record).notification.request.identifier == "click-me")
         try await second.call("AcknowledgeResponses", [.string(Self.appID), .stringArray([responseID])])
         let after = try await second.call("TakeResponses", [.string(Self.appID)])
-        #expect(after == [.array(element: .structure([.string, .string]), [])])
+        #expect(after == [.array(element: .structure([.string, AgentPayload.Record.dbusType]), [])])
         await agent.stop()
     }
 
@@ -140,7 +142,7 @@ struct AgentServiceTests {
         try await app.connectApp(Self.appID)
         let limitReached = "org.desktopnotifications.Agent1.Error.LimitReached"
         func add(_ request: UNNotificationRequest, for appID: String = Self.appID) async -> String? {
-            await app.errorName(of: "Add", [.string(appID), .string((try? AgentPayload.encode(request)) ?? "")])
+            await app.errorName(of: "Add", [.string(appID), ((try? AgentPayload.encode(request)) ?? [:]).dbusValue])
         }
         for index in 0..<3 {
             #expect(await add(AgentTestClient.request("later-\(index)", after: 3600)) == nil)
@@ -171,15 +173,17 @@ struct AgentServiceTests {
         let app = try await AgentTestClient.connect(fixture.testBus.bus)
         try await app.connectApp(Self.appID)
         let invalid = "org.desktopnotifications.Agent1.Error.InvalidArgument"
-        #expect(await app.errorName(of: "Add", [.string(Self.appID), .string("{not json")]) == invalid)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), .string("{not a record")]) == invalid)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), (["identifier": .uint32(1)] as AgentPayload.Record).dbusValue]) == invalid)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), (["identifier": .string("x"), "extra": .boolean(true)] as AgentPayload.Record).dbusValue]) == invalid)
         let huge = String(repeating: "x", count: AgentInterface.maximumArgumentBytes + 1)
-        #expect(await app.errorName(of: "Add", [.string(Self.appID), .string(huge)]) == invalid)
+        #expect(await app.errorName(of: "Add", [.string(Self.appID), (["identifier": .string(huge)] as AgentPayload.Record).dbusValue]) == invalid)
         #expect(await app.errorName(of: "Add", [.string(Self.appID)]) == invalid)
         #expect(await app.errorName(of: "Connect", [.string("../escape"), .variantDictionary([])]) == invalid)
         #expect(await app.errorName(of: "Frobnicate", []) == "org.freedesktop.DBus.Error.UnknownMethod")
-        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), .string("{not json"), .uint32(0)]) == invalid)
+        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), .string("{not a record"), .uint32(0)]) == invalid)
         let request = try AgentPayload.encode(AgentTestClient.request("now"))
-        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), .string(request)]) == invalid)
+        #expect(await app.errorName(of: "AddPresented", [.string(Self.appID), request.dbusValue]) == invalid)
         #expect(try await app.call("Version") == [.uint32(AgentInterface.version)])
         await agent.stop()
     }
@@ -192,7 +196,7 @@ struct AgentServiceTests {
         let asked = Locked<[String]>([])
         let client = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
             invocation in
-            let notification = try? AgentPayload.notification(from: invocation.message.body.first?.stringValue ?? "")
+            let notification = invocation.message.body.first.flatMap { try? AgentPayload.notification(from: AgentPayload.Record.reading($0)) }
             asked.withLock { $0.append(notification?.request.identifier ?? "?") }
             invocation.reply([.uint32(UInt32(UNNotificationPresentationOptions([.banner, .list]).rawValue))])
         }
@@ -201,7 +205,7 @@ struct AgentServiceTests {
         #expect(try await app.call("Connect", [.string(Self.appID), .variantDictionary([])]) == [.uint32(AgentInterface.version)])
         func addPresented(_ request: UNNotificationRequest, _ options: UNNotificationPresentationOptions) async -> String? {
             await app.errorName(of: "AddPresented", [
-                .string(Self.appID), .string((try? AgentPayload.encode(request)) ?? ""), .uint32(UInt32(options.rawValue)),
+                .string(Self.appID), ((try? AgentPayload.encode(request)) ?? [:]).dbusValue, .uint32(UInt32(options.rawValue)),
             ])
         }
         #expect(await addPresented(AgentTestClient.request("shown"), [.banner, .list]) == nil)
@@ -211,7 +215,7 @@ struct AgentServiceTests {
         #expect(await addPresented(AgentTestClient.request("hidden"), []) == nil)
         #expect(server.notifications.map(\.request.summary) == ["Title of shown"])
         #expect(await eventually {
-            let delivered = (try? await app.call("DeliveredNotifications", [.string(Self.appID)]).first?.stringValue) ?? ""
+            let delivered = (try? AgentTestClient.records(try await app.call("DeliveredNotifications", [.string(Self.appID)]).first)) ?? []
             return (try? AgentPayload.notifications(from: delivered).map(\.request.identifier)) == ["shown"]
         })
         #expect(asked.withLock { $0 }.isEmpty)

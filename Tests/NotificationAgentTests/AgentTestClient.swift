@@ -28,13 +28,13 @@ struct AgentTestClient {
 
     /// `Add(appID, request)`.
     func add(_ request: UNNotificationRequest, for appID: String) async throws {
-        try await call("Add", [.string(appID), .string(try AgentPayload.encode(request))])
+        try await call("Add", [.string(appID), try AgentPayload.encode(request).dbusValue])
     }
 
     /// `PendingRequests(appID)`'s identifiers.
     func pending(of appID: String) async throws -> [String] {
-        let json = try await call("PendingRequests", [.string(appID)]).first?.stringValue ?? ""
-        return try AgentPayload.requests(from: json).map(\.identifier)
+        let records = try Self.records(try await call("PendingRequests", [.string(appID)]).first)
+        return try AgentPayload.requests(from: records).map(\.identifier)
     }
 
     /// The D-Bus error name a call fails with, or `nil` when it succeeds.
@@ -48,6 +48,13 @@ struct AgentTestClient {
     }
 
     func close() async { await connection.close() }
+
+    /// The records of an `aa{sv}` answer (`PendingRequests`, `DeliveredNotifications`,
+    /// `Categories`).
+    static func records(_ value: DBusValue?) throws -> [AgentPayload.Record] {
+        guard let value else { throw DBusError.unexpectedSignature(expected: "aa{sv}", found: "") }
+        return try [AgentPayload.Record].reading(value)
+    }
 
     /// A request shown now, or after `delay`, with the category `category`.
     static func request(_ identifier: String, after delay: TimeInterval? = nil, category: String = "") -> UNNotificationRequest {

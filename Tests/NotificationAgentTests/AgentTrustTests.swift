@@ -145,7 +145,7 @@ struct AgentTrustTests {
             content.title = identifier
             content.body = String(repeating: "b", count: bodyBytes)
             let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
-            return .string(try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)))
+            return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)).dbusValue
         }
         #expect(await peer.errorName(of: "Add", [.string(Self.appID), try request("big", bodyBytes: 70_000)]) == Self.prefix + "InvalidArgument")
         var refusedAt: Int?
@@ -178,7 +178,7 @@ struct AgentTrustTests {
             content.title = identifier
             content.body = String(repeating: "b", count: 50_000)
             let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)
-            return .string(try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)))
+            return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)).dbusValue
         }
         let first = try await AgentTestClient.connect(fixture.testBus.bus)
         try await first.connectApp("org.example.First")
@@ -191,7 +191,7 @@ struct AgentTrustTests {
         try await Task.sleep(for: .milliseconds(1100))
         // The first app's estimate is measured again when its next Add would pass the budget;
         // the second app's request then fits.
-        #expect(await first.errorName(of: "Add", [.string("org.example.First"), .string(try AgentPayload.encode(AgentTestClient.request("small", after: 3600)))]) == nil)
+        #expect(await first.errorName(of: "Add", [.string("org.example.First"), try AgentPayload.encode(AgentTestClient.request("small", after: 3600)).dbusValue]) == nil)
         #expect(await first.errorName(of: "Add", [.string("org.example.First"), try request("d")]) == nil)
         #expect(await second.errorName(of: "Add", [.string("org.example.Second"), try request("e")]) == nil)
         await first.close()
@@ -212,7 +212,7 @@ struct AgentTrustTests {
         try await client.connectApp(Self.appID)
         let descriptor = DBusFileDescriptor(taking: open(big, O_RDONLY | O_CLOEXEC))
         #expect(await client.errorName(
-            of: "AddFiles", [.string(Self.appID), .string(try attached("big", path: "/x.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+            of: "AddFiles", [.string(Self.appID), try attached("big", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
             == Self.prefix + "LimitReached")
         let store = fixture.stateRoot.appendingPathComponent(Self.appID).appendingPathComponent("attachments").path
         #expect(AttachmentStore.usedBytes(under: URL(fileURLWithPath: store)) == 0)
@@ -235,7 +235,7 @@ struct AgentTrustTests {
     }
 
     /// A request with one attachment naming `path`.
-    func attached(_ identifier: String, path: String) throws -> String {
+    func attached(_ identifier: String, path: String) throws -> AgentPayload.Record {
         let content = UNMutableNotificationContent()
         content.title = identifier
         content.attachments = [UNNotificationAttachment(identifier: "img", url: URL(fileURLWithPath: path), type: "public.png")]
@@ -251,21 +251,21 @@ struct AgentTrustTests {
         let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
         _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
         try await boxed.connectApp(Self.appID)
-        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), .string(try attached("path", path: image))]) == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), .string(try attached("missing", path: "/nonexistent/secret"))])
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("path", path: image).dbusValue]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("missing", path: "/nonexistent/secret").dbusValue])
             == Self.prefix + "NotAllowed")
         let descriptor = DBusFileDescriptor(taking: open(image, O_RDONLY | O_CLOEXEC))
-        try await boxed.call("AddFiles", [.string(Self.appID), .string(try attached("handed", path: "/somewhere/pic.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+        try await boxed.call("AddFiles", [.string(Self.appID), try attached("handed", path: "/somewhere/pic.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
         _ = try #require(await server.waitForNotify())
         let stored = try #require(server.notifications.last?.request.hints.imagePath.flatMap(URL.init(string:)))
         #expect(stored.path.hasPrefix(fixture.stateRoot.path))
         #expect(try String(contentsOf: stored, encoding: .utf8) == "not really a png, bytes all the same")
-        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), .string(try attached("none", path: "/x.png")), .array(element: .unixFileDescriptor, [])])
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("none", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [])])
             == Self.prefix + "InvalidArgument")
         let fifo = "\(files.path)/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
         let pipe = DBusFileDescriptor(taking: open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
-        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), .string(try attached("fifo", path: "/x.png")), .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("fifo", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
             == Self.prefix + "UNError100")
         // Each accepted file is copied once, straight into the app's store: the one notification
         // shown holds the one copy, and nothing else of the app's folder holds the bytes.
@@ -278,7 +278,7 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
-    func sounding(_ identifier: String, sound: String) throws -> String {
+    func sounding(_ identifier: String, sound: String) throws -> AgentPayload.Record {
         let content = UNMutableNotificationContent()
         content.title = identifier
         content.sound = UNNotificationSound(named: UNNotificationSoundName(rawValue: sound))
@@ -294,16 +294,16 @@ struct AgentTrustTests {
         let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
         _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
         try await boxed.connectApp("org.example.Boxed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("path", sound: sound))]) == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("missing", sound: "/nonexistent/secret"))])
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("path", sound: sound).dbusValue]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("missing", sound: "/nonexistent/secret").dbusValue])
             == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), .string(try sounding("themed", sound: "complete"))]) == nil)
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("themed", sound: "complete").dbusValue]) == nil)
         _ = try #require(await server.waitForNotify())
         #expect(server.notifications.last?.request.hints.soundName == "complete")
         let host = try await AgentTestClient.connect(fixture.testBus.bus)
         try await host.connectApp(Self.appID)
         let options = UNNotificationPresentationOptions([.banner, .sound])
-        #expect(await host.errorName(of: "AddPresented", [.string(Self.appID), .string(try sounding("hosted", sound: sound)), .uint32(UInt32(options.rawValue))]) == nil)
+        #expect(await host.errorName(of: "AddPresented", [.string(Self.appID), try sounding("hosted", sound: sound).dbusValue, .uint32(UInt32(options.rawValue))]) == nil)
         #expect(await eventually { server.notifications.count == 2 })
         #expect(server.notifications.last?.request.hints.soundFile == sound)
         await boxed.close()
@@ -324,10 +324,10 @@ struct AgentTrustTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let host = try await AgentTestClient.connect(fixture.testBus.bus)
         try await host.connectApp(Self.appID)
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("link", path: link))]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("link", path: link).dbusValue]) == Self.prefix + "UNError100")
         #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o644)
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("fifo", path: fifo))]) == Self.prefix + "UNError100")
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), .string(try attached("dir", path: files.path))]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("fifo", path: fifo).dbusValue]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("dir", path: files.path).dbusValue]) == Self.prefix + "UNError100")
         // The agent still answers.
         #expect(try await host.call("Version") == [.uint32(AgentInterface.version)])
         await host.close()

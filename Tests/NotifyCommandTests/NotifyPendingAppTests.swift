@@ -134,7 +134,7 @@ struct NotifyPendingAppTests {
         content.title = "Tea is ready"
         let request = UNNotificationRequest(
             identifier: "tea", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3, repeats: false))
-        _ = try await Self.call("Add", [.string("org.example.Tea"), .string(try AgentPayload.encode(request))], on: app)
+        _ = try await Self.call("Add", [.string("org.example.Tea"), try AgentPayload.encode(request).dbusValue], on: app)
 
         let running = try await notify(["pending", "--app", "org.example.Tea"])
         #expect(running.status == .exited(1))

@@ -92,7 +92,7 @@ final class AgentApp: Sendable {
     /// trigger is refused then. `accepted` is called at acceptance, before the request is
     /// posted (``UserNotifications/HostedEngine/add(_:accepted:)``).
     ///
-    /// `travelBytes` (the request's JSON) counts against ``AgentLimits/appStateBytes`` and,
+    /// `travelBytes` (the size of the request's record) counts against ``AgentLimits/appStateBytes`` and,
     /// with `othersBytes` (what the agent's other apps hold), ``AgentLimits/agentStateBytes``.
     ///
     /// `files` are the open files its attachments' bytes are copied from (``AgentService/addWithFiles(_:bytes:sources:to:presentation:accepted:)``).
@@ -150,9 +150,10 @@ final class AgentApp: Sendable {
         bytes.withLock { $0.estimate += count }
     }
 
-    /// The bytes of the app's pending and shown requests, as their JSON. The lists are encoded
-    /// on the global executor: an app's calls run on the D-Bus I/O thread, which serves every
-    /// app, and up to 16 MiB of JSON held it for about a second (debug build).
+    /// The bytes of the app's pending and shown requests, as their records
+    /// (``UserNotifications/AgentPayload/size(of:)``). The lists are measured on the global
+    /// executor: an app's calls run on the D-Bus I/O thread, which serves every app, and up to
+    /// 16 MiB of JSON held it for about a second (debug build) when they travelled as JSON.
     func measureBytes() async -> Int {
         let pending = await engine.pendingRequests()
         let delivered = await engine.deliveredNotifications()
@@ -160,8 +161,8 @@ final class AgentApp: Sendable {
             return try await Task.detached {
                 Self.measuring.withLock { $0?() }
                 var total = 0
-                for request in pending { total += try AgentPayload.encode(request).utf8.count }
-                for notification in delivered { total += try AgentPayload.encode(notification).utf8.count }
+                for request in pending { total += AgentPayload.size(of: try AgentPayload.encode(request)) }
+                for notification in delivered { total += AgentPayload.size(of: try AgentPayload.encode(notification)) }
                 return total
             }.value
         } catch {

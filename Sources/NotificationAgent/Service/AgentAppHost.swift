@@ -99,7 +99,7 @@ final class AgentAppHost: EngineHost {
         guard let center else { return fallback }
         do {
             let reply = try await call(
-                center, .willPresent(.init(notificationJSON: try AgentPayload.encode(notification))),
+                center, .willPresent(.init(notification: try AgentPayload.encode(notification))),
                 timeout: UNUserNotificationCenter.presentationDeadline)
             return UNNotificationPresentationOptions(rawValue: UInt(try AgentClient1Spec.WillPresentReply(reply).options))
         } catch {
@@ -132,7 +132,7 @@ final class AgentAppHost: EngineHost {
         guard let center else { return }
         do {
             _ = try await call(
-                center, .contentExtensionShown(.init(notificationJSON: try AgentPayload.encode(notification))),
+                center, .contentExtensionShown(.init(notification: try AgentPayload.encode(notification))),
                 timeout: AgentInterface.contentExtensionDeadline)
         } catch {
             SubsystemLog.agent.logger.info(
@@ -151,7 +151,7 @@ final class AgentAppHost: EngineHost {
         guard let center else { return nil }
         do {
             let reply = try await call(
-                center, .contentExtensionResponse(.init(responseJSON: try AgentPayload.encode(response))),
+                center, .contentExtensionResponse(.init(response: try AgentPayload.encode(response))),
                 timeout: AgentInterface.contentExtensionDeadline)
             let raw = try AgentClient1Spec.ContentExtensionResponseReply(reply).option
             guard let option = UNNotificationContentExtensionResponseOption(rawValue: UInt(raw)) else {
@@ -192,9 +192,9 @@ final class AgentAppHost: EngineHost {
         }
         do {
             let reply = try await call(
-                center, .serviceExtension(.init(requestJSON: try AgentPayload.encode(request))), timeout: AgentInterface.serviceExtensionDeadline)
-            let json = try AgentClient1Spec.ServiceExtensionReply(reply).contentJSON
-            return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: json), trigger: request.trigger)
+                center, .serviceExtension(.init(request: try AgentPayload.encode(request))), timeout: AgentInterface.serviceExtensionDeadline)
+            let record = try AgentClient1Spec.ServiceExtensionReply(reply).content
+            return UNNotificationRequest(identifier: request.identifier, content: try AgentPayload.content(from: record), trigger: request.trigger)
         } catch {
             SubsystemLog.agent.logger.warning(
                 "the app's service extension gave no content; the push is shown as sent",
@@ -215,15 +215,15 @@ final class AgentAppHost: EngineHost {
     package func receive(_ response: UNNotificationResponse) {
         touch()
         let identifier = response.notification.request.identifier
-        let json: String
+        let stored: AgentStoredResponse
         do {
-            json = try AgentPayload.encode(response)
+            stored = try AgentStoredResponse(response)
         } catch {
             SubsystemLog.agent.logger.warning(
                 "a response could not be encoded; dropped", metadata: ["app": "\(appID)", "identifier": "\(identifier)", "error": SubsystemLog.describe(error)])
             return
         }
-        let queued = QueuedResponse(id: UUID().uuidString, json: json, queuedAt: clock.now)
+        let queued = QueuedResponse(id: UUID().uuidString, response: stored, queuedAt: clock.now)
         enqueue(queued)
         if let center, send(queued, to: center) { return }
         guard let started = beginLaunch() else {
@@ -267,7 +267,7 @@ final class AgentAppHost: EngineHost {
     /// Sends the `Response` signal to the app's center alone; `false` when it cannot be sent.
     private func send(_ response: QueuedResponse, to center: String) -> Bool {
         do {
-            try connection.send(try Agent1Spec.ResponseSignal(appID: appID, responseID: response.id, responseJSON: response.json)
+            try connection.send(try Agent1Spec.ResponseSignal(appID: appID, responseID: response.id, response: response.response.record)
                 .message(path: AgentInterface.path, destination: center))
             return true
         } catch {

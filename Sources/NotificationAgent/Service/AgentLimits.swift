@@ -15,7 +15,8 @@ public enum AgentLimits {
     public static let queuedResponses = 256
     /// How long a queued response waits for its app: seven days; an older one is dropped.
     public static let responseLifetime: Duration = .seconds(7 * 24 * 3600)
-    /// The most bytes of one request as it travels (its JSON): 64 KiB. A larger one is refused
+    /// The most bytes of one request as it travels (its record, as
+    /// ``UserNotifications/AgentPayload/size(of:)`` counts it): 64 KiB. A larger one is refused
     /// with ``UserNotifications/NotificationAgentError/invalidArgument(_:)``.
     public static let requestBytes = 64 * 1024
     /// The most bytes of requests an app keeps, pending and shown together, counted as they

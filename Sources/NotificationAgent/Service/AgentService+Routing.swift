@@ -118,33 +118,33 @@ extension AgentService {
         let engine = app.engine
         switch call {
         case .add(let arguments):
-            try await add(arguments.requestJSON, presentation: nil, to: app, accepted: accepted)
+            try await add(arguments.request, presentation: nil, to: app, accepted: accepted)
             return []
         case .addPresented(let arguments):
             let options = UNNotificationPresentationOptions(rawValue: UInt(arguments.options))
-            try await add(arguments.requestJSON, presentation: options, to: app, accepted: accepted)
+            try await add(arguments.request, presentation: options, to: app, accepted: accepted)
             return []
         case .addFiles(let arguments):
-            let (request, bytes) = try Self.request(from: arguments.requestJSON)
+            let (request, bytes) = try Self.request(from: arguments.request)
             try await addWithFiles(request, bytes: bytes, sources: arguments.files, to: app, presentation: nil, accepted: nil)
             return []
         case .addRequests(let arguments):
-            return Agent1Spec.AddRequestsReply(results: try await addRequests(arguments.requestsJSON, to: app)).values
+            return Agent1Spec.AddRequestsReply(results: try await addRequests(arguments.requests, to: app)).values
         case .pendingRequests:
-            return Agent1Spec.PendingRequestsReply(requestsJSON: try AgentPayload.encode(await engine.pendingRequests())).values
+            return Agent1Spec.PendingRequestsReply(requests: try AgentPayload.encode(await engine.pendingRequests())).values
         case .removePendingRequests(let arguments):
             engine.removePendingRequests(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
         case .deliveredNotifications:
-            return Agent1Spec.DeliveredNotificationsReply(notificationsJSON: try AgentPayload.encode(await engine.deliveredNotifications())).values
+            return Agent1Spec.DeliveredNotificationsReply(notifications: try AgentPayload.encode(await engine.deliveredNotifications())).values
         case .removeDeliveredNotifications(let arguments):
             engine.removeDeliveredNotifications(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
         case .setCategories(let arguments):
-            engine.setCategories(try AgentPayload.categories(from: arguments.categoriesJSON))
+            engine.setCategories(try AgentPayload.categories(from: arguments.categories))
             return []
         case .categories:
-            return Agent1Spec.CategoriesReply(categoriesJSON: try AgentPayload.encode(await engine.categories())).values
+            return Agent1Spec.CategoriesReply(categories: try AgentPayload.encode(await engine.categories())).values
         case .requestAuthorization(let arguments):
             let options = UNAuthorizationOptions(rawValue: UInt(arguments.options))
             return Agent1Spec.RequestAuthorizationReply(granted: await engine.requestAuthorization(options: options)).values
@@ -158,8 +158,9 @@ extension AgentService {
             try await engine.setBadgeCount(Int(arguments.count))
             return []
         case .takeResponses:
-            let pairs = app.host.takeResponses().map { DBusValue.structure([.string($0.id), .string($0.json)]) }
-            return Agent1Spec.TakeResponsesReply(responses: .array(element: .structure([.string, .string]), pairs)).values
+            let pairs = app.host.takeResponses().map { DBusValue.structure([.string($0.id), $0.response.record.dbusValue]) }
+            let pairType = DBusType.structure([.string, AgentPayload.Record.dbusType])
+            return Agent1Spec.TakeResponsesReply(responses: .array(element: pairType, pairs)).values
         case .acknowledgeResponses(let arguments):
             app.host.acknowledge(arguments.responseIDs)
             return []
@@ -171,9 +172,10 @@ extension AgentService {
     /// `Add` and `AddPresented` (`presentation` given): a request with attachments has its
     /// files copied into the store off the D-Bus I/O thread, as a growing call.
     private func add(
-        _ json: String, presentation: UNNotificationPresentationOptions?, to app: AgentApp, accepted: (@Sendable () -> Void)?
+        _ record: AgentPayload.Record, presentation: UNNotificationPresentationOptions?, to app: AgentApp,
+        accepted: (@Sendable () -> Void)?
     ) async throws {
-        let (request, bytes) = try Self.request(from: json)
+        let (request, bytes) = try Self.request(from: record)
         guard request.content.attachments.isEmpty else {
             return try await Self.offTheIOThread { [self] in
                 try await addWithFiles(request, bytes: bytes, sources: nil, to: app, presentation: presentation, accepted: accepted)
@@ -186,21 +188,21 @@ extension AgentService {
     /// name, message) pair for each, both empty for a request taken; a refused request does not
     /// stop the ones after it. A list over ``UserNotifications/AgentInterface/maximumBatchRequests``
     /// requests or ``UserNotifications/AgentInterface/maximumBatchBytes`` bytes is refused whole.
-    func addRequests(_ texts: [String], to app: AgentApp) async throws -> DBusValue {
-        guard texts.count <= AgentInterface.maximumBatchRequests else {
+    func addRequests(_ records: [AgentPayload.Record], to app: AgentApp) async throws -> DBusValue {
+        guard records.count <= AgentInterface.maximumBatchRequests else {
             throw NotificationAgentError.invalidArgument(
-                "AddRequests takes at most \(AgentInterface.maximumBatchRequests) requests, not \(texts.count)")
+                "AddRequests takes at most \(AgentInterface.maximumBatchRequests) requests, not \(records.count)")
         }
-        let bytes = texts.reduce(0) { $0 + $1.utf8.count }
+        let bytes = records.reduce(0) { $0 + AgentPayload.size(of: $1) }
         guard bytes <= AgentInterface.maximumBatchBytes else {
             throw NotificationAgentError.invalidArgument("AddRequests takes at most \(AgentInterface.maximumBatchBytes) bytes, not \(bytes)")
         }
         var results: [DBusValue] = []
-        results.reserveCapacity(texts.count)
+        results.reserveCapacity(records.count)
         let others = othersBytes(app)
-        for text in texts {
+        for record in records {
             do {
-                let (request, size) = try Self.request(from: text)
+                let (request, size) = try Self.request(from: record)
                 if request.content.attachments.isEmpty {
                     try await app.add(request, travelBytes: size, othersBytes: others)
                 } else {
@@ -215,13 +217,14 @@ extension AgentService {
         return .array(element: .structure([.string, .string]), results)
     }
 
-    /// The request a call's JSON argument holds, and its size, within ``AgentLimits/requestBytes``.
-    static func request(from json: String) throws -> (UNNotificationRequest, Int) {
-        let bytes = json.utf8.count
+    /// The request a call's record holds, and its size (``UserNotifications/AgentPayload/size(of:)``),
+    /// within ``AgentLimits/requestBytes``.
+    static func request(from record: AgentPayload.Record) throws -> (UNNotificationRequest, Int) {
+        let bytes = AgentPayload.size(of: record)
         guard bytes <= AgentLimits.requestBytes else {
             throw NotificationAgentError.invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
         }
-        return (try AgentPayload.request(from: json), bytes)
+        return (try AgentPayload.request(from: record), bytes)
     }
 
     /// What the agent's apps other than `app` hold, in bytes, asked at the time of the check.

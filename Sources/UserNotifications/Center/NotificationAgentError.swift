@@ -10,8 +10,8 @@ public enum NotificationAgentError: Error, Sendable, Hashable, CustomStringConve
     case notAllowed(String)
     /// The app holds as many pending requests or live notifications as the agent keeps.
     case limitReached(String)
-    /// An argument was malformed: not JSON of the expected shape, over 1 MiB, or an app id
-    /// that cannot name a desktop entry.
+    /// An argument was malformed: a record with a field it does not have, of another type or
+    /// missing (the message names it), over 1 MiB, or an app id that cannot name a desktop entry.
     case invalidArgument(String)
     /// The caller did not `Connect` for this app id first.
     case unknownApp(String)

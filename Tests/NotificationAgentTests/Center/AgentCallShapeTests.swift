@@ -15,10 +15,10 @@ struct AgentCallShapeTests {
         let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
         let engine = try await AgentEngine.start(identity: identity, connection: connection, host: EngineHostReference())
 
-        let add = try engine.message(.add(.init(appID: identity.id, requestJSON: "{}")))
+        let add = try engine.message(.add(.init(appID: identity.id, request: ["identifier": .string("a")])))
         #expect(add.member == "Add" && add.interface == "org.desktopnotifications.Agent1")
         #expect(add.bodySignature == Agent1Spec.Method.add.inputSignature)
-        #expect(add.body == [.string(identity.id), .string("{}")])
+        #expect(add.body == [.string(identity.id), .dictionary(key: .string, value: .variant, [DBusDictionaryEntry(.string("identifier"), .variant(.string("a")))])])
         let remove = try engine.message(.removePendingRequests(.init(appID: identity.id, identifiers: ["a"], all: false)))
         #expect(remove.member == "RemovePendingRequests" && remove.bodySignature == "sasb")
         #expect(remove.body == [.string(identity.id), .stringArray(["a"]), .boolean(false)])
@@ -27,10 +27,10 @@ struct AgentCallShapeTests {
         let read = try Agent1Spec.Call(.removePendingRequests, remove.body)
         guard case .removePendingRequests(let arguments) = read else { Issue.record("read as \(read.method)"); return }
         #expect(arguments.appID == identity.id && arguments.identifiers == ["a"] && !arguments.all)
-        #expect(throws: DBusError.unexpectedSignature(expected: "ss", found: "suu")) {
+        #expect(throws: DBusError.unexpectedSignature(expected: "sa{sv}", found: "suu")) {
             try Agent1Spec.Call(.add, [.string(identity.id), .uint32(1), .uint32(2)])
         }
-        #expect(throws: DBusError.typeMismatch(expected: "s", found: "u")) { try Agent1Spec.Call(.add, [.string(identity.id), .uint32(1)]) }
+        #expect(throws: DBusError.typeMismatch(expected: "a{sv}", found: "u")) { try Agent1Spec.Call(.add, [.string(identity.id), .uint32(1)]) }
         #expect(throws: DBusError.typeMismatch(expected: "a(ss)", found: "as")) {
             try Agent1Spec.AddRequestsReply([.stringArray(["x"])])
         }

@@ -67,8 +67,8 @@ final class HoldingAgent: Sendable {
         await connection.close()
     }
 
-    private static func identifier(of json: String) -> String {
-        (try? AgentPayload.request(from: json).identifier) ?? "?"
+    private static func identifier(of value: DBusValue) -> String {
+        (try? AgentPayload.request(from: AgentPayload.Record.reading(value)).identifier) ?? "?"
     }
 
     private func take(_ invocation: DBusMethodInvocation) {
@@ -80,9 +80,9 @@ final class HoldingAgent: Sendable {
             state.withLock { $0.connects += 1 }
             invocation.reply([.uint32(AgentInterface.version)])
         case "TakeResponses":
-            invocation.reply([.array(element: .structure([.string, .string]), [])])
+            invocation.reply([.array(element: .structure([.string, AgentPayload.Record.dbusType]), [])])
         case "Add":
-            let identifier = Self.identifier(of: body.first?.stringValue ?? "")
+            let identifier = body.first.map(Self.identifier) ?? "?"
             let hold = state.withLock { state in
                 state.calls.append((member, [identifier]))
                 guard state.holding, state.held == nil else { return false }
@@ -91,7 +91,7 @@ final class HoldingAgent: Sendable {
             }
             if !hold { invocation.reply([]) }
         case "AddRequests":
-            let identifiers = (body.first?.stringArrayValue ?? []).map(Self.identifier)
+            let identifiers: [String] = if case .array(_, let records)? = body.first { records.map(Self.identifier) } else { [] }
             let refusal = state.withLock { state in
                 state.calls.append((member, identifiers))
                 defer { state.firstBatchError = nil }

@@ -23,8 +23,8 @@ struct ApplicationInterfaceTests {
             engine: engine)
     }
 
-    /// The JSON the agent keeps for a click on `identifier`'s `action`.
-    static func responseJSON(_ identifier: String, _ action: String) throws -> String {
+    /// The record the agent keeps for a click on `identifier`'s `action`.
+    static func responseRecord(_ identifier: String, _ action: String) throws -> AgentPayload.Record {
         let notification = UNNotification(date: Date(), request: AgentTestClient.request(identifier))
         return try AgentPayload.encode(UNNotificationResponse(notification: notification, actionIdentifier: action))
     }
@@ -60,15 +60,15 @@ struct ApplicationInterfaceTests {
         try await center.serveApplicationInterface()
         #expect(await center.engineKind == .agent)
         #expect(await eventually { agent.takes == 1 })
-        agent.keep(id: "r0", json: try Self.responseJSON("earlier", UNNotificationDefaultActionIdentifier))
-        agent.keep(id: "r1", json: try Self.responseJSON("clicked", "yes"))
+        agent.keep(id: "r0", record: try Self.responseRecord("earlier", UNNotificationDefaultActionIdentifier))
+        agent.keep(id: "r1", record: try Self.responseRecord("clicked", "yes"))
         agent.release()
         try await call("ActivateAction", Self.activateResponse("r1", token: "token-1"))
         #expect(await eventually { recorder.received == ["earlier \(UNNotificationDefaultActionIdentifier)", "clicked yes"] })
         #expect(recorder.activationTokens == [nil, "token-1"])
         #expect(await eventually { agent.acknowledged == ["r0", "r1"] })
         // A told response asks nothing of the agent; one the agent gives again is not told again.
-        agent.keep(id: "r1", json: try Self.responseJSON("clicked", "yes"))
+        agent.keep(id: "r1", record: try Self.responseRecord("clicked", "yes"))
         let takes = agent.takes
         try await call("ActivateAction", Self.activateResponse("r1", token: "token-1"))
         #expect(agent.takes == takes)
@@ -81,7 +81,7 @@ struct ApplicationInterfaceTests {
     @Test("responses taken before a delegate is set wait for it, then reach it once")
     func responsesWaitForTheDelegate() async throws {
         let agent = try await FakeAgent.start(on: testBus.bus)
-        agent.keep(id: "r0", json: try Self.responseJSON("launched", "yes"))
+        agent.keep(id: "r0", record: try Self.responseRecord("launched", "yes"))
         agent.release()
         let center = center()
         try await center.serveApplicationInterface()

@@ -9,7 +9,7 @@ import UserNotifications
 /// agent was started with (an agent of another install answers another).
 final class FakeAgent: Sendable {
     private struct State {
-        var kept: [(id: String, json: String)] = []
+        var kept: [(id: String, record: AgentPayload.Record)] = []
         var released = false
         var holding = false
         var takes = 0
@@ -38,8 +38,8 @@ final class FakeAgent: Sendable {
     }
 
     /// Keeps a response, given by `TakeResponses` once released, until it is acknowledged.
-    func keep(id: String, json: String) {
-        state.withLock { $0.kept.append((id, json)) }
+    func keep(id: String, record: AgentPayload.Record) {
+        state.withLock { $0.kept.append((id, record)) }
     }
 
     /// From now on `TakeResponses` gives the kept responses.
@@ -77,7 +77,7 @@ final class FakeAgent: Sendable {
                 return (state.released ? state.kept : [], state.holding)
             }
             guard !holding else { return }
-            invocation.reply([.array(element: .structure([.string, .string]), kept.map { .structure([.string($0.id), .string($0.json)]) })])
+            invocation.reply([.array(element: .structure([.string, AgentPayload.Record.dbusType]), kept.map { .structure([.string($0.id), $0.record.dbusValue]) })])
         case "AcknowledgeResponses":
             let ids = (try? invocation.message.arguments("sas"))?[1].stringArrayValue ?? []
             state.withLock { state in

@@ -33,6 +33,7 @@ import stat
 import subprocess
 import sys
 import time
+import urllib.parse
 
 import dbus
 import dbus.lowlevel
@@ -83,105 +84,62 @@ class Peer:
 
 
 class Templates:
-    """Requests as the agent's own encoder writes them (the test writes the file)."""
+    """Requests as the agent's interface carries them: a{sv} records of typed fields (see
+    Sources/UserNotifications/Engine/Agent/Records), built here field by field; the file the
+    test writes names the placeholder image."""
 
     def __init__(self, path):
         with open(path, encoding="utf-8") as file:
             self.values = json.load(file)
         self.placeholder = self.values["placeholder"]
 
+    @staticmethod
+    def record(fields):
+        return dbus.Dictionary(fields, signature="sv")
+
+    def content(self, title, padding=0, attachments=None):
+        fields = {"title": dbus.String(title), "body": dbus.String("B" * padding if padding else "Body")}
+        if attachments is not None:
+            fields["attachments"] = dbus.Array(attachments, signature="a{sv}")
+        return self.record(fields)
+
+    def request(self, identifier, content, trigger=None):
+        fields = {"identifier": dbus.String(identifier), "content": content}
+        if trigger is not None:
+            fields["trigger"] = trigger
+        return self.record(fields)
+
     def plain(self, identifier, padding=0):
-        request = json.loads(self.values["plain"])
-        request = replace_strings(request, "Title of plain", "Title of " + identifier)
-        request = replace_key(request, "identifier", identifier)
-        if padding:
-            request = replace_strings(request, "Body", "B" * padding)
-        return json.dumps(request)
+        return self.request(identifier, self.content("Title of " + identifier, padding))
 
     def later(self, identifier, padding=0):
-        request = json.loads(self.values["later"])
-        request = replace_key(request, "identifier", identifier)
-        if padding:
-            request = replace_strings(request, "Body", "B" * padding)
-        return json.dumps(request)
+        return self.interval(identifier, 3600.0, padding)
 
-    def interval(self, identifier, seconds):
-        request = json.loads(self.values["later"])
-        request = replace_key(request, "identifier", identifier)
-        return json.dumps(set_interval(request, seconds))
+    def interval(self, identifier, seconds, padding=0):
+        trigger = self.record({"kind": dbus.String("timeInterval"), "interval": dbus.Double(seconds)})
+        return self.request(identifier, self.content("Title of plain", padding), trigger)
 
     def calendar(self, identifier, components):
-        request = json.loads(self.values["calendar"])
-        request = replace_key(request, "identifier", identifier)
-        for key, value in components.items():
-            request = replace_key(request, key, value)
-        return json.dumps(request)
+        values = {"year": 2030, "month": 1, "day": 1, "hour": 9}
+        values.update(components)
+        trigger = self.record({
+            "kind": dbus.String("calendar"),
+            "dateComponents": self.record({key: dbus.Int64(value) for key, value in values.items()}),
+        })
+        return self.request(identifier, self.content("Title of plain"), trigger)
 
     def attached(self, identifier, paths):
-        """A request with one attachment per path (the template's attachment repeated)."""
-        request = json.loads(self.values["attachment"])
-        request = replace_key(request, "identifier", identifier)
-        lists = find_attachment_lists(request, self.placeholder)
-        for holder, key in lists:
-            model = holder[key][0]
-            holder[key] = [replace_strings(json.loads(json.dumps(model)), self.placeholder, path) for path in paths]
-            for index, item in enumerate(holder[key]):
-                if isinstance(item, dict) and "identifier" in item:
-                    item["identifier"] = f"file-{index}"
-        return json.dumps(request)
+        """A request with one attachment per path."""
+        attachments = [
+            self.record({"identifier": dbus.String(f"file-{index}"), "url": dbus.String("file://" + urllib.parse.quote(path)),
+                         "type": dbus.String("public.png")})
+            for index, path in enumerate(paths)
+        ]
+        return self.request(identifier, self.content("Title of plain", attachments=attachments))
 
-
-def replace_strings(value, old, new):
-    if isinstance(value, str):
-        return value.replace(old, new)
-    if isinstance(value, list):
-        return [replace_strings(item, old, new) for item in value]
-    if isinstance(value, dict):
-        return {key: replace_strings(item, old, new) for key, item in value.items()}
-    return value
-
-
-def set_interval(value, seconds):
-    """Sets the time-interval trigger's interval, however the encoder nests it."""
-    if isinstance(value, list):
-        return [set_interval(item, seconds) for item in value]
-    if isinstance(value, dict):
-        result = {}
-        for name, item in value.items():
-            if name == "timeInterval" and isinstance(item, dict):
-                numbers = [key for key, field in item.items() if isinstance(field, (int, float)) and not isinstance(field, bool)]
-                key = "_0" if "_0" in item else (numbers[0] if numbers else "timeInterval")
-                result[name] = dict(item, **{key: seconds})
-            elif name == "timeInterval":
-                result[name] = seconds
-            else:
-                result[name] = set_interval(item, seconds)
-        return result
-    return value
-
-
-def replace_key(value, key, new):
-    """Sets every `key` in the tree to `new`."""
-    if isinstance(value, list):
-        return [replace_key(item, key, new) for item in value]
-    if isinstance(value, dict):
-        return {name: (new if name == key else replace_key(item, key, new)) for name, item in value.items()}
-    return value
-
-
-def find_attachment_lists(value, placeholder, found=None):
-    """The (holder, key) of each list whose items name the placeholder path."""
-    found = [] if found is None else found
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(item, list) and item and placeholder in json.dumps(item):
-                found.append((value, key))
-            else:
-                find_attachment_lists(item, placeholder, found)
-    elif isinstance(value, list):
-        for item in value:
-            find_attachment_lists(item, placeholder, found)
-    return found
+    @staticmethod
+    def records(requests):
+        return dbus.Array(requests, signature="a{sv}")
 
 
 def fd(path, flags=os.O_RDONLY):
@@ -213,46 +171,49 @@ def host_phase(args, templates):
     peer.attempt("connect-own", "Connect", "sa{sv}", [own, {"name": "Hostile", "icon": "dialog-warning"}])
 
     # 1: a FIFO by path (would hang an open without O_NONBLOCK) and as a descriptor.
-    peer.attempt("fifo-path", "Add", "ss", [own, templates.attached("fifo", [fifo])], timeout=10)
+    peer.attempt("fifo-path", "Add", "sa{sv}", [own, templates.attached("fifo", [fifo])], timeout=10)
     writer_end = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
-    peer.attempt("fifo-descriptor", "AddFiles", "ssah", [own, templates.attached("fifo-fd", [fifo]), [dbus.types.UnixFd(writer_end)]],
+    peer.attempt("fifo-descriptor", "AddFiles", "sa{sv}ah", [own, templates.attached("fifo-fd", [fifo]), [dbus.types.UnixFd(writer_end)]],
                  timeout=10)
     # 2: links to a file and to a folder outside.
-    peer.attempt("symlink-file", "Add", "ss", [own, templates.attached("link-file", [link_file])])
-    peer.attempt("symlink-folder", "Add", "ss", [own, templates.attached("link-folder", [link_folder])])
+    peer.attempt("symlink-file", "Add", "sa{sv}", [own, templates.attached("link-file", [link_file])])
+    peer.attempt("symlink-folder", "Add", "sa{sv}", [own, templates.attached("link-folder", [link_folder])])
     # 3: a big folder, by path and as a descriptor.
-    peer.attempt("folder-path", "Add", "ss", [own, templates.attached("folder", [os.path.join(victim, "big")])])
-    peer.attempt("folder-descriptor", "AddFiles", "ssah",
+    peer.attempt("folder-path", "Add", "sa{sv}", [own, templates.attached("folder", [os.path.join(victim, "big")])])
+    peer.attempt("folder-descriptor", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("folder-fd", [regular]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
+    # An attachment from the user's own process by path: taken, into the agent's store (before
+    # the budgets below fill the app).
+    peer.attempt("regular-attachment-path", "Add", "sa{sv}", [own, templates.attached("regular", [regular])])
     # 9: budgets. One request over 64 KiB; 60 KiB requests until the app's 16 MiB; attachments
     # over the app's 64 MiB (a sparse file: its size is read from the descriptor before a copy).
-    peer.attempt("request-over-64k", "Add", "ss", [own, templates.later("big-request", padding=70 * 1024)])
+    peer.attempt("request-over-64k", "Add", "sa{sv}", [own, templates.later("big-request", padding=70 * 1024)])
     start = time.monotonic()
     accepted, outcome, message = 0, "none", ""
     for index in range(400):
         try:
-            peer.call("Add", "ss", [own, templates.later(f"fill-{index}", padding=60 * 1024)])
+            peer.call("Add", "sa{sv}", [own, templates.later(f"fill-{index}", padding=60 * 1024)])
             accepted += 1
         except dbus.exceptions.DBusException as error:
             outcome, message = error.get_dbus_name(), error.get_dbus_message()
             break
     report("app-state-budget", outcome, time.monotonic() - start, f"accepted={accepted} {message}")
-    peer.attempt("attachment-over-budget-path", "Add", "ss", [own, templates.attached("sparse", [sparse])])
-    peer.attempt("attachment-over-budget-descriptor", "AddFiles", "ssah",
+    peer.attempt("attachment-over-budget-path", "Add", "sa{sv}", [own, templates.attached("sparse", [sparse])])
+    peer.attempt("attachment-over-budget-descriptor", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("sparse-fd", [sparse]), [fd(sparse)]])
-    peer.attempt("attachments-over-count", "AddFiles", "ssah",
+    peer.attempt("attachments-over-count", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("many", [regular] * 17), [fd(regular)]])
     # 17 descriptors in one message: past the bus's own limit (16 on dbus-daemon), which then
     # drops the sender's connection; on a connection of its own.
     many = Peer(args.bus)
-    peer.attempt("descriptors-over-count", "AddFiles", "ssah",
+    peer.attempt("descriptors-over-count", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("many-fds", [regular] * 17), [fd(regular) for _ in range(17)]], connection=many.connection)
     # AddFiles whose descriptors do not match its attachments.
-    peer.attempt("addfiles-fewer-descriptors", "AddFiles", "ssah",
+    peer.attempt("addfiles-fewer-descriptors", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("mismatch-1", [regular, regular]), [fd(regular)]])
-    peer.attempt("addfiles-more-descriptors", "AddFiles", "ssah",
+    peer.attempt("addfiles-more-descriptors", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("mismatch-2", [regular]), [fd(regular), fd(regular), fd(regular)]])
-    peer.attempt("addfiles-no-attachment", "AddFiles", "ssah", [own, templates.plain("mismatch-3"), [fd(regular)]])
+    peer.attempt("addfiles-no-attachment", "AddFiles", "sa{sv}ah", [own, templates.plain("mismatch-3"), [fd(regular)]])
     # 10: a 20 MB display name (the bus or the agent refuses it), control characters, long icon.
     try:
         big = Peer(args.bus)
@@ -269,7 +230,7 @@ def host_phase(args, templates):
     peer.attempt("other-app-pending", "PendingRequests", "s", [honest])
     peer.attempt("other-app-delivered", "DeliveredNotifications", "s", [honest])
     peer.attempt("other-app-take-responses", "TakeResponses", "s", [honest])
-    peer.attempt("other-app-add", "Add", "ss", [honest, templates.plain("forged")])
+    peer.attempt("other-app-add", "Add", "sa{sv}", [honest, templates.plain("forged")])
     peer.attempt("other-app-remove", "RemovePendingRequests", "sasb", [honest, dbus.Array([], signature="s"), True])
     peer.attempt("other-app-badge", "SetBadgeCount", "si", [honest, 99])
     # 11: Status from the user's own unsandboxed process: every app.
@@ -283,17 +244,31 @@ def host_phase(args, templates):
     peer.attempt("unknown-member", "DropEverything", "s", [own])
     peer.attempt("invalid-app-id", "PendingRequests", "s", ["../../../../etc"])
     peer.attempt("empty-app-id", "PendingRequests", "s", [""])
-    peer.attempt("not-json", "Add", "ss", [own, "{not json"])
-    peer.attempt("json-wrong-shape", "Add", "ss", [own, "[1,2,3]"])
-    peer.attempt("json-deep", "Add", "ss", [own, "[" * 30000 + "]" * 30000])
+    # Records that are not requests: a string, a field of another type, a field no request has,
+    # no identifier, a trigger with another kind's field, a number user info cannot hold.
+    peer.attempt("not-a-record", "Add", "ss", [own, "{not a record"])
+    peer.attempt("record-wrong-type", "Add", "sa{sv}", [own, templates.record({"identifier": dbus.Int32(3)})])
+    peer.attempt("record-unknown-field", "Add", "sa{sv}", [own, templates.record({"identifier": dbus.String("u"), "titel": dbus.String("t")})])
+    peer.attempt("record-no-identifier", "Add", "sa{sv}", [own, templates.record({"content": templates.content("no id")})])
+    peer.attempt("trigger-other-kind-field", "Add", "sa{sv}", [own, templates.request(
+        "mixed", templates.content("mixed"), templates.record({"kind": dbus.String("push"), "interval": dbus.Double(5.0)}))])
+    peer.attempt("user-info-nan", "Add", "sa{sv}", [own, templates.request(
+        "nan", templates.record({"userInfo": templates.record({"n": dbus.Double(float("nan"))})}))])
+    # User info nested 12 dictionaries deep (within the 64 containers D-Bus allows): a valid request.
+    deep = templates.record({"leaf": dbus.String("x")})
+    for _ in range(12):
+        deep = templates.record({"k": deep})
+    # On an app of its own: the hostile app's budget is full by now.
+    peer.call("Connect", "sa{sv}", ["org.example.Hostile.Deep", no_options()])
+    peer.attempt("record-deep", "Add", "sa{sv}", ["org.example.Hostile.Deep", templates.request("deep", templates.record({"userInfo": deep}))])
     # Huge arrays.
-    peer.attempt("addrequests-10k", "AddRequests", "sas", [own, dbus.Array([templates.plain(f"b{i}") for i in range(10000)], signature="s")],
+    peer.attempt("addrequests-10k", "AddRequests", "saa{sv}", [own, templates.records([templates.plain(f"b{i}") for i in range(10000)])],
                  timeout=60)
     peer.attempt("remove-100k-ids", "RemovePendingRequests", "sasb", [own, dbus.Array([f"id-{i}" for i in range(100000)], signature="s"), False],
                  timeout=60)
     peer.attempt("acknowledge-100k-ids", "AcknowledgeResponses", "sas", [own, dbus.Array([f"r-{i}" for i in range(100000)], signature="s")],
                  timeout=60)
-    peer.attempt("categories-not-json", "SetCategories", "ss", [own, "[{" * 30000])
+    peer.attempt("categories-not-records", "SetCategories", "ss", [own, "[{" * 30000])
     # Flooding: calls sent without waiting for their replies, then one that must be answered.
     start = time.monotonic()
     for index in range(3000):
@@ -306,9 +281,9 @@ def host_phase(args, templates):
     start = time.monotonic()
     closing = Peer(args.bus)
     closing.call("Connect", "sa{sv}", ["org.example.Hostile.Closing", no_options()])
-    closing.send("AddRequests", "sas", ["org.example.Hostile.Closing", dbus.Array([templates.later(f"c{i}") for i in range(900)], signature="s")])
-    closing.send("AddFiles", "ssah", ["org.example.Hostile.Closing", templates.attached("closing-fd", [regular]), [fd(regular)]])
-    closing.send("Add", "ss", ["org.example.Hostile.Closing", templates.attached("closing-path", [regular])])
+    closing.send("AddRequests", "saa{sv}", ["org.example.Hostile.Closing", templates.records([templates.later(f"c{i}") for i in range(900)])])
+    closing.send("AddFiles", "sa{sv}ah", ["org.example.Hostile.Closing", templates.attached("closing-fd", [regular]), [fd(regular)]])
+    closing.send("Add", "sa{sv}", ["org.example.Hostile.Closing", templates.attached("closing-path", [regular])])
     closing.connection.close()
     report("close-mid-call", "bounded", time.monotonic() - start, "closed with three calls in flight")
     # A center that never answers WillPresent: its Adds wait for the agent's deadline; nobody else does.
@@ -316,12 +291,10 @@ def host_phase(args, templates):
     silent.call("Connect", "sa{sv}", ["org.example.Hostile.Silent", no_options()])
     start = time.monotonic()
     for index in range(3):
-        silent.send("Add", "ss", ["org.example.Hostile.Silent", templates.plain(f"silent-{index}")])
+        silent.send("Add", "sa{sv}", ["org.example.Hostile.Silent", templates.plain(f"silent-{index}")])
     outcome, _ = silent.attempt("silent-center-then-pending", "PendingRequests", "s", ["org.example.Hostile.Silent"], timeout=120)
     report("silent-center", "bounded", time.monotonic() - start, f"3 Adds never answered, then PendingRequests: {outcome}")
     silent.connection.close()
-    # An attachment from the user's own process by path: taken, into the agent's store.
-    peer.attempt("regular-attachment-path", "Add", "ss", [own, templates.attached("regular", [regular])])
     # 6: host Connects of junk ids, on a connection of their own: bounded by AgentLimits.apps;
     # the apps are let go once it closes (they hold nothing).
     junk = Peer(args.bus)
@@ -345,14 +318,14 @@ def trigger_phase(args, templates):
     peer.attempt("connect-own", "Connect", "sa{sv}", [own, no_options()])
     # 5: intervals and dates past what a clock can honour.
     for name, seconds in [("interval-1e300", 1e300), ("interval-1e19", 1e19), ("interval-negative", -1.0), ("interval-max-double", 1.7976931348623157e308)]:
-        peer.attempt(f"trigger-{name}", "Add", "ss", [own, templates.interval(name, seconds)], timeout=10)
+        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, templates.interval(name, seconds)], timeout=10)
     for name, components in [
         ("calendar-year-int-max", {"year": 9223372036854775807}),
         ("calendar-year-1e12", {"year": 1000000000000}),
         ("calendar-day-huge", {"day": 2147483647}),
         ("calendar-year-negative", {"year": -9223372036854775807}),
     ]:
-        peer.attempt(f"trigger-{name}", "Add", "ss", [own, templates.calendar(name, components)], timeout=10)
+        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, templates.calendar(name, components)], timeout=10)
     peer.attempt("trigger-version-at-end", "Version", "", [])
 
 
@@ -399,7 +372,7 @@ def forged_honest_phase(args, templates):
     peer.attempt("forged-instance-pending", "PendingRequests", "s", [honest])
     peer.attempt("forged-instance-delivered", "DeliveredNotifications", "s", [honest])
     peer.attempt("forged-instance-take-responses", "TakeResponses", "s", [honest])
-    peer.attempt("forged-instance-add", "Add", "ss", [honest, templates.plain("forged-instance")])
+    peer.attempt("forged-instance-add", "Add", "sa{sv}", [honest, templates.plain("forged-instance")])
     peer.attempt("forged-instance-status", "Status", "", [])
     # 6: a sandboxed caller claiming other ids: each refused, nothing made.
     start = time.monotonic()
@@ -429,20 +402,20 @@ def sandboxed_phase(args, templates):
     # 4: host paths, existing or not: refused before anything is opened, the same words for both.
     for name, path in [("bashrc", os.path.join(victim, ".bashrc")), ("secret", os.path.join(victim, "secret.txt")),
                        ("missing", os.path.join(victim, "missing.txt")), ("folder", os.path.join(victim, "big"))]:
-        peer.attempt(f"sandboxed-host-path-{name}", "Add", "ss", [own, templates.attached(f"host-{name}", [path])])
-        peer.attempt(f"sandboxed-host-path-batch-{name}", "AddRequests", "sas",
-                     [own, dbus.Array([templates.attached(f"hostb-{name}", [path])], signature="s")])
+        peer.attempt(f"sandboxed-host-path-{name}", "Add", "sa{sv}", [own, templates.attached(f"host-{name}", [path])])
+        peer.attempt(f"sandboxed-host-path-batch-{name}", "AddRequests", "saa{sv}",
+                     [own, templates.records([templates.attached(f"hostb-{name}", [path])])])
     # 1, 3: a FIFO and a folder as descriptors; a regular file as a descriptor is taken.
     fifo = os.path.join(args.scratch, "sandbox-fifo")
     os.mkfifo(fifo, 0o600)
-    peer.attempt("sandboxed-fifo-descriptor", "AddFiles", "ssah",
+    peer.attempt("sandboxed-fifo-descriptor", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("s-fifo", [fifo]), [dbus.types.UnixFd(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))]])
-    peer.attempt("sandboxed-folder-descriptor", "AddFiles", "ssah",
+    peer.attempt("sandboxed-folder-descriptor", "AddFiles", "sa{sv}ah",
                  [own, templates.attached("s-folder", [fifo]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
     regular = os.path.join(args.scratch, "sandbox-picture.png")
     with open(regular, "wb") as file:
         file.write(b"\x89PNG\r\n\x1a\n" + b"\1" * 2048)
-    peer.attempt("sandboxed-regular-descriptor", "AddFiles", "ssah", [own, templates.attached("s-regular", [regular]), [fd(regular)]])
+    peer.attempt("sandboxed-regular-descriptor", "AddFiles", "sa{sv}ah", [own, templates.attached("s-regular", [regular]), [fd(regular)]])
     # Calls for the honest app.
     peer.attempt("sandboxed-other-app-pending", "PendingRequests", "s", [args.honest_id])
     peer.attempt("sandboxed-version-at-end", "Version", "", [])
@@ -452,7 +425,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--phase", required=True, choices=["host", "triggers", "forged-honest", "sandboxed"])
     parser.add_argument("--bus", required=True, help="the private bus's address")
-    parser.add_argument("--templates", required=True, help="a JSON file of requests the agent's encoder wrote")
+    parser.add_argument("--templates", required=True, help="a JSON file naming the placeholder image")
     parser.add_argument("--scratch", required=True, help="a folder of the attacker's own")
     parser.add_argument("--victim-home", required=True, help="the user's home, whose files must not change")
     parser.add_argument("--runtime", required=True, help="the agent's XDG_RUNTIME_DIR")

@@ -3,7 +3,7 @@ import Testing
 
 @Suite("The agent engine's ledger of responses told")
 struct AgentResponseLedgerTests {
-    func entry(_ id: String) -> AgentResponseEntry { AgentResponseEntry(id: id, json: "{}") }
+    func entry(_ id: String) -> AgentResponseEntry { AgentResponseEntry(id: id, record: [:]) }
 
     @Test("a response given as a signal and again in TakeResponses is told once")
     func once() {

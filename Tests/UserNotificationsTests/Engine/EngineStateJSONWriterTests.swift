@@ -6,13 +6,13 @@ import Testing
 struct EngineStateJSONWriterTests {
     static let savedAt = Date(timeIntervalSinceReferenceDate: 812_345_678.5)
 
-    /// `count` pending entries of random requests (``FastRequestDecoderTests``' generator),
+    /// `count` pending entries of random requests (``RandomRequests``),
     /// with random anchors and fire dates.
     static func pending(_ count: Int, seed: UInt64) throws -> [EngineState.Pending] {
-        var generator = FastRequestDecoderTests.Generator(state: seed)
+        var generator = RandomRequests.Generator(state: seed)
         return try (0..<count).map { _ in
             EngineState.Pending(
-                request: try NotificationRequestSnapshot(FastRequestDecoderTests.request(&generator)),
+                request: try NotificationRequestSnapshot(RandomRequests.request(&generator)),
                 anchor: Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &generator)),
                 nextFire: Date(timeIntervalSinceReferenceDate: Double(Int.random(in: 0...1_000_000_000, using: &generator))))
         }
@@ -20,13 +20,13 @@ struct EngineStateJSONWriterTests {
 
     /// `count` delivered entries of random requests, dates, servers and ids, half with a nonce.
     static func delivered(_ count: Int, seed: UInt64) throws -> [EngineState.Delivered] {
-        var generator = FastRequestDecoderTests.Generator(state: seed)
+        var generator = RandomRequests.Generator(state: seed)
         return try (0..<count).map { _ in
             let date = Date(timeIntervalSinceReferenceDate: Double.random(in: -1e9...1e9, using: &generator))
             return EngineState.Delivered(
-                notification: try NotificationSnapshot(UNNotification(date: date, request: FastRequestDecoderTests.request(&generator))),
-                server: FastRequestDecoderTests.text(&generator), id: UInt32.random(in: 0...UInt32.max, using: &generator),
-                nonce: Bool.random(using: &generator) ? FastRequestDecoderTests.text(&generator) : nil)
+                notification: try NotificationSnapshot(UNNotification(date: date, request: RandomRequests.request(&generator))),
+                server: RandomRequests.text(&generator), id: UInt32.random(in: 0...UInt32.max, using: &generator),
+                nonce: Bool.random(using: &generator) ? RandomRequests.text(&generator) : nil)
         }
     }
 

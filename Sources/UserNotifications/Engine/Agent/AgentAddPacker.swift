@@ -13,9 +13,11 @@ import DesktopNotificationsSupport
 /// place, so every call still leaves in the order it was made. Each add gets its own answer:
 /// the agent answers each request of an `AddRequests` on its own.
 final class AgentAddPacker: Sendable {
-    /// One add: its request's JSON and who waits for its answer.
+    /// One add: its request's record, the record's size (``AgentPayload/size(of:)``), and
+    /// who waits for its answer.
     struct Item: Sendable {
-        let json: String
+        let record: AgentPayload.Record
+        let bytes: Int
         let done: @Sendable (Result<Void, any Error>) -> Void
     }
 
@@ -54,25 +56,25 @@ final class AgentAddPacker: Sendable {
         sender.withLock { $0 = send }
     }
 
-    /// Adds the request in `json`; `done` is called with the agent's answer for it.
-    func add(_ json: String, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let item = Item(json: json, done: done)
+    /// Adds the request in `record`; `done` is called with the agent's answer for it.
+    func add(_ record: AgentPayload.Record, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let item = Item(record: record, bytes: AgentPayload.size(of: record), done: done)
         let now = state.withLock { state -> Batch? in
             state.requests += 1
             guard state.inFlight > 0 || !state.waiting.isEmpty else {
                 state.inFlight += 1
                 state.calls += 1
-                return Batch(place: outbox.reserve(), items: [item], bytes: json.utf8.count)
+                return Batch(place: outbox.reserve(), items: [item], bytes: item.bytes)
             }
             // The newest batch grows in place: a copy of it would copy its items at each add.
             if let last = state.waiting.indices.last, outbox.isNewest(state.waiting[last].place),
                 state.waiting[last].items.count < AgentInterface.maximumBatchRequests,
-                state.waiting[last].bytes + json.utf8.count <= AgentInterface.maximumBatchBytes
+                state.waiting[last].bytes + item.bytes <= AgentInterface.maximumBatchBytes
             {
                 state.waiting[last].items.append(item)
-                state.waiting[last].bytes += json.utf8.count
+                state.waiting[last].bytes += item.bytes
             } else {
-                state.waiting.append(Batch(place: outbox.reserve(), items: [item], bytes: json.utf8.count))
+                state.waiting.append(Batch(place: outbox.reserve(), items: [item], bytes: item.bytes))
             }
             return nil
         }

@@ -13,26 +13,26 @@ extension AgentEngine {
     /// speaks another version.
     func add(_ request: UNNotificationRequest) async throws {
         try requireOwnVersion()
-        let json = try AgentPayload.encode(request)
+        let record = try AgentPayload.encode(request)
         guard request.content.attachments.isEmpty else {
             let files = try request.openAttachmentFiles().map { DBusFileDescriptor(taking: $0) }
-            _ = try await callConnected(.addFiles(.init(appID: identity.id, requestJSON: json, files: files)))
+            _ = try await callConnected(.addFiles(.init(appID: identity.id, request: record, files: files)))
             return
         }
-        guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(json) }
+        guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(record) }
         guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
-            _ = try await callConnected(addPresented(json, options))
+            _ = try await callConnected(addPresented(record, options))
             return
         }
-        let (outcome, options) = await askThenSend(json, request: request, host: host)
+        let (outcome, options) = await askThenSend(record, request: request, host: host)
         do {
             _ = try outcome.get()
         } catch {
             guard case NotificationAgentError.unknownApp = error else { throw error }
             try connected(try await call(connectCall()))
             takeResponses()
-            _ = try await call(addPresented(json, options))
+            _ = try await call(addPresented(record, options))
         }
     }
 
@@ -41,7 +41,7 @@ extension AgentEngine {
     /// thread that has the answer (no hop back to the caller first); returns the agent's reply
     /// (its refusal typed, ``AgentErrorName/decode(_:)``) and the options sent.
     private func askThenSend(
-        _ json: String, request: UNNotificationRequest, host: any EngineHost
+        _ record: AgentPayload.Record, request: UNNotificationRequest, host: any EngineHost
     ) async -> (Result<DBusMessage, any Error>, UNNotificationPresentationOptions) {
         let place = outbox.reserve()
         let notification = UNNotification(date: Date(), request: request.resolvingDeferredLocalizations())
@@ -49,7 +49,7 @@ extension AgentEngine {
             host.askPresentationOptions(for: notification) { [self] options in
                 let message: DBusMessage
                 do {
-                    message = try self.message(addPresented(json, options))
+                    message = try self.message(addPresented(record, options))
                 } catch {
                     // The place is given up, so that the calls after it leave.
                     outbox.fill(place) {}
@@ -62,13 +62,13 @@ extension AgentEngine {
         }
     }
 
-    private func addPresented(_ json: String, _ options: UNNotificationPresentationOptions) -> Agent1Spec.Call {
-        .addPresented(.init(appID: identity.id, requestJSON: json, options: UInt32(clamping: options.rawValue)))
+    private func addPresented(_ record: AgentPayload.Record, _ options: UNNotificationPresentationOptions) -> Agent1Spec.Call {
+        .addPresented(.init(appID: identity.id, request: record, options: UInt32(clamping: options.rawValue)))
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
         await answer(.pendingRequests(.init(appID: identity.id)), otherwise: []) {
-            try AgentPayload.requests(from: try Agent1Spec.PendingRequestsReply($0.body).requestsJSON)
+            try AgentPayload.requests(from: try Agent1Spec.PendingRequestsReply($0.body).requests)
         }
     }
 
@@ -78,7 +78,7 @@ extension AgentEngine {
 
     func deliveredNotifications() async -> [UNNotification] {
         await answer(.deliveredNotifications(.init(appID: identity.id)), otherwise: []) {
-            try AgentPayload.notifications(from: try Agent1Spec.DeliveredNotificationsReply($0.body).notificationsJSON)
+            try AgentPayload.notifications(from: try Agent1Spec.DeliveredNotificationsReply($0.body).notifications)
         }
     }
 
@@ -88,7 +88,7 @@ extension AgentEngine {
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {
         do {
-            send(.setCategories(.init(appID: identity.id, categoriesJSON: try AgentPayload.encode(categories))))
+            send(.setCategories(.init(appID: identity.id, categories: try AgentPayload.encode(categories))))
         } catch {
             SubsystemLog.center.logger.error("the categories could not be encoded for the agent", metadata: ["error": SubsystemLog.describe(error)])
         }
@@ -96,7 +96,7 @@ extension AgentEngine {
 
     func categories() async -> Set<UNNotificationCategory> {
         await answer(.categories(.init(appID: identity.id)), otherwise: []) {
-            try AgentPayload.categories(from: try Agent1Spec.CategoriesReply($0.body).categoriesJSON)
+            try AgentPayload.categories(from: try Agent1Spec.CategoriesReply($0.body).categories)
         }
     }
 

@@ -32,19 +32,19 @@ extension AgentEngine {
             return fail(invocation, error)
         }
         switch call {
-        case .willPresent(let arguments): willPresent(invocation, arguments.notificationJSON)
-        case .serviceExtension(let arguments): runServiceExtension(invocation, arguments.requestJSON)
-        case .contentExtensionShown(let arguments): contentExtensionShown(invocation, arguments.notificationJSON)
-        case .contentExtensionResponse(let arguments): contentExtensionResponse(invocation, arguments.responseJSON)
+        case .willPresent(let arguments): willPresent(invocation, arguments.notification)
+        case .serviceExtension(let arguments): runServiceExtension(invocation, arguments.request)
+        case .contentExtensionShown(let arguments): contentExtensionShown(invocation, arguments.notification)
+        case .contentExtensionResponse(let arguments): contentExtensionResponse(invocation, arguments.response)
         }
     }
 
     /// Tells the content extension of the notification's category that it is shown, and
     /// answers once it was told.
-    private func contentExtensionShown(_ invocation: DBusMethodInvocation, _ json: String) {
+    private func contentExtensionShown(_ invocation: DBusMethodInvocation, _ record: AgentPayload.Record) {
         let notification: UNNotification
         do {
-            notification = try AgentPayload.notification(from: json)
+            notification = try AgentPayload.notification(from: record)
         } catch {
             return fail(invocation, error)
         }
@@ -60,10 +60,10 @@ extension AgentEngine {
     /// ``UNNotificationContentExtensionResponseOption/dismissAndForwardAction`` when the
     /// category has no extension (any more), so that the agent hands the response on as it
     /// would without one.
-    private func contentExtensionResponse(_ invocation: DBusMethodInvocation, _ json: String) {
+    private func contentExtensionResponse(_ invocation: DBusMethodInvocation, _ record: AgentPayload.Record) {
         let response: UNNotificationResponse
         do {
-            response = try AgentPayload.response(from: json, activationToken: nil)
+            response = try AgentPayload.response(from: record, activationToken: nil)
         } catch {
             return fail(invocation, error)
         }
@@ -74,10 +74,10 @@ extension AgentEngine {
         }
     }
 
-    private func willPresent(_ invocation: DBusMethodInvocation, _ json: String) {
+    private func willPresent(_ invocation: DBusMethodInvocation, _ record: AgentPayload.Record) {
         let notification: UNNotification
         do {
-            notification = try AgentPayload.notification(from: json)
+            notification = try AgentPayload.notification(from: record)
         } catch {
             return fail(invocation, error)
         }
@@ -93,10 +93,10 @@ extension AgentEngine {
     /// answers its content; a request without a push trigger is refused, and content over the
     /// argument limit (or with user info that is not property lists) fails the call, so the
     /// agent shows the push as sent.
-    private func runServiceExtension(_ invocation: DBusMethodInvocation, _ json: String) {
+    private func runServiceExtension(_ invocation: DBusMethodInvocation, _ record: AgentPayload.Record) {
         let request: UNNotificationRequest
         do {
-            request = try AgentPayload.request(from: json)
+            request = try AgentPayload.request(from: record)
             guard request.trigger is UNPushNotificationTrigger else {
                 throw NotificationAgentError.invalidArgument("ServiceExtension takes a pushed request")
             }
@@ -107,7 +107,7 @@ extension AgentEngine {
         Task { [self] in
             let content = await host?.serviceExtensionContent(for: request) ?? request.content
             do {
-                invocation.reply(AgentClient1Spec.ServiceExtensionReply(contentJSON: try AgentPayload.encode(content)).values)
+                invocation.reply(AgentClient1Spec.ServiceExtensionReply(content: try AgentPayload.encode(content)).values)
             } catch {
                 SubsystemLog.center.logger.warning(
                     "the service extension's content cannot go back to the agent; it shows the push as sent",

@@ -3,9 +3,9 @@ import DBus
 extension AgentEngine {
     /// Adds a request with a trigger through the ``AgentAddPacker``: it leaves as `Add` when no add is on its way, or packed with the adds made meanwhile into
     /// one `AddRequests`.
-    func addPacked(_ json: String) async throws {
+    func addPacked(_ record: AgentPayload.Record) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            packer.add(json) { continuation.resume(with: $0) }
+            packer.add(record) { continuation.resume(with: $0) }
         }
     }
 
@@ -42,8 +42,8 @@ extension AgentEngine {
     /// The call that carries `items`.
     private func packedCall(_ items: [AgentAddPacker.Item]) -> Agent1Spec.Call {
         items.count == 1
-            ? .add(.init(appID: identity.id, requestJSON: items[0].json))
-            : .addRequests(.init(appID: identity.id, requestsJSON: items.map(\.json)))
+            ? .add(.init(appID: identity.id, request: items[0].record))
+            : .addRequests(.init(appID: identity.id, requests: items.map(\.record)))
     }
 
     /// After a refused packed call: an agent that no longer knows the app (restarted) gets it

@@ -21,7 +21,7 @@ extension AgentEngine {
         switch event {
         case .signal(let message):
             guard let signal = try? Agent1Spec.ResponseSignal(message.body), signal.appID == identity.id else { return }
-            tell(ledger.withLock { $0.received(AgentResponseEntry(id: signal.responseID, json: signal.responseJSON)) })
+            tell(ledger.withLock { $0.received(AgentResponseEntry(id: signal.responseID, record: signal.response)) })
         case .ownerChanged(_, _, let newOwner):
             let stale = ledger.withLock { ledger in
                 ledger.agentOwner = newOwner
@@ -103,14 +103,14 @@ extension AgentEngine {
         }
     }
 
-    /// The `(id, json)` pairs of a `TakeResponses` answer; none when it is malformed.
+    /// The `(id, record)` pairs of a `TakeResponses` answer; none when it is malformed.
     private static func entries(in reply: DBusMessage) -> [AgentResponseEntry] {
         guard case .array(_, let items)? = try? Agent1Spec.TakeResponsesReply(reply.body).responses else { return [] }
         return items.compactMap { item in
-            guard case .structure(let pair) = item, pair.count == 2, let id = pair[0].stringValue, let json = pair[1].stringValue else {
-                return nil
-            }
-            return AgentResponseEntry(id: id, json: json)
+            guard case .structure(let pair) = item, pair.count == 2, let id = pair[0].stringValue,
+                let record = try? AgentPayload.Record.reading(pair[1])
+            else { return nil }
+            return AgentResponseEntry(id: id, record: record)
         }
     }
 
@@ -120,7 +120,7 @@ extension AgentEngine {
         guard !entries.isEmpty, let host = host.host else { return }
         for entry in entries {
             do {
-                host.receive(try AgentPayload.response(from: entry.json, activationToken: entry.activationToken))
+                host.receive(try AgentPayload.response(from: entry.record, activationToken: entry.activationToken))
             } catch {
                 SubsystemLog.center.logger.error("a response from the agent did not decode; dropped", metadata: ["error": SubsystemLog.describe(error)])
             }

@@ -6,9 +6,10 @@ import DBus
 /// describe them; the build generates ``Agent1Spec`` and ``AgentClient1Spec`` from them (their
 /// names, the introspection text served and each member's signatures).
 ///
-/// Every method but `Version` and `Status` takes the caller's app id first. JSON arguments
-/// and answers are the snapshot types of the state file, at most ``maximumArgumentBytes``
-/// each.
+/// Every method but `Version` and `Status` takes the caller's app id first. Requests,
+/// contents, notifications, categories and responses travel as `a{sv}` records of typed
+/// fields (``AgentPayload``), at most ``maximumArgumentBytes`` each; only `Status`, a report
+/// for people and scripts, answers JSON.
 ///
 /// One version: the agent and the center's engine ship together, and a center speaks only
 /// ``version``. `Version` and `Connect` answer it; a center whose `Connect` is answered with
@@ -37,19 +38,20 @@ package enum AgentInterface {
     package static let clientPath = try! DBusObjectPath("/org/desktopnotifications/AgentClient")
     /// The interface's version, answered by `Version` and `Connect`: the only one a center
     /// speaks.
-    package static let version: UInt32 = 6
+    package static let version: UInt32 = 7
     /// The most requests one `AddRequests` call takes; a longer list gets
     /// ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
     package static let maximumBatchRequests = 1_000
-    /// The most bytes of request JSON one `AddRequests` call takes, all its requests together
-    /// (8 MiB); more gets ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
+    /// The most bytes of request records one `AddRequests` call takes, all its requests
+    /// together (8 MiB, as ``AgentPayload/size(of:)`` counts them); more gets ``NotificationAgentError/invalidArgument(_:)`` and adds none of them.
     package static let maximumBatchBytes = 8 << 20
     /// How long the agent waits for a center's `ServiceExtension` answer: Apple's 30 s budget
     /// of a service extension, and 5 s more for the call and the content's way back. A center
     /// whose extension has a longer deadline (``UNUserNotificationCenter/setServiceExtension(_:deadline:)``)
     /// is not waited for past this; the push is shown as sent then.
     package static let serviceExtensionDeadline: Duration = .seconds(35)
-    /// The largest JSON argument or answer, in bytes (1 MiB); a larger argument gets
+    /// The largest record or list of records in an argument or answer, in bytes (1 MiB, as
+    /// ``AgentPayload/size(of:)`` counts them); a larger argument gets
     /// ``AgentError/invalidArgument(_:)``.
     package static let maximumArgumentBytes = 1 << 20
     /// The `Connect` option (`as`) naming the categories the app's content extensions handle:

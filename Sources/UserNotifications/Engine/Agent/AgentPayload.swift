@@ -1,10 +1,13 @@
+import DBus
 import Foundation
 
-/// The JSON of the agent's arguments and answers: the snapshot types of the state file, in the
-/// same encoding (keys sorted, dates as the encoder writes them), never a second one.
+/// The agent's arguments and answers: requests, contents, notifications, categories and
+/// responses as `a{sv}` records of typed fields (`Engine/Agent/Records`), read and written
+/// field by field from the state file's snapshot types, with no JSON on the way.
 ///
-/// Decoding is bounded: a text over ``AgentInterface/maximumArgumentBytes`` is refused before
-/// it is parsed, and anything that does not decode is ``NotificationAgentError/invalidArgument(_:)``;
+/// Reading is bounded: a record over ``AgentInterface/maximumArgumentBytes`` is refused, and
+/// anything that is not the record asked for (a field it does not have, one of another type, a
+/// required one missing) is ``NotificationAgentError/invalidArgument(_:)`` naming the field;
 /// nothing a peer sends can trap. A request whose trigger cannot be honoured (an interval
 /// that `add` refuses, such as `1e300` seconds, or calendar components out of range) is
 /// refused the same way when read, and is not sent when written.
@@ -17,38 +20,29 @@ package enum AgentPayload {
         request.trigger == nil || request.trigger is UNPushNotificationTrigger
     }
 
-    /// The JSON of one request: of the common shape, written by ``EngineStateJSONWriter``
-    /// (the bytes `JSONEncoder` writes, faster).
+    /// The record of one request (`a{sv}`, see `NotificationRequestSnapshot+Record.swift`).
     ///
     /// - Throws: for a trigger that cannot be honoured, what `add` throws in process:
     ///   ``NotificationTriggerError``, or ``UNError`` `notificationInvalidNoDate` for calendar
-    ///   components out of range; ``NotificationAgentError/invalidArgument(_:)`` for JSON over
-    ///   the argument limit.
-    package static func encode(_ request: UNNotificationRequest) throws -> String {
+    ///   components out of range; ``UserInfoStorageError`` for user info that cannot travel;
+    ///   ``NotificationAgentError/invalidArgument(_:)`` for a record over the argument limit.
+    package static func encode(_ request: UNNotificationRequest) throws -> Record {
         try request.trigger?.validate()
         if let calendar = request.trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
             throw UNError(.notificationInvalidNoDate, description: "a calendar component is out of range: \(calendar.dateComponents)")
         }
-        let snapshot = try NotificationRequestSnapshot(request)
-        guard let bytes = EngineStateJSONWriter.request(snapshot) else { return try text(of: snapshot) }
-        guard bytes.count <= AgentInterface.maximumArgumentBytes else {
-            throw NotificationAgentError.invalidArgument("the JSON is \(bytes.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return try bounded(try travelling(NotificationRequestSnapshot(request)) { $0.content }.record.fields)
     }
 
-    /// The request in `json`: read by ``FastRequestDecoder`` when it has the common shape, by
-    /// `JSONDecoder` otherwise (the same value either way).
+    /// The request in `record`.
     ///
-    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for text that is not a request,
-    ///   or a request whose trigger cannot be honoured (``checkTrigger(of:)``).
-    package static func request(from json: String) throws(NotificationAgentError) -> UNNotificationRequest {
-        try checkSize(json)
-        let request = if let snapshot = FastRequestDecoder.request(from: json) {
-            snapshot.makeRequest()
-        } else {
-            try value(NotificationRequestSnapshot.self, from: json).makeRequest()
-        }
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for a record that is not a
+    ///   request, one over the argument limit, or a request whose trigger cannot be honoured
+    ///   (``checkTrigger(of:)``).
+    package static func request(from record: Record) throws(NotificationAgentError) -> UNNotificationRequest {
+        try checkSize(record)
+        let fields = try AgentRecordReader(record, path: "request", keys: NotificationRequestSnapshot.recordKeys)
+        let request = try NotificationRequestSnapshot(record: fields).makeRequest()
         try checkTrigger(of: request)
         return request
     }
@@ -69,106 +63,135 @@ package enum AgentPayload {
         }
     }
 
-    /// How ``FastRequestDecoder`` reads `json` against `JSONDecoder`: `nil` when it leaves the
-    /// text to `JSONDecoder`, `true` when it reads the value `JSONDecoder` reads, `false` when
-    /// it reads another value or reads text `JSONDecoder` refuses (for the differential test
-    /// and the `request-json` fuzz target).
-    package static func fastDecoderAgrees(on json: String) -> Bool? {
-        guard let fast = FastRequestDecoder.request(from: json) else { return nil }
-        return (try? JSONDecoder().decode(NotificationRequestSnapshot.self, from: Data(json.utf8))) == fast
+    /// The records of a list of requests (`PendingRequests`).
+    package static func encode(_ requests: [UNNotificationRequest]) throws -> [Record] {
+        try bounded(try requests.map { try travelling(NotificationRequestSnapshot($0)) { $0.content }.record.fields })
     }
 
-    /// The JSON of a list of requests.
-    package static func encode(_ requests: [UNNotificationRequest]) throws -> String {
-        try text(of: requests.map { try NotificationRequestSnapshot($0) })
+    /// The requests in `records`.
+    package static func requests(from records: [Record]) throws(NotificationAgentError) -> [UNNotificationRequest] {
+        try list(records, path: "requests", keys: NotificationRequestSnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
+            try NotificationRequestSnapshot(record: fields).makeRequest()
+        }
     }
 
-    /// The requests in `json`.
-    package static func requests(from json: String) throws(NotificationAgentError) -> [UNNotificationRequest] {
-        try value([NotificationRequestSnapshot].self, from: json).map { $0.makeRequest() }
+    /// The record of one request's content (a service extension's answer).
+    package static func encode(_ content: UNNotificationContent) throws -> Record {
+        try bounded(try travelling(NotificationContentSnapshot(content)) { $0 }.record.fields)
     }
 
-    /// The JSON of one request's content (a service extension's answer).
-    package static func encode(_ content: UNNotificationContent) throws -> String {
-        try text(of: try NotificationContentSnapshot(content))
+    /// The content in `record`.
+    package static func content(from record: Record) throws(NotificationAgentError) -> UNNotificationContent {
+        try checkSize(record)
+        return try NotificationContentSnapshot(record: AgentRecordReader(record, path: "content", keys: NotificationContentSnapshot.recordKeys))
+            .makeContent()
     }
 
-    /// The content in `json`.
-    package static func content(from json: String) throws(NotificationAgentError) -> UNNotificationContent {
-        try value(NotificationContentSnapshot.self, from: json).makeContent()
+    /// The record of one delivered notification.
+    package static func encode(_ notification: UNNotification) throws -> Record {
+        try bounded(try travelling(NotificationSnapshot(notification)) { $0.request.content }.record.fields)
     }
 
-    /// The JSON of one delivered notification.
-    package static func encode(_ notification: UNNotification) throws -> String {
-        try text(of: try NotificationSnapshot(notification))
+    /// The notification in `record`.
+    package static func notification(from record: Record) throws(NotificationAgentError) -> UNNotification {
+        try checkSize(record)
+        return try NotificationSnapshot(record: AgentRecordReader(record, path: "notification", keys: NotificationSnapshot.recordKeys))
+            .makeNotification()
     }
 
-    /// The notification in `json`.
-    package static func notification(from json: String) throws(NotificationAgentError) -> UNNotification {
-        try value(NotificationSnapshot.self, from: json).makeNotification()
+    /// The records of a list of delivered notifications.
+    package static func encode(_ notifications: [UNNotification]) throws -> [Record] {
+        try bounded(try notifications.map { try travelling(NotificationSnapshot($0)) { $0.request.content }.record.fields })
     }
 
-    /// The JSON of a list of delivered notifications.
-    package static func encode(_ notifications: [UNNotification]) throws -> String {
-        try text(of: notifications.map { try NotificationSnapshot($0) })
-    }
-
-    /// The notifications in `json`.
-    package static func notifications(from json: String) throws(NotificationAgentError) -> [UNNotification] {
-        try value([NotificationSnapshot].self, from: json).map { $0.makeNotification() }
+    /// The notifications in `records`.
+    package static func notifications(from records: [Record]) throws(NotificationAgentError) -> [UNNotification] {
+        try list(records, path: "notifications", keys: NotificationSnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
+            try NotificationSnapshot(record: fields).makeNotification()
+        }
     }
 
     // MARK: - Categories and responses
 
-    /// The JSON of a set of categories, sorted by identifier.
-    package static func encode(_ categories: Set<UNNotificationCategory>) throws -> String {
-        try text(of: categories.sorted { $0.identifier < $1.identifier }.map(NotificationCategorySnapshot.init))
+    /// The records of a set of categories, sorted by identifier.
+    package static func encode(_ categories: Set<UNNotificationCategory>) throws -> [Record] {
+        try bounded(categories.sorted { $0.identifier < $1.identifier }.map { NotificationCategorySnapshot($0).record.fields })
     }
 
-    /// The categories in `json`.
-    package static func categories(from json: String) throws(NotificationAgentError) -> Set<UNNotificationCategory> {
-        Set(try value([NotificationCategorySnapshot].self, from: json).map { $0.makeCategory() })
+    /// The categories in `records`.
+    package static func categories(from records: [Record]) throws(NotificationAgentError) -> Set<UNNotificationCategory> {
+        Set(try list(records, path: "categories", keys: NotificationCategorySnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
+            try NotificationCategorySnapshot(record: fields).makeCategory()
+        })
     }
 
-    /// The JSON of a response.
-    package static func encode(_ response: UNNotificationResponse) throws -> String {
-        try text(of: try NotificationResponseSnapshot(response))
+    /// The record of a response.
+    package static func encode(_ response: UNNotificationResponse) throws -> Record {
+        try bounded(try travelling(NotificationResponseSnapshot(response)) { $0.notification.request.content }.record.fields)
     }
 
-    /// The response in `json`: a ``UNTextInputNotificationResponse`` when it carries text, with
-    /// `activationToken` when `json` has none.
-    package static func response(from json: String, activationToken: String? = nil) throws(NotificationAgentError) -> UNNotificationResponse {
-        let snapshot = try value(NotificationResponseSnapshot.self, from: json)
-        return snapshot.makeResponse(activationToken: activationToken)
+    /// The response in `record`: a ``UNTextInputNotificationResponse`` when it carries text,
+    /// with `activationToken` when `record` has none.
+    package static func response(from record: Record, activationToken: String? = nil) throws(NotificationAgentError) -> UNNotificationResponse {
+        try checkSize(record)
+        let fields = try AgentRecordReader(record, path: "response", keys: NotificationResponseSnapshot.recordKeys)
+        return try NotificationResponseSnapshot(record: fields).makeResponse(activationToken: activationToken)
     }
 
-    // MARK: - Coding
+    // MARK: - Bounds
 
-    /// The JSON text of `value`, refused when over the argument limit.
-    static func text(of value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        guard data.count <= AgentInterface.maximumArgumentBytes else {
-            throw NotificationAgentError.invalidArgument("the JSON is \(data.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
+    /// An `a{sv}` record of the interface: the form every request, content, notification,
+    /// category and response travels in.
+    package typealias Record = [String: DBusValue]
+
+    /// The bytes `record` takes on the wire, near enough to bound it
+    /// (``AgentRecordWriter/size(of:)-(DBusValue)``).
+    package static func size(of record: Record) -> Int {
+        AgentRecordWriter.size(of: record)
+    }
+
+    /// `snapshot`, once the user info of its content (`content`) is known to travel in a
+    /// record (``PropertyListValue/checkKeysTravel(_:keyPath:)``).
+    static func travelling<Snapshot>(
+        _ snapshot: Snapshot, _ content: (Snapshot) -> NotificationContentSnapshot
+    ) throws(UserInfoStorageError) -> Snapshot {
+        try PropertyListValue.checkKeysTravel(content(snapshot).userInfo)
+        return snapshot
+    }
+
+    /// `record`, refused when over the argument limit.
+    private static func bounded(_ record: Record) throws(NotificationAgentError) -> Record {
+        try checkSize(record)
+        return record
+    }
+
+    /// `records`, refused when over the argument limit all together.
+    private static func bounded(_ records: [Record]) throws(NotificationAgentError) -> [Record] {
+        let bytes = records.reduce(0) { $0 + size(of: $1) }
+        guard bytes <= AgentInterface.maximumArgumentBytes else {
+            throw .invalidArgument("the records are \(bytes) bytes, over \(AgentInterface.maximumArgumentBytes)")
         }
-        return String(decoding: data, as: UTF8.self)
+        return records
     }
 
-    /// Refuses a text over the argument limit.
-    private static func checkSize(_ json: String) throws(NotificationAgentError) {
-        guard json.utf8.count <= AgentInterface.maximumArgumentBytes else {
-            throw .invalidArgument("the JSON is \(json.utf8.count) bytes, over \(AgentInterface.maximumArgumentBytes)")
+    /// Refuses a record over the argument limit.
+    private static func checkSize(_ record: Record) throws(NotificationAgentError) {
+        let bytes = size(of: record)
+        guard bytes <= AgentInterface.maximumArgumentBytes else {
+            throw .invalidArgument("the record is \(bytes) bytes, over \(AgentInterface.maximumArgumentBytes)")
         }
     }
 
-    /// The value in `json`, bounded and typed.
-    static func value<Value: Decodable>(_ type: Value.Type, from json: String) throws(NotificationAgentError) -> Value {
-        try checkSize(json)
-        do {
-            return try JSONDecoder().decode(Value.self, from: Data(json.utf8))
-        } catch {
-            throw .invalidArgument("the JSON is not a \(Value.self): \(error)")
+    /// The values in `records`, each read by `read`, the list bounded as a whole.
+    private static func list<Element>(
+        _ records: [Record], path: String, keys: Set<String>, _ read: (AgentRecordReader) throws(NotificationAgentError) -> Element
+    ) throws(NotificationAgentError) -> [Element] {
+        _ = try bounded(records)
+        var elements: [Element] = []
+        elements.reserveCapacity(records.count)
+        for (index, record) in records.enumerated() {
+            elements.append(try read(try AgentRecordReader(record, path: "\(path)[\(index)]", keys: keys)))
         }
+        return elements
     }
 }

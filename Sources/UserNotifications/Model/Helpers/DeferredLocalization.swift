@@ -52,7 +52,7 @@ struct DeferredLocalization: Hashable, Sendable {
         self.init(key: key, storedArguments: arguments?.map(Argument.init), source: source)
     }
 
-    private init(key: String, storedArguments: [Argument]?, source: any LocalizedStringSource) {
+    init(key: String, storedArguments: [Argument]?, source: any LocalizedStringSource) {
         self.key = key
         self.arguments = storedArguments
         self.source = source
@@ -60,7 +60,7 @@ struct DeferredLocalization: Hashable, Sendable {
 
     /// The path stored for the source: `nil` for the main bundle and for sources that are not
     /// bundles.
-    private var storedBundlePath: String? {
+    var storedBundlePath: String? {
         guard let bundle = source as? Bundle, bundle != Bundle.main else { return nil }
         return bundle.bundlePath
     }

@@ -1,0 +1,85 @@
+import DBus
+
+// Categories as the agent's interface carries them (`SetCategories`, `Categories`):
+//
+// category: identifier s (required), actions aa{sv}, intentIdentifiers as, options u,
+//           hiddenPreviewsBodyPlaceholder s, categorySummaryFormat s
+// action:   identifier s (required), title s, options u, icon a{sv} (template or system s),
+//           textInputButtonTitle s, textInputPlaceholder s (either makes it a text-input action:
+//           textInput b says so when both are empty)
+
+extension NotificationCategorySnapshot {
+    static let recordKeys: Set<String> = [
+        "identifier", "actions", "intentIdentifiers", "options", "hiddenPreviewsBodyPlaceholder", "categorySummaryFormat",
+    ]
+
+    var record: AgentRecordWriter {
+        var record = AgentRecordWriter()
+        record.set("identifier", identifier)
+        record.set("actions", records: actions.map(\.record))
+        if !intentIdentifiers.isEmpty { record.set("intentIdentifiers", intentIdentifiers) }
+        if options != 0 { record.set("options", UInt32(clamping: options)) }
+        record.set("hiddenPreviewsBodyPlaceholder", nonEmpty: hiddenPreviewsBodyPlaceholder)
+        record.set("categorySummaryFormat", nonEmpty: categorySummaryFormat)
+        return record
+    }
+
+    init(record: AgentRecordReader) throws(NotificationAgentError) {
+        identifier = try record.required("identifier")
+        actions = try record.records("actions", keys: NotificationActionSnapshot.recordKeys) { (action) throws(NotificationAgentError) in
+            try NotificationActionSnapshot(record: action)
+        }
+        intentIdentifiers = try record.value("intentIdentifiers", or: [])
+        options = UInt(try record.value("options", or: UInt32(0)))
+        hiddenPreviewsBodyPlaceholder = try record.value("hiddenPreviewsBodyPlaceholder", or: "")
+        categorySummaryFormat = try record.value("categorySummaryFormat", or: "")
+    }
+}
+
+extension NotificationActionSnapshot {
+    static let recordKeys: Set<String> = ["identifier", "title", "options", "icon", "textInput", "textInputButtonTitle", "textInputPlaceholder"]
+    private static let iconKeys: Set<String> = ["template", "system"]
+
+    var record: AgentRecordWriter {
+        var record = AgentRecordWriter()
+        record.set("identifier", identifier)
+        record.set("title", nonEmpty: title)
+        if options != 0 { record.set("options", UInt32(clamping: options)) }
+        if let icon {
+            var fields = AgentRecordWriter()
+            switch icon {
+            case .template(let name): fields.set("template", name)
+            case .system(let name): fields.set("system", name)
+            }
+            record.set("icon", record: fields)
+        }
+        if let textInput {
+            record.set("textInput", true)
+            record.set("textInputButtonTitle", nonEmpty: textInput.buttonTitle)
+            record.set("textInputPlaceholder", nonEmpty: textInput.placeholder)
+        }
+        return record
+    }
+
+    init(record: AgentRecordReader) throws(NotificationAgentError) {
+        identifier = try record.required("identifier")
+        title = try record.value("title", or: "")
+        options = UInt(try record.value("options", or: UInt32(0)))
+        if let fields = try record.record("icon", keys: Self.iconKeys) {
+            switch (try fields.optional("template", as: String.self), try fields.optional("system", as: String.self)) {
+            case (let name?, nil): icon = .template(imageName: name)
+            case (nil, let name?): icon = .system(imageName: name)
+            default: throw .invalidArgument("\(fields.path) names not exactly one of template and system")
+            }
+        } else {
+            icon = nil
+        }
+        let buttonTitle = try record.optional("textInputButtonTitle", as: String.self)
+        let placeholder = try record.optional("textInputPlaceholder", as: String.self)
+        if try record.value("textInput", or: false) || buttonTitle != nil || placeholder != nil {
+            textInput = TextInput(buttonTitle: buttonTitle ?? "", placeholder: placeholder ?? "")
+        } else {
+            textInput = nil
+        }
+    }
+}

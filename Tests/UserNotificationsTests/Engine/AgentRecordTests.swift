@@ -1,0 +1,237 @@
+import CoreLocation
+@testable import DBus
+import Foundation
+import Testing
+@testable import UserNotifications
+
+@Suite("The agent's records: requests, notifications, categories and responses as typed a{sv} fields")
+struct AgentRecordTests {
+    /// `record` read back as a request's snapshot.
+    static func request(_ record: AgentPayload.Record) throws -> NotificationRequestSnapshot {
+        try NotificationRequestSnapshot(record: AgentRecordReader(record, path: "request", keys: NotificationRequestSnapshot.recordKeys))
+    }
+
+    /// `record` after a trip through the wire codec, as the agent receives it.
+    static func sent(_ record: AgentPayload.Record) throws -> AgentPayload.Record {
+        let message = try DBusMessage.methodCall(
+            destination: "org.example.Peer", path: DBusObjectPath("/x"), interface: "org.example.X", member: "Y", body: [record.dbusValue])
+        let bytes = try message.marshal(serial: 1)
+        let read = try DBusMessage(wire: bytes)
+        return try AgentPayload.Record.reading(try #require(read.body.first))
+    }
+
+    /// Content with every field set, user info of every property-list type, nested.
+    static func fullContent() throws -> UNMutableNotificationContent {
+        let content = UNMutableNotificationContent()
+        content.title = "Title \"quoted\" \u{0}\n😀"
+        content.subtitle = "Subtitle"
+        content.body = "Body"
+        content.badge = 7
+        content.sound = UNNotificationSound.criticalSoundNamed(UNNotificationSoundName("bell.ogg"), withAudioVolume: 0.25)
+        content.categoryIdentifier = "category"
+        content.threadIdentifier = "thread"
+        content.launchImageName = "launch"
+        content.targetContentIdentifier = "target"
+        content.interruptionLevel = .timeSensitive
+        content.relevanceScore = 0.75
+        content.filterCriteria = "work"
+        content.summaryArgument = "Ann"
+        content.summaryArgumentCount = 3
+        content.progress = 0.5
+        content.userInfo = [
+            "text": "x", "int": 42, "negative": -9_000_000_000, "double": 2.5, "flag": true,
+            "date": Date(timeIntervalSinceReferenceDate: 812_345_678.25), "data": Data([0, 1, 254, 255]),
+            "list": [1, "two", [3.5, false]] as [Any], "nested": ["deeper": ["deepest": "yes"]] as [String: Any],
+        ]
+        return content
+    }
+
+    @Test("1,000 random requests of the common shape read back equal after a trip through the wire codec")
+    func randomRequests() throws {
+        var generator = RandomRequests.Generator(state: 29)
+        for _ in 0..<1_000 {
+            let snapshot = try NotificationRequestSnapshot(RandomRequests.request(&generator))
+            #expect(try Self.request(try Self.sent(snapshot.record.fields)) == snapshot)
+        }
+    }
+
+    @Test("every field of content, sound, attachments, user info and each trigger kind reads back equal")
+    func everyField() throws {
+        let content = try Self.fullContent()
+        let attachment = UNNotificationAttachment(
+            identifier: "image", url: URL(fileURLWithPath: "/tmp/picture one.png"), type: "public.png", isThumbnailHidden: true,
+            thumbnailClippingRect: ThumbnailClippingRect(x: 0.1, y: 0.2, width: 0.5, height: 0.25))
+        content.attachments = [attachment]
+        var components = DateComponents()
+        components.hour = 8
+        components.minute = 30
+        components.weekday = 2
+        components.timeZone = TimeZone(identifier: "Europe/Berlin")
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "Asia/Tokyo")!
+        calendar.firstWeekday = 2
+        calendar.minimumDaysInFirstWeek = 4
+        components.calendar = calendar
+        let region = CLCircularRegion(center: CLLocationCoordinate2D(latitude: 52.5, longitude: 13.4), radius: 250, identifier: "berlin")
+        region.notifyOnExit = false
+        let triggers: [UNNotificationTrigger?] = [
+            nil, UNPushNotificationTrigger(),
+            UNTimeIntervalNotificationTrigger(timeInterval: 120, repeats: true, anchorDate: Date(timeIntervalSinceReferenceDate: 1.5)),
+            UNCalendarNotificationTrigger(dateComponents: components, repeats: true),
+            UNLocationNotificationTrigger(region: region, repeats: false),
+        ]
+        for trigger in triggers {
+            let snapshot = try NotificationRequestSnapshot(UNNotificationRequest(identifier: "full", content: content, trigger: trigger))
+            let read = try Self.request(try Self.sent(snapshot.record.fields))
+            #expect(read == snapshot, "\(String(describing: trigger))")
+        }
+        // The values an app reads back.
+        let request = try AgentPayload.request(from: try Self.sent(try AgentPayload.encode(
+            UNNotificationRequest(identifier: "full", content: content, trigger: UNCalendarNotificationTrigger(dateComponents: components, repeats: true)))))
+        #expect(request.content.userInfo["date"] as? Date == Date(timeIntervalSinceReferenceDate: 812_345_678.25))
+        #expect(request.content.userInfo["data"] as? Data == Data([0, 1, 254, 255]))
+        #expect(request.content.userInfo["negative"] as? Int == -9_000_000_000)
+        #expect(((request.content.userInfo["nested"] as? [String: Any])?["deeper"] as? [String: Any])?["deepest"] as? String == "yes")
+        let trigger = try #require(request.trigger as? UNCalendarNotificationTrigger)
+        #expect(trigger.dateComponents.calendar?.identifier == .iso8601)
+        // The trigger's own calendar, as the app's trigger holds it (it takes the components' zone).
+        let sent = UNCalendarNotificationTrigger(dateComponents: components, repeats: true)
+        #expect(trigger.dateComponents.calendar?.timeZone == sent.dateComponents.calendar?.timeZone)
+        #expect(trigger.dateComponents.calendar?.firstWeekday == 2)
+        #expect(trigger.dateComponents.timeZone?.identifier == "Europe/Berlin")
+        #expect(request.content.sound?.audioVolume == 0.25)
+        #expect(request.content.attachments.first?.url.path == "/tmp/picture one.png")
+    }
+
+    @Test("a string holding NUL, which a D-Bus string cannot carry, travels as its bytes and reads back; a user info key holding NUL is refused")
+    func nulStrings() throws {
+        let content = UNMutableNotificationContent()
+        content.title = "a\u{0}b"
+        content.userInfo = ["text": "c\u{0}d", "list": ["e\u{0}"]]
+        let request = UNNotificationRequest(identifier: "id\u{0}1", content: content, trigger: nil)
+        let record = try AgentPayload.encode(request)
+        #expect(record["identifier"] == .byteArray(Array("id\u{0}1".utf8)))
+        let read = try AgentPayload.request(from: try Self.sent(record))
+        #expect(read.identifier == "id\u{0}1" && read.content.title == "a\u{0}b")
+        #expect(read.content.userInfo["text"] as? String == "c\u{0}d")
+        #expect(read.content.userInfo["list"] as? [String] == ["e\u{0}"])
+        let category = UNNotificationCategory(identifier: "c", actions: [], intentIdentifiers: ["i\u{0}", "plain"], options: [])
+        let categories = try AgentPayload.categories(from: try AgentPayload.encode(Set([category])).map(Self.sent))
+        #expect(categories.first?.intentIdentifiers == ["i\u{0}", "plain"])
+        content.userInfo = ["outer": ["k\u{0}": 1]]
+        #expect(throws: UserInfoStorageError.self) {
+            try AgentPayload.encode(UNNotificationRequest(identifier: "k", content: content, trigger: nil))
+        }
+        #expect(Self.refusal(["identifier": .byteArray([0xFF, 0xFE])]) == "request.identifier is not UTF-8")
+    }
+
+    @Test("deferred localizations keep their key, typed arguments and bundle")
+    func localizations() throws {
+        let content = UNMutableNotificationContent()
+        content.title = NSString.localizedUserNotificationString(forKey: "GREETING %@ %d %f", arguments: ["Ann", 3, 2.5])
+        let snapshot = try NotificationContentSnapshot(content)
+        #expect(snapshot.localizations?.title != nil)
+        let read = try NotificationContentSnapshot(record: AgentRecordReader(
+            try Self.sent(snapshot.record.fields), path: "content", keys: NotificationContentSnapshot.recordKeys))
+        #expect(read == snapshot)
+        #expect(read.localizations?.title?.arguments == [.string("Ann"), .integer(3), .double(2.5)])
+    }
+
+    @Test("a field with its default value is left out, so a plain request is a few fields")
+    func defaultsLeftOut() throws {
+        let content = UNMutableNotificationContent()
+        content.title = "Hello"
+        let record = try AgentPayload.encode(UNNotificationRequest(identifier: "plain", content: content, trigger: nil))
+        #expect(record.keys.sorted() == ["content", "identifier"])
+        #expect(try AgentPayload.Record.reading(try #require(record["content"])) == ["title": .string("Hello")])
+        let empty = try AgentPayload.request(from: ["identifier": .string("bare")])
+        #expect(empty.content.title.isEmpty && empty.content.interruptionLevel == .active && empty.trigger == nil)
+    }
+
+    @Test("categories with text-input actions and icons, notifications and text responses read back equal")
+    func categoriesNotificationsResponses() throws {
+        let category = UNNotificationCategory(
+            identifier: "message",
+            actions: [
+                UNTextInputNotificationAction(
+                    identifier: "reply", title: "Reply", options: [.authenticationRequired], icon: UNNotificationActionIcon(systemImageName: "arrowshape.turn.up.left"),
+                    textInputButtonTitle: "Send", textInputPlaceholder: "Message"),
+                UNTextInputNotificationAction(identifier: "quiet", title: "Quiet", options: [], textInputButtonTitle: "", textInputPlaceholder: ""),
+                UNNotificationAction(identifier: "delete", title: "Delete", options: [.destructive], icon: UNNotificationActionIcon(templateImageName: "bin")),
+            ],
+            intentIdentifiers: ["INSendMessageIntent"], hiddenPreviewsBodyPlaceholder: "%u messages", categorySummaryFormat: "%u more",
+            options: [.customDismissAction])
+        let categories = try AgentPayload.categories(from: try AgentPayload.encode(Set([category])).map(Self.sent))
+        #expect(categories.map(NotificationCategorySnapshot.init) == [NotificationCategorySnapshot(category)])
+        #expect((categories.first?.actions.first { $0.identifier == "quiet" }) is UNTextInputNotificationAction)
+
+        let notification = UNNotification(
+            date: Date(timeIntervalSinceReferenceDate: 800_000_000.125),
+            request: UNNotificationRequest(identifier: "n", content: try Self.fullContent(), trigger: nil))
+        let read = try AgentPayload.notification(from: try Self.sent(try AgentPayload.encode(notification)))
+        #expect(try NotificationSnapshot(read) == NotificationSnapshot(notification))
+
+        let response = UNTextInputNotificationResponse(notification: notification, actionIdentifier: "reply", userText: "On my way", activationToken: "token-1")
+        let back = try AgentPayload.response(from: try Self.sent(try AgentPayload.encode(response)))
+        #expect((back as? UNTextInputNotificationResponse)?.userText == "On my way")
+        #expect(back.activationToken == "token-1" && back.actionIdentifier == "reply")
+        let plain = UNNotificationResponse(notification: notification, actionIdentifier: UNNotificationDefaultActionIdentifier)
+        let fallback = try AgentPayload.response(from: try AgentPayload.encode(plain), activationToken: "given")
+        #expect(!(fallback is UNTextInputNotificationResponse) && fallback.activationToken == "given")
+    }
+
+    /// The message of the error reading `record` as a request throws.
+    static func refusal(_ record: AgentPayload.Record) -> String {
+        do {
+            _ = try AgentPayload.request(from: record)
+            return "read"
+        } catch {
+            guard case .invalidArgument(let message) = error else { return "\(error)" }
+            return message
+        }
+    }
+
+    @Test("a field the record does not have, of another type, or missing is refused, naming where it is")
+    func refusals() {
+        let content = { (fields: AgentPayload.Record) -> DBusValue in fields.dbusValue }
+        #expect(Self.refusal([:]) == "request lacks the field identifier")
+        #expect(Self.refusal(["identifier": .uint32(1)]).hasPrefix("request.identifier:"))
+        #expect(Self.refusal(["identifier": .string("x"), "titel": .string("t")]) == "request has no field \"titel\"")
+        #expect(Self.refusal(["identifier": .string("x"), "content": content(["badge": .string("7")])]).hasPrefix("request.content.badge:"))
+        #expect(Self.refusal(["identifier": .string("x"), "content": .string("{}")]).hasPrefix("request.content:"))
+        #expect(Self.refusal(["identifier": .string("x"), "content": content(["userInfo": content(["n": .double(.nan)])])])
+            == "request.content.userInfo.n is not a finite number")
+        #expect(Self.refusal(["identifier": .string("x"), "content": content(["userInfo": content(["d": .structure([.string("x")])])])])
+            .contains("a date is a (d)"))
+        #expect(Self.refusal(["identifier": .string("x"), "content": content(["sound": content(["kind": .string("loud")])])])
+            == "request.content.sound.kind is not a sound kind: \"loud\"")
+        let trigger = { (fields: AgentPayload.Record) -> AgentPayload.Record in ["identifier": .string("x"), "trigger": fields.dbusValue] }
+        #expect(Self.refusal(trigger(["kind": .string("never")])) == "request.trigger.kind is not a trigger kind: \"never\"")
+        #expect(Self.refusal(trigger(["kind": .string("timeInterval")])) == "request.trigger lacks the field interval")
+        #expect(Self.refusal(trigger(["kind": .string("push"), "interval": .double(60)])) == "request.trigger has no field \"interval\"")
+        #expect(Self.refusal(trigger(["kind": .string("timeInterval"), "interval": .double(60), "anchorDate": .double(.infinity)]))
+            == "request.trigger.anchorDate is not a finite date")
+        #expect(Self.refusal(trigger(["kind": .string("timeInterval"), "interval": .double(-1)])).hasPrefix("the request's trigger cannot be honoured"))
+        #expect(Self.refusal(trigger(["kind": .string("calendar"), "dateComponents": content(["timeZone": .string("Mars/Olympus")])]))
+            == "request.trigger.dateComponents.timeZone is not a time zone: \"Mars/Olympus\"")
+        #expect(Self.refusal(trigger(["kind": .string("calendar"), "dateComponents": content(["calendar": content(["identifier": .string("martian")])])]))
+            == "request.trigger.dateComponents.calendar.identifier is not a calendar: \"martian\"")
+        #expect(Self.refusal(trigger(["kind": .string("location")])) == "request.trigger lacks the field region")
+        let huge = String(repeating: "x", count: AgentInterface.maximumArgumentBytes)
+        #expect(Self.refusal(["identifier": .string(huge)]).hasPrefix("the record is"))
+    }
+
+    @Test("a response stored by the agent reads back, and one stored as JSON by an earlier agent still reads")
+    func storedResponses() throws {
+        let notification = UNNotification(
+            date: Date(timeIntervalSinceReferenceDate: 1_000), request: UNNotificationRequest(identifier: "s", content: try Self.fullContent(), trigger: nil))
+        let response = UNTextInputNotificationResponse(notification: notification, actionIdentifier: "reply", userText: "ok", activationToken: nil)
+        let stored = try AgentStoredResponse(response)
+        let file = try JSONEncoder().encode(stored)
+        #expect(try JSONDecoder().decode(AgentStoredResponse.self, from: file) == stored)
+        #expect(stored.record == (try AgentPayload.encode(response)))
+        let earlier = String(decoding: try JSONEncoder().encode(try NotificationResponseSnapshot(response)), as: UTF8.self)
+        #expect(try AgentStoredResponse(json: earlier) == stored)
+        #expect(throws: NotificationAgentError.self) { try AgentStoredResponse(json: "{not json") }
+    }
+}
