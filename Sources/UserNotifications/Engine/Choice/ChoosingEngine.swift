@@ -5,7 +5,10 @@ import DesktopNotificationsSupport
 /// the choice is made they go to the chosen engine, one after the other, then every later call
 /// goes straight there.
 final class ChoosingEngine: NotificationEngine {
-    typealias Work = @Sendable (any NotificationEngine) async -> Void
+    /// A call waiting for the choice: run on the chosen engine, it gives what resumes its
+    /// caller (`nil` for a call that returns nothing), which the drain calls only once the
+    /// queue's state says what the caller's next call will find.
+    typealias Work = @Sendable (any NotificationEngine) async -> (@Sendable () -> Void)?
 
     private struct State: Sendable {
         var chosen: (engine: any NotificationEngine, kind: NotificationEngineKind, fallback: NotificationEngineFallback?)?
@@ -54,17 +57,28 @@ final class ChoosingEngine: NotificationEngine {
         Task { await drain(engine) }
     }
 
+    /// Runs the waiting calls on `engine`, one after the other. The drain ends, and later calls
+    /// go straight to the engine, the moment the queue is empty; the last call's caller is
+    /// resumed only after that, so that a caller who waited for the choice (``kind()``) and then
+    /// calls again finds the engine, not the drain (which would run its calls one at a time).
     private func drain(_ engine: any NotificationEngine) async {
-        while true {
-            let next: Work? = state.withLock { state in
+        var next: Work? = state.withLock { state in
+            guard !state.waiting.isEmpty else {
+                state.draining = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        while let work = next {
+            let resume = await work(engine)
+            next = state.withLock { state in
                 guard !state.waiting.isEmpty else {
                     state.draining = false
                     return nil
                 }
                 return state.waiting.removeFirst()
             }
-            guard let next else { break }
-            await next(engine)
+            resume?()
         }
         if state.withLock({ $0.closed }) { engine.close() }
     }
@@ -102,7 +116,10 @@ final class ChoosingEngine: NotificationEngine {
     private func value<Value: Sendable>(_ work: @escaping @Sendable (any NotificationEngine) async -> Value) async -> Value {
         if let engine = state.withLock({ $0.draining ? nil : $0.chosen?.engine }) { return await work(engine) }
         return await withCheckedContinuation { continuation in
-            queue { engine in continuation.resume(returning: await work(engine)) }
+            queue { engine in
+                let result = await work(engine)
+                return { continuation.resume(returning: result) }
+            }
         }
     }
 
@@ -121,7 +138,10 @@ final class ChoosingEngine: NotificationEngine {
 
     /// Runs `work` on the caller's thread when the engine is chosen, else queues it.
     private func now(_ work: @escaping @Sendable (any NotificationEngine) -> Void) {
-        if let engine = engineNow(orQueue: { work($0) }) { work(engine) }
+        if let engine = engineNow(orQueue: { engine in
+            work(engine)
+            return nil
+        }) { work(engine) }
     }
 
     // MARK: - NotificationEngine

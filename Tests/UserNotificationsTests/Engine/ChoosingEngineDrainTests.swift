@@ -1,0 +1,79 @@
+import DesktopNotificationsSupport
+import Foundation
+import Testing
+@testable import UserNotifications
+
+/// An engine whose `add` records that it was entered and then waits until the test opens it.
+private final class GatedEngine: NotificationEngine {
+    private let state = Locked<(entered: [String], gates: [CheckedContinuation<Void, Never>], open: Bool)>(([], [], false))
+
+    /// The identifiers whose `add` was entered, in order.
+    var entered: [String] { state.withLock { $0.entered } }
+
+    /// Lets every waiting and later `add` return.
+    func open() {
+        let gates = state.withLock { state in
+            state.open = true
+            defer { state.gates = [] }
+            return state.gates
+        }
+        for gate in gates { gate.resume() }
+    }
+
+    func add(_ request: UNNotificationRequest) async throws {
+        await withCheckedContinuation { (gate: CheckedContinuation<Void, Never>) in
+            let open = state.withLock { state in
+                state.entered.append(request.identifier)
+                if !state.open { state.gates.append(gate) }
+                return state.open
+            }
+            if open { gate.resume() }
+        }
+    }
+
+    func pendingRequests() async -> [UNNotificationRequest] { [] }
+    func removePendingRequests(withIdentifiers identifiers: [String]?) {}
+    func deliveredNotifications() async -> [UNNotification] { [] }
+    func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {}
+    func setCategories(_ categories: Set<UNNotificationCategory>) {}
+    func categories() async -> Set<UNNotificationCategory> { [] }
+    func requestAuthorization(options: UNAuthorizationOptions) async -> Bool { true }
+    func authorization() async -> EngineAuthorization { EngineAuthorization(status: .authorized, options: [], capabilities: nil) }
+    func setBadgeCount(_ count: Int) async throws {}
+    func writeStateNow() async throws {}
+    func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool { false }
+    func close() {}
+    func kind() async -> NotificationEngineKind { .inProcess }
+}
+
+@Suite("The choosing engine: once the choice is answered, later calls go straight to the engine")
+struct ChoosingEngineDrainTests {
+    static func request(_ identifier: String) -> UNNotificationRequest {
+        UNNotificationRequest(identifier: identifier, content: UNMutableNotificationContent(), trigger: nil)
+    }
+
+    @Test("calls made after kind() answered run side by side, not one at a time behind the drain", arguments: 0..<20)
+    func afterTheChoice(round: Int) async throws {
+        let engine = GatedEngine()
+        let (chosen, choose) = AsyncStream<Void>.makeStream()
+        let choosing = ChoosingEngine {
+            for await _ in chosen { break }
+            return (engine, .inProcess, nil)
+        }
+        // A call made before the choice waits in the queue; the choice is made meanwhile.
+        async let kind = choosing.kind()
+        try await Task.sleep(for: .milliseconds(5))
+        choose.yield()
+        #expect(await kind == .inProcess)
+        // Two adds now: each reaches the engine at once, though the first has not returned.
+        // Run behind the drain, the second would wait for the first, which waits for the gate.
+        async let first: Void = choosing.add(Self.request("a\(round)"))
+        async let second: Void = choosing.add(Self.request("b\(round)"))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while engine.entered.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(engine.entered.count == 2, "entered: \(engine.entered)")
+        engine.open()
+        try await first
+        try await second
+    }
+}
