@@ -16,11 +16,11 @@ struct AgentFarDateTests {
         fixture = try await AgentServiceFixture(prefix: "far-dates")
     }
 
-    /// The record of a request due in an hour, with its trigger's interval set to `interval`
-    /// (as a peer can send it: `add` refuses such an interval before anything is sent).
+    /// The record of a request due in an hour, with its trigger's `interval` set to `interval`
+    /// (what `encode` would refuse to write).
     static func record(_ identifier: String, interval: Double) throws -> DBusValue {
         var record = try AgentPayload.encode(AgentTestClient.request(identifier, after: 3600))
-        var trigger = try AgentPayload.Record.reading(try #require(record["trigger"]))
+        var trigger = try [String: DBusValue].reading(try #require(record["trigger"]))
         try #require(trigger["interval"] == .double(3600))
         trigger["interval"] = .double(interval)
         record["trigger"] = trigger.dbusValue

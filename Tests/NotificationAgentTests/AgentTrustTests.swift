@@ -148,6 +148,10 @@ struct AgentTrustTests {
             return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger)).dbusValue
         }
         #expect(await peer.errorName(of: "Add", [.string(Self.appID), try request("big", bodyBytes: 70_000)]) == Self.prefix + "InvalidArgument")
+        // A 50 000-byte body makes a record of 50 213 bytes as AgentPayload.size(of:) counts
+        // it: three fit in 200 000, a fourth does not.
+        let sample = try [String: DBusValue].reading(try request("r0", bodyBytes: 50_000))
+        #expect(AgentPayload.size(of: sample) == 50_213)
         var refusedAt: Int?
         for index in 0..<10 where refusedAt == nil {
             if let name = await peer.errorName(of: "Add", [.string(Self.appID), try request("r\(index)", bodyBytes: 50_000)]) {
@@ -212,7 +216,7 @@ struct AgentTrustTests {
         try await client.connectApp(Self.appID)
         let descriptor = DBusFileDescriptor(taking: open(big, O_RDONLY | O_CLOEXEC))
         #expect(await client.errorName(
-            of: "AddFiles", [.string(Self.appID), try attached("big", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+            of: "AddFiles", [.string(Self.appID), try attached("big", path: "/x.png"), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
             == Self.prefix + "LimitReached")
         let store = fixture.stateRoot.appendingPathComponent(Self.appID).appendingPathComponent("attachments").path
         #expect(AttachmentStore.usedBytes(under: URL(fileURLWithPath: store)) == 0)
@@ -235,11 +239,11 @@ struct AgentTrustTests {
     }
 
     /// A request with one attachment naming `path`.
-    func attached(_ identifier: String, path: String) throws -> AgentPayload.Record {
+    func attached(_ identifier: String, path: String) throws -> DBusValue {
         let content = UNMutableNotificationContent()
         content.title = identifier
         content.attachments = [UNNotificationAttachment(identifier: "img", url: URL(fileURLWithPath: path), type: "public.png")]
-        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil)).dbusValue
     }
 
     @Test("attachments: a sandboxed app's paths are refused unopened; its descriptors are copied; a FIFO or a mismatch is refused")
@@ -251,21 +255,21 @@ struct AgentTrustTests {
         let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
         _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
         try await boxed.connectApp(Self.appID)
-        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("path", path: image).dbusValue]) == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("missing", path: "/nonexistent/secret").dbusValue])
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("path", path: image)]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string(Self.appID), try attached("missing", path: "/nonexistent/secret")])
             == Self.prefix + "NotAllowed")
         let descriptor = DBusFileDescriptor(taking: open(image, O_RDONLY | O_CLOEXEC))
-        try await boxed.call("AddFiles", [.string(Self.appID), try attached("handed", path: "/somewhere/pic.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
+        try await boxed.call("AddFiles", [.string(Self.appID), try attached("handed", path: "/somewhere/pic.png"), .array(element: .unixFileDescriptor, [.unixFileDescriptor(descriptor)])])
         _ = try #require(await server.waitForNotify())
         let stored = try #require(server.notifications.last?.request.hints.imagePath.flatMap(URL.init(string:)))
         #expect(stored.path.hasPrefix(fixture.stateRoot.path))
         #expect(try String(contentsOf: stored, encoding: .utf8) == "not really a png, bytes all the same")
-        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("none", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [])])
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("none", path: "/x.png"), .array(element: .unixFileDescriptor, [])])
             == Self.prefix + "InvalidArgument")
         let fifo = "\(files.path)/pipe"
         #expect(mkfifo(fifo, 0o600) == 0)
         let pipe = DBusFileDescriptor(taking: open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC))
-        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("fifo", path: "/x.png").dbusValue, .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
+        #expect(await boxed.errorName(of: "AddFiles", [.string(Self.appID), try attached("fifo", path: "/x.png"), .array(element: .unixFileDescriptor, [.unixFileDescriptor(pipe)])])
             == Self.prefix + "UNError100")
         // Each accepted file is copied once, straight into the app's store: the one notification
         // shown holds the one copy, and nothing else of the app's folder holds the bytes.
@@ -278,11 +282,11 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
-    func sounding(_ identifier: String, sound: String) throws -> AgentPayload.Record {
+    func sounding(_ identifier: String, sound: String) throws -> DBusValue {
         let content = UNMutableNotificationContent()
         content.title = identifier
         content.sound = UNNotificationSound(named: UNNotificationSoundName(rawValue: sound))
-        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil))
+        return try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: content, trigger: nil)).dbusValue
     }
 
     @Test("a sandboxed app's sound is a theme name: a path is refused before anything checks it; a host app's is taken")
@@ -294,16 +298,16 @@ struct AgentTrustTests {
         let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
         _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
         try await boxed.connectApp("org.example.Boxed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("path", sound: sound).dbusValue]) == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("missing", sound: "/nonexistent/secret").dbusValue])
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("path", sound: sound)]) == Self.prefix + "NotAllowed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("missing", sound: "/nonexistent/secret")])
             == Self.prefix + "NotAllowed")
-        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("themed", sound: "complete").dbusValue]) == nil)
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try sounding("themed", sound: "complete")]) == nil)
         _ = try #require(await server.waitForNotify())
         #expect(server.notifications.last?.request.hints.soundName == "complete")
         let host = try await AgentTestClient.connect(fixture.testBus.bus)
         try await host.connectApp(Self.appID)
         let options = UNNotificationPresentationOptions([.banner, .sound])
-        #expect(await host.errorName(of: "AddPresented", [.string(Self.appID), try sounding("hosted", sound: sound).dbusValue, .uint32(UInt32(options.rawValue))]) == nil)
+        #expect(await host.errorName(of: "AddPresented", [.string(Self.appID), try sounding("hosted", sound: sound), .uint32(UInt32(options.rawValue))]) == nil)
         #expect(await eventually { server.notifications.count == 2 })
         #expect(server.notifications.last?.request.hints.soundFile == sound)
         await boxed.close()
@@ -324,10 +328,10 @@ struct AgentTrustTests {
         #expect(mkfifo(fifo, 0o600) == 0)
         let host = try await AgentTestClient.connect(fixture.testBus.bus)
         try await host.connectApp(Self.appID)
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("link", path: link).dbusValue]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("link", path: link)]) == Self.prefix + "UNError100")
         #expect(try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int == 0o644)
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("fifo", path: fifo).dbusValue]) == Self.prefix + "UNError100")
-        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("dir", path: files.path).dbusValue]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("fifo", path: fifo)]) == Self.prefix + "UNError100")
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try attached("dir", path: files.path)]) == Self.prefix + "UNError100")
         // The agent still answers.
         #expect(try await host.call("Version") == [.uint32(AgentInterface.version)])
         await host.close()

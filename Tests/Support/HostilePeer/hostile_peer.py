@@ -33,7 +33,7 @@ import stat
 import subprocess
 import sys
 import time
-import urllib.parse
+from urllib.parse import quote
 
 import dbus
 import dbus.lowlevel
@@ -83,63 +83,91 @@ class Peer:
         (connection or self.connection).send_message(message)
 
 
-class Templates:
-    """Requests as the agent's interface carries them: a{sv} records of typed fields (see
-    Sources/UserNotifications/Engine/Agent/Records), built here field by field; the file the
-    test writes names the placeholder image."""
+def record(fields):
+    """An `a{sv}` record of the agent's interface."""
+    return dbus.Dictionary(fields, signature="sv")
 
-    def __init__(self, path):
-        with open(path, encoding="utf-8") as file:
-            self.values = json.load(file)
-        self.placeholder = self.values["placeholder"]
+
+def records(items):
+    """An `aa{sv}` list of records."""
+    return dbus.Array(items, signature="a{sv}")
+
+
+def size(value, top=True):
+    """The bytes AgentPayload.size(of:) counts for a record or a value in it: 8 for each value
+    and container, the UTF-8 length of each string, for a record's top level 8 and the key
+    for each field, inside a variant 8 and the key's string value and the variant."""
+    if isinstance(value, dbus.Dictionary):
+        if top:
+            return 8 + sum(8 + len(key.encode()) + size(item, top=False) for key, item in value.items())
+        return 8 + sum(8 + len(key.encode()) + 8 + size(item, top=False) for key, item in value.items())
+    if isinstance(value, dbus.Array):
+        return 8 + sum(size(item, top=False) for item in value)
+    if isinstance(value, str):
+        return 8 + len(value.encode())
+    return 8
+
+
+class Requests:
+    """Request records as NotificationRequestSnapshot+Record.swift documents them: fields with
+    their default values left out, integers `x`, numbers `d`."""
+
+    def __init__(self, request_bytes, batch_bytes):
+        self.request_bytes = request_bytes
+        self.batch_bytes = batch_bytes
 
     @staticmethod
-    def record(fields):
-        return dbus.Dictionary(fields, signature="sv")
+    def content(identifier, body="Body", **fields):
+        values = {"title": dbus.String("Title of " + identifier)}
+        if body:
+            values["body"] = dbus.String(body)
+        values.update(fields)
+        return record(values)
 
-    def content(self, title, padding=0, attachments=None):
-        fields = {"title": dbus.String(title), "body": dbus.String("B" * padding if padding else "Body")}
-        if attachments is not None:
-            fields["attachments"] = dbus.Array(attachments, signature="a{sv}")
-        return self.record(fields)
+    def plain(self, identifier, padding=0, **fields):
+        return record({"identifier": dbus.String(identifier), "content": self.content(identifier, "B" * padding if padding else "Body", **fields)})
 
-    def request(self, identifier, content, trigger=None):
-        fields = {"identifier": dbus.String(identifier), "content": content}
-        if trigger is not None:
-            fields["trigger"] = trigger
-        return self.record(fields)
-
-    def plain(self, identifier, padding=0):
-        return self.request(identifier, self.content("Title of " + identifier, padding))
+    def interval(self, identifier, seconds, padding=0):
+        request = self.plain(identifier, padding)
+        request["trigger"] = record({"kind": dbus.String("timeInterval"), "interval": dbus.Double(seconds)})
+        return request
 
     def later(self, identifier, padding=0):
         return self.interval(identifier, 3600.0, padding)
 
-    def interval(self, identifier, seconds, padding=0):
-        trigger = self.record({"kind": dbus.String("timeInterval"), "interval": dbus.Double(seconds)})
-        return self.request(identifier, self.content("Title of plain", padding), trigger)
+    def sized(self, identifier, total):
+        """A request for later whose record is `total` bytes, by the size of its body."""
+        request = self.interval(identifier, 3600.0)
+        del request["content"]["body"]
+        request["content"]["body"] = dbus.String("B" * (total - size(request) - 8 - len("body") - 8 - 8))
+        assert size(request) == total, (size(request), total)
+        return request
 
     def calendar(self, identifier, components):
         values = {"year": 2030, "month": 1, "day": 1, "hour": 9}
         values.update(components)
-        trigger = self.record({
-            "kind": dbus.String("calendar"),
-            "dateComponents": self.record({key: dbus.Int64(value) for key, value in values.items()}),
-        })
-        return self.request(identifier, self.content("Title of plain"), trigger)
+        request = self.plain(identifier)
+        request["trigger"] = record({"kind": dbus.String("calendar"),
+                                     "dateComponents": record({key: dbus.Int64(value) for key, value in values.items()})})
+        return request
 
     def attached(self, identifier, paths):
         """A request with one attachment per path."""
-        attachments = [
-            self.record({"identifier": dbus.String(f"file-{index}"), "url": dbus.String("file://" + urllib.parse.quote(path)),
-                         "type": dbus.String("public.png")})
-            for index, path in enumerate(paths)
-        ]
-        return self.request(identifier, self.content("Title of plain", attachments=attachments))
+        attachments = records([record({"identifier": dbus.String(f"file-{index}"), "url": dbus.String("file://" + quote(path))})
+                               for index, path in enumerate(paths)])
+        return self.plain(identifier, attachments=attachments)
 
-    @staticmethod
-    def records(requests):
-        return dbus.Array(requests, signature="a{sv}")
+
+def deepest_user_info():
+    """User info nested as deep as D-Bus allows, 64 containers in all (variants included, as
+    libdbus counts them: an a{sv} is an array and an entry). The body is `s`, then the
+    request's a{sv} (2), the content's variant (3) and a{sv} (5), the userInfo variant (6);
+    each level of user info adds an a{sv} and a variant (3), 19 of them to 63; at the bottom an
+    array of object paths (64), which user info does not hold."""
+    depth, value = 6 + 3 * 19 + 1, dbus.Array([dbus.ObjectPath("/deep")], signature="o")
+    for _ in range(19):
+        value = dbus.Dictionary({"next": value}, signature="sv")
+    return depth, value
 
 
 def fd(path, flags=os.O_RDONLY):
@@ -150,7 +178,7 @@ def no_options():
     return dbus.Dictionary({}, signature="sv")
 
 
-def host_phase(args, templates):
+def host_phase(args, requests):
     peer = Peer(args.bus)
     own = args.app_id
     victim = args.victim_home
@@ -171,49 +199,61 @@ def host_phase(args, templates):
     peer.attempt("connect-own", "Connect", "sa{sv}", [own, {"name": "Hostile", "icon": "dialog-warning"}])
 
     # 1: a FIFO by path (would hang an open without O_NONBLOCK) and as a descriptor.
-    peer.attempt("fifo-path", "Add", "sa{sv}", [own, templates.attached("fifo", [fifo])], timeout=10)
+    peer.attempt("fifo-path", "Add", "sa{sv}", [own, requests.attached("fifo", [fifo])], timeout=10)
     writer_end = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)
-    peer.attempt("fifo-descriptor", "AddFiles", "sa{sv}ah", [own, templates.attached("fifo-fd", [fifo]), [dbus.types.UnixFd(writer_end)]],
+    peer.attempt("fifo-descriptor", "AddFiles", "sa{sv}ah", [own, requests.attached("fifo-fd", [fifo]), [dbus.types.UnixFd(writer_end)]],
                  timeout=10)
     # 2: links to a file and to a folder outside.
-    peer.attempt("symlink-file", "Add", "sa{sv}", [own, templates.attached("link-file", [link_file])])
-    peer.attempt("symlink-folder", "Add", "sa{sv}", [own, templates.attached("link-folder", [link_folder])])
+    peer.attempt("symlink-file", "Add", "sa{sv}", [own, requests.attached("link-file", [link_file])])
+    peer.attempt("symlink-folder", "Add", "sa{sv}", [own, requests.attached("link-folder", [link_folder])])
     # 3: a big folder, by path and as a descriptor.
-    peer.attempt("folder-path", "Add", "sa{sv}", [own, templates.attached("folder", [os.path.join(victim, "big")])])
+    peer.attempt("folder-path", "Add", "sa{sv}", [own, requests.attached("folder", [os.path.join(victim, "big")])])
     peer.attempt("folder-descriptor", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("folder-fd", [regular]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
-    # An attachment from the user's own process by path: taken, into the agent's store (before
-    # the budgets below fill the app).
-    peer.attempt("regular-attachment-path", "Add", "sa{sv}", [own, templates.attached("regular", [regular])])
-    # 9: budgets. One request over 64 KiB; 60 KiB requests until the app's 16 MiB; attachments
-    # over the app's 64 MiB (a sparse file: its size is read from the descriptor before a copy).
-    peer.attempt("request-over-64k", "Add", "sa{sv}", [own, templates.later("big-request", padding=70 * 1024)])
+                 [own, requests.attached("folder-fd", [regular]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
+    # 9: budgets. A request of exactly 64 KiB as AgentPayload.size(of:) counts it, and one of
+    # a byte more; 60 KiB requests until the app's 16 MiB; attachments over the app's 64 MiB
+    # (a sparse file: its size is read from the descriptor before a copy).
+    limit = requests.request_bytes
+    peer.attempt("request-at-64k", "Add", "sa{sv}", [own, requests.sized("request-at-limit", limit)])
+    peer.attempt("request-over-64k", "Add", "sa{sv}", [own, requests.sized("request-over-limit", limit + 1)])
+    # The batch bound, a byte over: refused whole, before any of its requests is read.
+    batch, total, unit = [], 0, limit - 1000
+    while requests.batch_bytes + 1 - total > limit:
+        batch.append(requests.sized(f"batch-{len(batch)}", unit))
+        total += unit
+    batch.append(requests.sized(f"batch-{len(batch)}", requests.batch_bytes + 1 - total))
+    peer.attempt("batch-over-bytes", "AddRequests", "saa{sv}", [own, records(batch)], timeout=60,
+                 expect_detail=lambda reply: f"{len(reply)} answers")
+    del batch
+    # The budget from nothing held: the request at the limit is removed first.
+    peer.call("RemovePendingRequests", "sasb", [own, dbus.Array([], signature="s"), True])
     start = time.monotonic()
     accepted, outcome, message = 0, "none", ""
+    fill_size = size(requests.later("fill-000", padding=60 * 1024))
     for index in range(400):
         try:
-            peer.call("Add", "sa{sv}", [own, templates.later(f"fill-{index}", padding=60 * 1024)])
+            peer.call("Add", "sa{sv}", [own, requests.later(f"fill-{index:03d}", padding=60 * 1024)])
             accepted += 1
         except dbus.exceptions.DBusException as error:
             outcome, message = error.get_dbus_name(), error.get_dbus_message()
             break
-    report("app-state-budget", outcome, time.monotonic() - start, f"accepted={accepted} {message}")
-    peer.attempt("attachment-over-budget-path", "Add", "sa{sv}", [own, templates.attached("sparse", [sparse])])
+    report("app-state-budget", outcome, time.monotonic() - start, f"accepted={accepted} size={fill_size} {message}")
+    peer.attempt("attachment-over-budget-path", "Add", "sa{sv}", [own, requests.attached("sparse", [sparse])])
     peer.attempt("attachment-over-budget-descriptor", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("sparse-fd", [sparse]), [fd(sparse)]])
+                 [own, requests.attached("sparse-fd", [sparse]), [fd(sparse)]])
     peer.attempt("attachments-over-count", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("many", [regular] * 17), [fd(regular)]])
+                 [own, requests.attached("many", [regular] * 17), [fd(regular)]])
     # 17 descriptors in one message: past the bus's own limit (16 on dbus-daemon), which then
     # drops the sender's connection; on a connection of its own.
     many = Peer(args.bus)
     peer.attempt("descriptors-over-count", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("many-fds", [regular] * 17), [fd(regular) for _ in range(17)]], connection=many.connection)
+                 [own, requests.attached("many-fds", [regular] * 17), [fd(regular) for _ in range(17)]], connection=many.connection)
     # AddFiles whose descriptors do not match its attachments.
     peer.attempt("addfiles-fewer-descriptors", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("mismatch-1", [regular, regular]), [fd(regular)]])
+                 [own, requests.attached("mismatch-1", [regular, regular]), [fd(regular)]])
     peer.attempt("addfiles-more-descriptors", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("mismatch-2", [regular]), [fd(regular), fd(regular), fd(regular)]])
-    peer.attempt("addfiles-no-attachment", "AddFiles", "sa{sv}ah", [own, templates.plain("mismatch-3"), [fd(regular)]])
+                 [own, requests.attached("mismatch-2", [regular]), [fd(regular), fd(regular), fd(regular)]])
+    peer.attempt("addfiles-no-attachment", "AddFiles", "sa{sv}ah", [own, requests.plain("mismatch-3"), [fd(regular)]])
     # 10: a 20 MB display name (the bus or the agent refuses it), control characters, long icon.
     try:
         big = Peer(args.bus)
@@ -230,7 +270,7 @@ def host_phase(args, templates):
     peer.attempt("other-app-pending", "PendingRequests", "s", [honest])
     peer.attempt("other-app-delivered", "DeliveredNotifications", "s", [honest])
     peer.attempt("other-app-take-responses", "TakeResponses", "s", [honest])
-    peer.attempt("other-app-add", "Add", "sa{sv}", [honest, templates.plain("forged")])
+    peer.attempt("other-app-add", "Add", "sa{sv}", [honest, requests.plain("forged")])
     peer.attempt("other-app-remove", "RemovePendingRequests", "sasb", [honest, dbus.Array([], signature="s"), True])
     peer.attempt("other-app-badge", "SetBadgeCount", "si", [honest, 99])
     # 11: Status from the user's own unsandboxed process: every app.
@@ -244,31 +284,49 @@ def host_phase(args, templates):
     peer.attempt("unknown-member", "DropEverything", "s", [own])
     peer.attempt("invalid-app-id", "PendingRequests", "s", ["../../../../etc"])
     peer.attempt("empty-app-id", "PendingRequests", "s", [""])
-    # Records that are not requests: a string, a field of another type, a field no request has,
-    # no identifier, a trigger with another kind's field, a number user info cannot hold.
-    peer.attempt("not-a-record", "Add", "ss", [own, "{not a record"])
-    peer.attempt("record-wrong-type", "Add", "sa{sv}", [own, templates.record({"identifier": dbus.Int32(3)})])
-    peer.attempt("record-unknown-field", "Add", "sa{sv}", [own, templates.record({"identifier": dbus.String("u"), "titel": dbus.String("t")})])
-    peer.attempt("record-no-identifier", "Add", "sa{sv}", [own, templates.record({"content": templates.content("no id")})])
-    peer.attempt("trigger-other-kind-field", "Add", "sa{sv}", [own, templates.request(
-        "mixed", templates.content("mixed"), templates.record({"kind": dbus.String("push"), "interval": dbus.Double(5.0)}))])
-    peer.attempt("user-info-nan", "Add", "sa{sv}", [own, templates.request(
-        "nan", templates.record({"userInfo": templates.record({"n": dbus.Double(float("nan"))})}))])
-    # User info nested 12 dictionaries deep (within the 64 containers D-Bus allows): a valid request.
-    deep = templates.record({"leaf": dbus.String("x")})
-    for _ in range(12):
-        deep = templates.record({"k": deep})
-    # On an app of its own: the hostile app's budget is full by now.
-    peer.call("Connect", "sa{sv}", ["org.example.Hostile.Deep", no_options()])
-    peer.attempt("record-deep", "Add", "sa{sv}", ["org.example.Hostile.Deep", templates.request("deep", templates.record({"userInfo": deep}))])
+    # Records that are not requests: each refused, naming the field.
+    peer.attempt("record-signature-ss", "Add", "ss", [own, "{}"])
+    peer.attempt("record-signature-array", "Add", "saa{sv}", [own, records([requests.plain("as-array")])])
+    unknown = requests.plain("unknown-field")
+    unknown["colour"] = dbus.String("red")
+    peer.attempt("record-unknown-field", "Add", "sa{sv}", [own, unknown])
+    peer.attempt("record-unknown-content-field", "Add", "sa{sv}", [own, requests.plain("unknown-content", colour=dbus.String("red"))])
+    peer.attempt("record-wrong-type", "Add", "sa{sv}", [own, requests.plain("wrong-type", badge=dbus.String("3"))])
+    peer.attempt("record-wrong-integer-type", "Add", "sa{sv}", [own, requests.plain("wrong-integer", badge=dbus.Int32(3))])
+    nameless = requests.plain("nameless")
+    del nameless["identifier"]
+    peer.attempt("record-missing-identifier", "Add", "sa{sv}", [own, nameless])
+    mixed = requests.calendar("mixed-trigger", {})
+    mixed["trigger"]["interval"] = dbus.Double(60)
+    peer.attempt("record-trigger-other-kind", "Add", "sa{sv}", [own, mixed])
+    kindless = requests.later("kindless")
+    kindless["trigger"]["kind"] = dbus.String("whenever")
+    peer.attempt("record-trigger-unknown-kind", "Add", "sa{sv}", [own, kindless])
+    # User info nested as deep as D-Bus allows (64 containers in all, variants included), with
+    # a value user info does not hold at the bottom: the agent walks it all and refuses it.
+    depth, deep = deepest_user_info()
+    peer.attempt("record-userinfo-deep", "Add", "sa{sv}", [own, requests.plain("deep", userInfo=deep)], expect_detail=lambda _: f"depth={depth}")
+    # One container deeper: the bus (or libdbus before it) refuses the message; on a
+    # connection of its own, since the bus may drop the sender.
+    deeper = Peer(args.bus)
+    too_deep = dbus.Dictionary({"next": deep}, signature="sv")
+    try:
+        deeper.attempt("record-userinfo-too-deep", "Add", "sa{sv}", [own, requests.plain("too-deep", userInfo=too_deep)], timeout=10)
+    except (TypeError, ValueError) as error:
+        report("record-userinfo-too-deep", "refused-by-libdbus", 0, error)
+    deeper.connection.close()
     # Huge arrays.
-    peer.attempt("addrequests-10k", "AddRequests", "saa{sv}", [own, templates.records([templates.plain(f"b{i}") for i in range(10000)])],
+    peer.attempt("addrequests-10k", "AddRequests", "saa{sv}", [own, records([requests.plain(f"b{i}") for i in range(10000)])],
                  timeout=60)
     peer.attempt("remove-100k-ids", "RemovePendingRequests", "sasb", [own, dbus.Array([f"id-{i}" for i in range(100000)], signature="s"), False],
                  timeout=60)
     peer.attempt("acknowledge-100k-ids", "AcknowledgeResponses", "sas", [own, dbus.Array([f"r-{i}" for i in range(100000)], signature="s")],
                  timeout=60)
-    peer.attempt("categories-not-records", "SetCategories", "ss", [own, "[{" * 30000])
+    peer.attempt("categories-signature-ss", "SetCategories", "ss", [own, "[{" * 30000])
+    peer.attempt("categories-wrong-type", "SetCategories", "saa{sv}",
+                 [own, records([record({"identifier": dbus.String("fine")}), record({"identifier": dbus.Int64(7)})])])
+    peer.attempt("categories-unknown-field", "SetCategories", "saa{sv}",
+                 [own, records([record({"identifier": dbus.String("odd"), "colour": dbus.String("red")})])])
     # Flooding: calls sent without waiting for their replies, then one that must be answered.
     start = time.monotonic()
     for index in range(3000):
@@ -281,9 +339,9 @@ def host_phase(args, templates):
     start = time.monotonic()
     closing = Peer(args.bus)
     closing.call("Connect", "sa{sv}", ["org.example.Hostile.Closing", no_options()])
-    closing.send("AddRequests", "saa{sv}", ["org.example.Hostile.Closing", templates.records([templates.later(f"c{i}") for i in range(900)])])
-    closing.send("AddFiles", "sa{sv}ah", ["org.example.Hostile.Closing", templates.attached("closing-fd", [regular]), [fd(regular)]])
-    closing.send("Add", "sa{sv}", ["org.example.Hostile.Closing", templates.attached("closing-path", [regular])])
+    closing.send("AddRequests", "saa{sv}", ["org.example.Hostile.Closing", records([requests.later(f"c{i}") for i in range(900)])])
+    closing.send("AddFiles", "sa{sv}ah", ["org.example.Hostile.Closing", requests.attached("closing-fd", [regular]), [fd(regular)]])
+    closing.send("Add", "sa{sv}", ["org.example.Hostile.Closing", requests.attached("closing-path", [regular])])
     closing.connection.close()
     report("close-mid-call", "bounded", time.monotonic() - start, "closed with three calls in flight")
     # A center that never answers WillPresent: its Adds wait for the agent's deadline; nobody else does.
@@ -291,10 +349,12 @@ def host_phase(args, templates):
     silent.call("Connect", "sa{sv}", ["org.example.Hostile.Silent", no_options()])
     start = time.monotonic()
     for index in range(3):
-        silent.send("Add", "sa{sv}", ["org.example.Hostile.Silent", templates.plain(f"silent-{index}")])
+        silent.send("Add", "sa{sv}", ["org.example.Hostile.Silent", requests.plain(f"silent-{index}")])
     outcome, _ = silent.attempt("silent-center-then-pending", "PendingRequests", "s", ["org.example.Hostile.Silent"], timeout=120)
     report("silent-center", "bounded", time.monotonic() - start, f"3 Adds never answered, then PendingRequests: {outcome}")
     silent.connection.close()
+    # An attachment from the user's own process by path: taken, into the agent's store.
+    peer.attempt("regular-attachment-path", "Add", "sa{sv}", [own, requests.attached("regular", [regular])])
     # 6: host Connects of junk ids, on a connection of their own: bounded by AgentLimits.apps;
     # the apps are let go once it closes (they hold nothing).
     junk = Peer(args.bus)
@@ -312,20 +372,20 @@ def host_phase(args, templates):
     peer.attempt("version-at-end", "Version", "", [])
 
 
-def trigger_phase(args, templates):
+def trigger_phase(args, requests):
     peer = Peer(args.bus)
     own = args.app_id
     peer.attempt("connect-own", "Connect", "sa{sv}", [own, no_options()])
     # 5: intervals and dates past what a clock can honour.
     for name, seconds in [("interval-1e300", 1e300), ("interval-1e19", 1e19), ("interval-negative", -1.0), ("interval-max-double", 1.7976931348623157e308)]:
-        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, templates.interval(name, seconds)], timeout=10)
+        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, requests.interval(name, seconds)], timeout=10)
     for name, components in [
         ("calendar-year-int-max", {"year": 9223372036854775807}),
         ("calendar-year-1e12", {"year": 1000000000000}),
         ("calendar-day-huge", {"day": 2147483647}),
         ("calendar-year-negative", {"year": -9223372036854775807}),
     ]:
-        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, templates.calendar(name, components)], timeout=10)
+        peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, requests.calendar(name, components)], timeout=10)
     peer.attempt("trigger-version-at-end", "Version", "", [])
 
 
@@ -359,7 +419,7 @@ def forge_instance(args, instance):
         json.dump({"child-pid": os.getpid(), "mnt-namespace": 0, "pid-namespace": 0}, file)
 
 
-def forged_honest_phase(args, templates):
+def forged_honest_phase(args, requests):
     instance = "4242424242"
     make_own_root(args, args.honest_id, instance)
     peer = Peer(args.bus)
@@ -372,7 +432,7 @@ def forged_honest_phase(args, templates):
     peer.attempt("forged-instance-pending", "PendingRequests", "s", [honest])
     peer.attempt("forged-instance-delivered", "DeliveredNotifications", "s", [honest])
     peer.attempt("forged-instance-take-responses", "TakeResponses", "s", [honest])
-    peer.attempt("forged-instance-add", "Add", "sa{sv}", [honest, templates.plain("forged-instance")])
+    peer.attempt("forged-instance-add", "Add", "sa{sv}", [honest, requests.plain("forged-instance")])
     peer.attempt("forged-instance-status", "Status", "", [])
     # 6: a sandboxed caller claiming other ids: each refused, nothing made.
     start = time.monotonic()
@@ -387,7 +447,7 @@ def forged_honest_phase(args, templates):
            f"tried={args.claimed_ids} outcomes={json.dumps(refusals, sort_keys=True)}")
 
 
-def sandboxed_phase(args, templates):
+def sandboxed_phase(args, requests):
     instance = "5151515151"
     own = args.app_id
     make_own_root(args, own, instance)
@@ -402,20 +462,20 @@ def sandboxed_phase(args, templates):
     # 4: host paths, existing or not: refused before anything is opened, the same words for both.
     for name, path in [("bashrc", os.path.join(victim, ".bashrc")), ("secret", os.path.join(victim, "secret.txt")),
                        ("missing", os.path.join(victim, "missing.txt")), ("folder", os.path.join(victim, "big"))]:
-        peer.attempt(f"sandboxed-host-path-{name}", "Add", "sa{sv}", [own, templates.attached(f"host-{name}", [path])])
+        peer.attempt(f"sandboxed-host-path-{name}", "Add", "sa{sv}", [own, requests.attached(f"host-{name}", [path])])
         peer.attempt(f"sandboxed-host-path-batch-{name}", "AddRequests", "saa{sv}",
-                     [own, templates.records([templates.attached(f"hostb-{name}", [path])])])
+                     [own, records([requests.attached(f"hostb-{name}", [path])])])
     # 1, 3: a FIFO and a folder as descriptors; a regular file as a descriptor is taken.
     fifo = os.path.join(args.scratch, "sandbox-fifo")
     os.mkfifo(fifo, 0o600)
     peer.attempt("sandboxed-fifo-descriptor", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("s-fifo", [fifo]), [dbus.types.UnixFd(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))]])
+                 [own, requests.attached("s-fifo", [fifo]), [dbus.types.UnixFd(os.open(fifo, os.O_RDWR | os.O_NONBLOCK))]])
     peer.attempt("sandboxed-folder-descriptor", "AddFiles", "sa{sv}ah",
-                 [own, templates.attached("s-folder", [fifo]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
+                 [own, requests.attached("s-folder", [fifo]), [fd(os.path.join(victim, "big"), os.O_RDONLY | os.O_DIRECTORY)]])
     regular = os.path.join(args.scratch, "sandbox-picture.png")
     with open(regular, "wb") as file:
         file.write(b"\x89PNG\r\n\x1a\n" + b"\1" * 2048)
-    peer.attempt("sandboxed-regular-descriptor", "AddFiles", "sa{sv}ah", [own, templates.attached("s-regular", [regular]), [fd(regular)]])
+    peer.attempt("sandboxed-regular-descriptor", "AddFiles", "sa{sv}ah", [own, requests.attached("s-regular", [regular]), [fd(regular)]])
     # Calls for the honest app.
     peer.attempt("sandboxed-other-app-pending", "PendingRequests", "s", [args.honest_id])
     peer.attempt("sandboxed-version-at-end", "Version", "", [])
@@ -425,7 +485,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--phase", required=True, choices=["host", "triggers", "forged-honest", "sandboxed"])
     parser.add_argument("--bus", required=True, help="the private bus's address")
-    parser.add_argument("--templates", required=True, help="a JSON file naming the placeholder image")
+    parser.add_argument("--request-bytes", type=int, required=True, help="AgentLimits.requestBytes")
+    parser.add_argument("--batch-bytes", type=int, required=True, help="AgentInterface.maximumBatchBytes")
     parser.add_argument("--scratch", required=True, help="a folder of the attacker's own")
     parser.add_argument("--victim-home", required=True, help="the user's home, whose files must not change")
     parser.add_argument("--runtime", required=True, help="the agent's XDG_RUNTIME_DIR")
@@ -434,9 +495,9 @@ def main():
     parser.add_argument("--junk-ids", type=int, default=200)
     parser.add_argument("--claimed-ids", type=int, default=60)
     args = parser.parse_args()
-    templates = Templates(args.templates)
+    requests = Requests(args.request_bytes, args.batch_bytes)
     phases = {"host": host_phase, "triggers": trigger_phase, "forged-honest": forged_honest_phase, "sandboxed": sandboxed_phase}
-    phases[args.phase](args, templates)
+    phases[args.phase](args, requests)
     print("DONE", flush=True)
 
 
