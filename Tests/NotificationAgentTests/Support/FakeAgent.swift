@@ -15,6 +15,7 @@ final class FakeAgent: Sendable {
         var takes = 0
         var acknowledged: [String] = []
         var members: [String] = []
+        var connectCategories: [[String]] = []
     }
 
     let connection: DBusConnection
@@ -61,6 +62,9 @@ final class FakeAgent: Sendable {
     /// The members called, in order.
     var members: [String] { state.withLock { $0.members } }
 
+    /// The content extension categories each `Connect` named, in order.
+    var connectCategories: [[String]] { state.withLock { $0.connectCategories } }
+
     /// Closes the agent's connection: the bus gives up its name.
     func stop() async {
         await connection.close()
@@ -70,6 +74,9 @@ final class FakeAgent: Sendable {
         state.withLock { $0.members.append(invocation.message.member ?? "") }
         switch invocation.message.member {
         case "Connect":
+            let options = (try? Agent1Spec.ConnectArguments(invocation.message.body))?.identity
+            let categories = options?[AgentInterface.contentExtensionCategoriesOption]?.stringArrayValue ?? []
+            state.withLock { $0.connectCategories.append(categories) }
             invocation.reply([.uint32(version)])
         case "TakeResponses":
             let (kept, holding) = state.withLock { state in
