@@ -221,6 +221,27 @@ struct AgentRecordTests {
         #expect(Self.refusal(["identifier": .string(huge)]).hasPrefix("the record is"))
     }
 
+    @Test("a clipping rectangle that is not finite, has no size or leaves the unit square is refused, in a record and in a file")
+    func clippingRects() throws {
+        func attachment(_ rect: [Double]) -> AgentPayload.Record {
+            let fields: AgentPayload.Record = [
+                "url": .string("file:///tmp/a.png"), "thumbnailClippingRect": .structure(rect.map(DBusValue.double)),
+            ]
+            let content: AgentPayload.Record = ["attachments": [fields].dbusValue]
+            return ["identifier": .string("r"), "content": content.dbusValue]
+        }
+        for rect in [[.nan, 0, 1, 1], [0, 0, .infinity, 1], [1e300, 0, 1, 1], [-0.1, 0, 0.5, 0.5], [0, 0, 0, 1], [0.5, 0, 0.6, 1]] as [[Double]] {
+            #expect(Self.refusal(attachment(rect)).hasSuffix("thumbnailClippingRect is not finite, of positive size and within the unit square"), "\(rect)")
+        }
+        #expect(try AgentPayload.request(from: attachment([0.25, 0.25, 0.5, 0.75])).content.attachments.first?.thumbnailClippingRect
+            == ThumbnailClippingRect(x: 0.25, y: 0.25, width: 0.5, height: 0.75))
+        // A state file is outside input too.
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ThumbnailClippingRect.self, from: Data(#"{"x":1e300,"y":0,"width":1,"height":1}"#.utf8))
+        }
+        #expect(try JSONDecoder().decode(ThumbnailClippingRect.self, from: Data(#"{"x":0,"y":0,"width":1,"height":1}"#.utf8)).isWholeImage)
+    }
+
     @Test("a response stored by the agent reads back, and one stored as JSON by an earlier agent still reads")
     func storedResponses() throws {
         let notification = UNNotification(

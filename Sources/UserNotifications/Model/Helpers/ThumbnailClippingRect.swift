@@ -21,16 +21,41 @@ struct ThumbnailClippingRect: Codable, Hashable, Sendable {
         guard let rect = Self.rect(from: optionValue) else {
             throw UNError(
                 .attachmentCorrupt,
-                description: "The thumbnail clipping rectangle \\(optionValue) is not a CGRect or its dictionary representation.")
+                description: "The thumbnail clipping rectangle \(optionValue) is not a CGRect or its dictionary representation.")
         }
-        let values = [rect.origin.x, rect.origin.y, rect.size.width, rect.size.height].map { Double($0) }
-        guard values.allSatisfy(\.isFinite), values[0] >= 0, values[1] >= 0, values[2] > 0, values[3] > 0,
-              values[0] + values[2] <= 1 + Self.tolerance, values[1] + values[3] <= 1 + Self.tolerance else {
+        let checked = ThumbnailClippingRect(x: Double(rect.origin.x), y: Double(rect.origin.y), width: Double(rect.size.width), height: Double(rect.size.height))
+        guard checked.isValid else {
             throw UNError(
                 .attachmentCorrupt,
-                description: "The thumbnail clipping rectangle \\(rect) must lie within the unit square (0...1) and have a positive size.")
+                description: "The thumbnail clipping rectangle \(rect) must lie within the unit square (0...1) and have a positive size.")
         }
-        self.init(x: values[0], y: values[1], width: values[2], height: values[3])
+        self = checked
+    }
+
+    /// Whether the rectangle is one the option takes: finite, of positive size, within the
+    /// unit square. ``pixelRegion(imageWidth:imageHeight:)`` converts its edges to integers,
+    /// which traps for any other.
+    var isValid: Bool {
+        [x, y, width, height].allSatisfy(\.isFinite) && x >= 0 && y >= 0 && width > 0 && height > 0
+            && x + width <= 1 + Self.tolerance && y + height <= 1 + Self.tolerance
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case x, y, width, height
+    }
+
+    /// Reads a stored rectangle (a state file), refusing one ``isValid`` refuses: a file is
+    /// outside input too, and a rectangle that is not finite traps in
+    /// ``pixelRegion(imageWidth:imageHeight:)``.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            x: try container.decode(Double.self, forKey: .x), y: try container.decode(Double.self, forKey: .y),
+            width: try container.decode(Double.self, forKey: .width), height: try container.decode(Double.self, forKey: .height))
+        guard isValid else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath, debugDescription: "a thumbnail clipping rectangle outside the unit square or of no size"))
+        }
     }
 
     init(x: Double, y: Double, width: Double, height: Double) {

@@ -211,7 +211,13 @@ extension NotificationAttachmentSnapshot {
                 case .double(let x) = fields[0], case .double(let y) = fields[1],
                 case .double(let width) = fields[2], case .double(let height) = fields[3]
             else { throw .invalidArgument("\(record.path).thumbnailClippingRect is not a (dddd)") }
-            thumbnailClippingRect = ThumbnailClippingRect(x: x, y: y, width: width, height: height)
+            let rect = ThumbnailClippingRect(x: x, y: y, width: width, height: height)
+            // As UNNotificationAttachment(identifier:url:options:) refuses it: the thumbnail's
+            // pixel region converts a rectangle that is not finite to integers, which traps.
+            guard rect.isValid else {
+                throw .invalidArgument("\(record.path).thumbnailClippingRect is not finite, of positive size and within the unit square")
+            }
+            thumbnailClippingRect = rect
         } else {
             thumbnailClippingRect = nil
         }
