@@ -27,9 +27,10 @@ extension FuzzTarget {
             tokens: [
                 [0], [0xFF, 0xFF, 0xFF, 0xFF], [0x00, 0x00, 0x01, 0x00], Array("ssah".utf8), Array("sa{sv}".utf8), Array("sas".utf8),
                 Array("h".utf8), Array("v".utf8), Array("AddFiles".utf8), Array("Connect".utf8), Array("Status".utf8),
-                Array("AddRequests".utf8), Array(AgentCallHarness.appID.utf8), Array("org.example.Other".utf8), Array("1e300".utf8),
-                Array("timeInterval".utf8), Array("attachments".utf8), Array("userInfo".utf8), Array("kind".utf8), Array("a{sv}".utf8),
-                Array("aa{sv}".utf8), Array("/etc/passwd".utf8), [0xC3, 0x28],
+                Array("AddRequests".utf8), Array(AgentCallHarness.appID.utf8), Array("org.example.Other".utf8), Array("aa{sv}".utf8),
+                Array("timeInterval".utf8), Array("interval".utf8), Array("attachments".utf8), Array("kind".utf8), Array("userInfo".utf8),
+                [8, 0, 0, 0] + Array("calendar".utf8) + [0], [1, UInt8(ascii: "d"), 0], [1, UInt8(ascii: "s"), 0],
+                [0, 0, 0, 0, 0, 0, 0xF0, 0x7F], Array("/etc/passwd".utf8), [0xC3, 0x28],
             ],
             nesting: [[1, UInt8(ascii: "v"), 0], Array("a".utf8), Array("(".utf8), Array("a{sv}".utf8)],
             run: { bytes throws(FuzzFinding) in
@@ -60,6 +61,7 @@ extension FuzzTarget {
         let category = UNNotificationCategory(
             identifier: "meeting", actions: [UNNotificationAction(identifier: "join", title: "Join")], intentIdentifiers: [])
         func record(_ encode: () throws -> AgentPayload.Record) -> DBusValue { ((try? encode()) ?? [:]).dbusValue }
+        func records(_ encode: () throws -> [AgentPayload.Record]) -> DBusValue { ((try? encode()) ?? []).dbusValue }
         let calls: [(String, [DBusValue])] = [
             ("Version", []),
             ("Connect", [id, .variantDictionary([("name", .string("Fuzz")), ("icon", .string("dialog-information"))])]),
@@ -67,13 +69,13 @@ extension FuzzTarget {
             ("Add", [id, record { try AgentPayload.encode(now) }]),
             ("Add", [id, record { try AgentPayload.encode(later) }]),
             ("AddPresented", [id, record { try AgentPayload.encode(now) }, .uint32(3)]),
-            ("AddRequests", [id, [(try? AgentPayload.encode(later)) ?? [:], (try? AgentPayload.encode(daily)) ?? [:]].dbusValue]),
+            ("AddRequests", [id, records { [try AgentPayload.encode(later), try AgentPayload.encode(daily)] }]),
             ("AddFiles", [id, record { try AgentPayload.encode(withFile) }, .array(element: .unixFileDescriptor, [.unixFileDescriptor(harnessSeedDescriptor)])]),
             ("PendingRequests", [id]),
             ("RemovePendingRequests", [id, .stringArray(["later"]), .boolean(false)]),
             ("DeliveredNotifications", [id]),
             ("RemoveDeliveredNotifications", [id, .stringArray([]), .boolean(true)]),
-            ("SetCategories", [id, ((try? AgentPayload.encode(Set([category]))) ?? []).dbusValue]),
+            ("SetCategories", [id, records { try AgentPayload.encode(Set([category])) }]),
             ("Categories", [id]),
             ("Authorization", [id]),
             ("SetBadgeCount", [id, .int32(3)]),

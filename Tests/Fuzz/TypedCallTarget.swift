@@ -13,7 +13,7 @@ extension FuzzTarget {
         name: "typed-calls",
         seeds: typedCallSeeds,
         tokens: [
-            [0], [0xFF, 0xFF, 0xFF, 0xFF], Array("sa{sv}".utf8), Array("ssa{sv}".utf8), Array("sav".utf8), Array("ssu".utf8),
+            [0], [0xFF, 0xFF, 0xFF, 0xFF], Array("sa{sv}".utf8), Array("ssa{sv}".utf8), Array("saa{sv}".utf8), Array("a(sa{sv})".utf8), Array("sav".utf8), Array("ssu".utf8),
             Array("Connect".utf8), Array("AddRequests".utf8), Array("ActivateAction".utf8), Array("ActionInvoked".utf8),
             Array("PropertiesChanged".utf8), Array("h".utf8), Array("v".utf8), [0xC3, 0x28],
         ],
@@ -33,7 +33,10 @@ extension FuzzTarget {
                 } catch {
                     throw FuzzFinding(description: "\(name) \(member): its own values do not read back: \(error)")
                 }
-                guard reread == values else { throw FuzzFinding(description: "\(name) \(member): the values change when read back") }
+                // Doubles by bit pattern: a NaN is never `==` to itself.
+                guard reread.count == values.count, zip(reread, values).allSatisfy({ $0.isSame(as: $1) }) else {
+                    throw FuzzFinding(description: "\(name) \(member): the values change when read back")
+                }
                 return true
             }
             if let method = Agent1Spec.Method(rawValue: member) {
@@ -100,10 +103,10 @@ extension FuzzTarget {
         }
         return [
             call(Agent1Spec.name, "Connect", Agent1Spec.ConnectArguments(appID: app, identity: ["name": .string("App"), "icon": .string("app")]).values),
-            call(Agent1Spec.name, "AddRequests", Agent1Spec.AddRequestsArguments(appID: app, requests: [["identifier": .string("a")], ["identifier": .string("b"), "content": (["title": .string("T")] as AgentPayload.Record).dbusValue]]).values),
+            call(Agent1Spec.name, "AddRequests", Agent1Spec.AddRequestsArguments(appID: app, requests: [[:], ["identifier": .string("a")]]).values),
             call(Agent1Spec.name, "RemovePendingRequests", Agent1Spec.RemovePendingRequestsArguments(appID: app, identifiers: ["x"], all: false).values),
             call(Agent1Spec.name, "Status", []),
-            call(AgentClient1Spec.name, "WillPresent", AgentClient1Spec.WillPresentArguments(notification: ["date": .double(1), "request": (["identifier": .string("n")] as AgentPayload.Record).dbusValue]).values),
+            call(AgentClient1Spec.name, "WillPresent", AgentClient1Spec.WillPresentArguments(notification: ["date": .double(0)]).values),
             call(AgentPush1Spec.name, "Register", AgentPush1Spec.RegisterArguments(appID: app, options: ["distributor": .string("d")]).values),
             call(ApplicationSpec.name, "ActivateAction", ApplicationSpec.ActivateActionArguments(
                 actionName: "notification-response", parameter: [.string("id")], platformData: ["activation-token": .string("t")]).values),
