@@ -193,16 +193,17 @@ extension AgentService {
             throw NotificationAgentError.invalidArgument(
                 "AddRequests takes at most \(AgentInterface.maximumBatchRequests) requests, not \(records.count)")
         }
-        let bytes = records.reduce(0) { $0 + AgentPayload.size(of: $1) }
+        let sizes = records.map(AgentPayload.size(of:))
+        let bytes = sizes.reduce(0, +)
         guard bytes <= AgentInterface.maximumBatchBytes else {
             throw NotificationAgentError.invalidArgument("AddRequests takes at most \(AgentInterface.maximumBatchBytes) bytes, not \(bytes)")
         }
         var results: [DBusValue] = []
         results.reserveCapacity(records.count)
         let others = othersBytes(app)
-        for record in records {
+        for (record, size) in zip(records, sizes) {
             do {
-                let (request, size) = try Self.request(from: record)
+                let request = try Self.request(from: record, bytes: size)
                 if request.content.attachments.isEmpty {
                     try await app.add(request, travelBytes: size, othersBytes: others)
                 } else {
@@ -221,10 +222,15 @@ extension AgentService {
     /// within ``AgentLimits/requestBytes``.
     static func request(from record: AgentPayload.Record) throws -> (UNNotificationRequest, Int) {
         let bytes = AgentPayload.size(of: record)
+        return (try request(from: record, bytes: bytes), bytes)
+    }
+
+    /// The request in `record`, of `bytes` the caller measured, within ``AgentLimits/requestBytes``.
+    static func request(from record: AgentPayload.Record, bytes: Int) throws -> UNNotificationRequest {
         guard bytes <= AgentLimits.requestBytes else {
             throw NotificationAgentError.invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
         }
-        return (try AgentPayload.request(from: record), bytes)
+        return try AgentPayload.request(from: record, bytes: bytes)
     }
 
     /// What the agent's apps other than `app` hold, in bytes, asked at the time of the check.

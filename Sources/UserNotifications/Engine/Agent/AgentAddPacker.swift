@@ -56,9 +56,10 @@ final class AgentAddPacker: Sendable {
         sender.withLock { $0 = send }
     }
 
-    /// Adds the request in `record`; `done` is called with the agent's answer for it.
-    func add(_ record: AgentPayload.Record, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
-        let item = Item(record: record, bytes: AgentPayload.size(of: record), done: done)
+    /// Adds the request in `record`, of `bytes` (``AgentPayload/size(of:)``, measured as it was
+    /// encoded); `done` is called with the agent's answer for it.
+    func add(_ record: AgentPayload.Record, bytes: Int, done: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let item = Item(record: record, bytes: bytes, done: done)
         let now = state.withLock { state -> Batch? in
             state.requests += 1
             guard state.inFlight > 0 || !state.waiting.isEmpty else {

@@ -13,13 +13,13 @@ extension AgentEngine {
     /// speaks another version.
     func add(_ request: UNNotificationRequest) async throws {
         try requireOwnVersion()
-        let record = try AgentPayload.encode(request)
+        let (record, bytes) = try AgentPayload.measuredRecord(of: request)
         guard request.content.attachments.isEmpty else {
             let files = try request.openAttachmentFiles().map { DBusFileDescriptor(taking: $0) }
             _ = try await callConnected(.addFiles(.init(appID: identity.id, request: record, files: files)))
             return
         }
-        guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(record) }
+        guard AgentPayload.deliversAtOnce(request) else { return try await addPacked(record, bytes: bytes) }
         guard let host = host.host, host.presentationOptionsWithoutAsking == nil else {
             let options = host.host?.presentationOptionsWithoutAsking ?? UNUserNotificationCenter.defaultPresentationOptions
             _ = try await callConnected(addPresented(record, options))

@@ -3,9 +3,9 @@ import DBus
 extension AgentEngine {
     /// Adds a request with a trigger through the ``AgentAddPacker``: it leaves as `Add` when no add is on its way, or packed with the adds made meanwhile into
     /// one `AddRequests`.
-    func addPacked(_ record: AgentPayload.Record) async throws {
+    func addPacked(_ record: AgentPayload.Record, bytes: Int) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            packer.add(record) { continuation.resume(with: $0) }
+            packer.add(record, bytes: bytes) { continuation.resume(with: $0) }
         }
     }
 

@@ -27,11 +27,22 @@ package enum AgentPayload {
     ///   components out of range; ``UserInfoStorageError`` for user info that cannot travel;
     ///   ``NotificationAgentError/invalidArgument(_:)`` for a record over the argument limit.
     package static func encode(_ request: UNNotificationRequest) throws -> Record {
+        try measuredRecord(of: request).record
+    }
+
+    /// The record of one request and its size (``size(of:)``), measured once for the bound
+    /// and for the caller's own (the packer's batch bytes).
+    ///
+    /// - Throws: as `encode(_:)` of one request.
+    package static func measuredRecord(of request: UNNotificationRequest) throws -> (record: Record, bytes: Int) {
         try request.trigger?.validate()
         if let calendar = request.trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
             throw UNError(.notificationInvalidNoDate, description: "a calendar component is out of range: \(calendar.dateComponents)")
         }
-        return try bounded(try travelling(NotificationRequestSnapshot(request)) { $0.content }.record.fields)
+        let record = try travelling(NotificationRequestSnapshot(request)) { $0.content }.record.fields
+        let bytes = size(of: record)
+        try checkSize(bytes)
+        return (record, bytes)
     }
 
     /// The request in `record`.
@@ -40,7 +51,15 @@ package enum AgentPayload {
     ///   request, one over the argument limit, or a request whose trigger cannot be honoured
     ///   (``checkTrigger(of:)``).
     package static func request(from record: Record) throws(NotificationAgentError) -> UNNotificationRequest {
-        try checkSize(record)
+        try request(from: record, bytes: size(of: record))
+    }
+
+    /// The request in `record`, whose size the caller measured already (``size(of:)``): the
+    /// agent bounds each request and each batch by it, and measures each record once.
+    ///
+    /// - Throws: as ``request(from:)``.
+    package static func request(from record: Record, bytes: Int) throws(NotificationAgentError) -> UNNotificationRequest {
+        try checkSize(bytes)
         let fields = try AgentRecordReader(record, path: "request", keys: NotificationRequestSnapshot.recordKeys)
         let request = try NotificationRequestSnapshot(record: fields).makeRequest()
         try checkTrigger(of: request)
@@ -82,7 +101,7 @@ package enum AgentPayload {
 
     /// The content in `record`.
     package static func content(from record: Record) throws(NotificationAgentError) -> UNNotificationContent {
-        try checkSize(record)
+        try checkSize(size(of: record))
         return try NotificationContentSnapshot(record: AgentRecordReader(record, path: "content", keys: NotificationContentSnapshot.recordKeys))
             .makeContent()
     }
@@ -94,7 +113,7 @@ package enum AgentPayload {
 
     /// The notification in `record`.
     package static func notification(from record: Record) throws(NotificationAgentError) -> UNNotification {
-        try checkSize(record)
+        try checkSize(size(of: record))
         return try NotificationSnapshot(record: AgentRecordReader(record, path: "notification", keys: NotificationSnapshot.recordKeys))
             .makeNotification()
     }
@@ -133,7 +152,7 @@ package enum AgentPayload {
     /// The response in `record`: a ``UNTextInputNotificationResponse`` when it carries text,
     /// with `activationToken` when `record` has none.
     package static func response(from record: Record, activationToken: String? = nil) throws(NotificationAgentError) -> UNNotificationResponse {
-        try checkSize(record)
+        try checkSize(size(of: record))
         let fields = try AgentRecordReader(record, path: "response", keys: NotificationResponseSnapshot.recordKeys)
         return try NotificationResponseSnapshot(record: fields).makeResponse(activationToken: activationToken)
     }
@@ -161,7 +180,7 @@ package enum AgentPayload {
 
     /// `record`, refused when over the argument limit.
     private static func bounded(_ record: Record) throws(NotificationAgentError) -> Record {
-        try checkSize(record)
+        try checkSize(size(of: record))
         return record
     }
 
@@ -175,8 +194,7 @@ package enum AgentPayload {
     }
 
     /// Refuses a record over the argument limit.
-    private static func checkSize(_ record: Record) throws(NotificationAgentError) {
-        let bytes = size(of: record)
+    private static func checkSize(_ bytes: Int) throws(NotificationAgentError) {
         guard bytes <= AgentInterface.maximumArgumentBytes else {
             throw .invalidArgument("the record is \(bytes) bytes, over \(AgentInterface.maximumArgumentBytes)")
         }
