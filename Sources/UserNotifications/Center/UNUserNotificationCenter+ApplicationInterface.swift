@@ -86,7 +86,7 @@ extension UNUserNotificationCenter {
     /// as it stands.
     private func takeResponse(_ id: String, activation: ApplicationActivation, sender: String, connection: DBusConnection) async -> Bool {
         if GnomeActionTarget.isTarget(id), await engineKind != .gnome {
-            guard let response = await GnomeEngine.response(
+            guard let response = await GnomeService.response(
                 target: id, activationToken: activation.activationToken, sender: sender, on: connection)
             else { return false }
             receive(response)

@@ -62,7 +62,7 @@ struct GnomeEngineTests {
         let fixture = try await GnomeFixture(knownApps: [])
         await #expect(throws: GtkNotificationsError.applicationNotFound(appID: Self.app)) { try await fixture.post("a") }
         #expect(await fixture.center.deliveredNotifications().isEmpty)
-        #expect(GnomeEngine.error(name: "org.example.Other", message: "no", appID: Self.app) == .refused(name: "org.example.Other", message: "no"))
+        #expect(GnomeService.error(name: "org.example.Other", message: "no", appID: Self.app) == .refused(name: "org.example.Other", message: "no"))
         await fixture.stop()
     }
 

@@ -7,26 +7,26 @@ import UserNotificationsTesting
 struct GnomeLocationTriggerTests {
     @Test("a location request is pending until a position enters its region; then org.gtk.Notifications gets AddNotification and it leaves the list")
     func entering() async throws {
-        try await SelfKeptLocationScenarios.enteringDelivers(.gnome)
+        try await ServiceLocationScenarios.enteringDelivers(.gnome)
     }
 
     @Test("a repeating location request fires at every entry and stays pending, after the dated requests")
     func repeating() async throws {
-        try await SelfKeptLocationScenarios.repeatingStays(.gnome)
+        try await ServiceLocationScenarios.repeatingStays(.gnome)
     }
 
     @Test("removing pending location requests unwatches them: a crossing does not deliver them, and GeoClue's client stops with the last")
     func removal() async throws {
-        try await SelfKeptLocationScenarios.removalUnwatches(.gnome)
+        try await ServiceLocationScenarios.removalUnwatches(.gnome)
     }
 
     @Test("GeoClue absent or refusing the app: add fails with LocationServiceError, as in process, and nothing is pending")
     func refused() async throws {
-        try await SelfKeptLocationScenarios.refusedByGeoClue(.gnome)
+        try await ServiceLocationScenarios.refusedByGeoClue(.gnome)
     }
 
     @Test("a saved location request is watched again after a restart of the center and fires through org.gtk.Notifications")
     func restored() async throws {
-        try await SelfKeptLocationScenarios.restoredAfterRestart(.gnome)
+        try await ServiceLocationScenarios.restoredAfterRestart(.gnome)
     }
 }

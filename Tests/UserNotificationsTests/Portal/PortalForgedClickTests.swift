@@ -17,9 +17,9 @@ struct PortalForgedClickTests {
         _ = try await connection.call(message, timeout: .seconds(10))
     }
 
-    static func portalEngine(of center: UNUserNotificationCenter) async -> PortalEngine? {
+    static func portalEngine(of center: UNUserNotificationCenter) async -> ServiceEngine? {
         _ = await center.engineKind
-        return (center.engine as? PortalEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? PortalEngine)
+        return (center.engine as? ServiceEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? ServiceEngine)
     }
 
     @Test("another peer's ActivateAction with the notification's very target is refused and the delegate hears nothing; the portal's click is taken")

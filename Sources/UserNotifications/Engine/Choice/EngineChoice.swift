@@ -110,24 +110,24 @@ enum EngineChoice {
     private static func gnomeEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?, required: Bool
-    ) async -> Result<GnomeEngine?, NotificationEngineFallback> {
+    ) async -> Result<ServiceEngine?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
-            connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeEngine.callDeadline)
+            connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeService.callDeadline)
         } catch {
             SubsystemLog.center.logger.error(
                 "the session bus is not reachable for GNOME's notifications; notifications stay in this process",
                 metadata: ["error": SubsystemLog.describe(error)])
             return .failure(NotificationEngineFallback(attempted: .gnome, reason: .unreachable(String(describing: error))))
         }
-        let engine = GnomeEngine(
-            identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub)
-        let reachable = required ? true : await engine.reachable()
+        let service = GnomeService(identity: identity, connection: connection)
+        let reachable = required ? true : await service.reachable()
         guard reachable else {
-            engine.close()
+            await connection.close()
             return .success(nil)
         }
-        return .success(engine)
+        return .success(await ServiceEngine.start(
+            service: service, identity: identity, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub))
     }
 
     /// The agent's engine; `nil` when the agent is neither running nor activatable (and was not
@@ -159,12 +159,12 @@ enum EngineChoice {
     private static func portalEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?
-    ) async -> Result<PortalEngine, NotificationEngineFallback> {
+    ) async -> Result<ServiceEngine, NotificationEngineFallback> {
         do {
-            let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalEngine.callDeadline)
-            return .success(await PortalEngine.start(
-                identity: identity, connection: connection, clock: clock, host: host, stateDirectory: stateDirectory,
-                locationHub: locationHub))
+            let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalService.callDeadline)
+            return .success(await ServiceEngine.start(
+                service: PortalService(identity: identity, connection: connection), identity: identity, clock: clock, host: host,
+                stateDirectory: stateDirectory, locationHub: locationHub))
         } catch {
             SubsystemLog.center.logger.error(
                 "the session bus is not reachable for the notification portal; notifications stay in this process",

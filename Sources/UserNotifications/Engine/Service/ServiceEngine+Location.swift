@@ -6,7 +6,7 @@ import Foundation
 // the requests whose regions they cross, delivered through the engine's own service. The
 // region watch's lock is only ever taken inside the engine's, so a position is weighed
 // against the pending list as it is.
-extension SelfKeptEngine {
+extension ServiceEngine {
     /// Takes a location request in, once the location service runs: pending (after every
     /// dated request), its region watched; a request of the same identifier leaves the list
     /// and the scheduler.
@@ -27,7 +27,7 @@ extension SelfKeptEngine {
     /// Takes a saved location request back in, under the engine's lock (``restore()``):
     /// pending and watched. One whose region cannot be watched (a damaged or hand-edited
     /// state file) is logged and dropped; it leaves the file at the next save.
-    func restoreWatch(_ entry: PendingEntry, trigger: UNLocationNotificationTrigger, into state: inout State) {
+    func restoreWatch(_ entry: PendingEntry, trigger: UNLocationNotificationTrigger, into state: inout ServiceEngineState) {
         if let problem = trigger.regionRecord.problem {
             SubsystemLog.center.logger.error(
                 "a saved location request was dropped", metadata: ["identifier": "\(entry.identifier)", "reason": "\(problem)"])

@@ -1,12 +1,11 @@
 import DesktopNotificationsSupport
 import Foundation
 
-/// Where an engine that keeps its own lists (``SelfKeptEngine``) saves them across launches:
-/// the app's state file, the in-process engine's `notifications.json` (``EngineState``),
-/// written crash-safe and merged with what other processes of the app wrote, and what the
-/// engine knows of its last read and write. Each part has its own lock; the baseline's lock
-/// orders the writes.
-final class SelfKeptStore: Sendable {
+/// Where a ``ServiceEngine`` saves its lists across launches: the app's state file, the
+/// in-process engine's `notifications.json` (``EngineState``), written crash-safe and merged
+/// with what other processes of the app wrote, and what the engine knows of its last read and
+/// write. Each part has its own lock; the baseline's lock orders the writes.
+final class ServiceEngineStore: Sendable {
     /// The state file, `nil` when the center keeps no state.
     let file: StateFile<EngineState>?
     /// The state as last read from the file or written there, which each save merges against;
@@ -21,7 +20,7 @@ final class SelfKeptStore: Sendable {
     let timing = Locked(SaveCoalescing())
 
     /// The store in `stateDirectory` (none kept when `nil`; a folder that cannot be named is
-    /// logged, kept as the problem ``SelfKeptEngine/writeStateNow()`` reports, and none is
+    /// logged, kept as the problem ``ServiceEngine/writeStateNow()`` reports, and none is
     /// kept).
     init(stateDirectory: Result<URL, InvalidApplicationIdentifierError>?) {
         switch stateDirectory {

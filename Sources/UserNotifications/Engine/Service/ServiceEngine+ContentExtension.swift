@@ -1,10 +1,10 @@
 import Foundation
 
-// The response side of content extensions, for the engines that keep their own lists: the
+// The response side of content extensions, for the engine in front of a service: the
 // portal and GNOME close a notification when it is clicked (neither has a `resident` hint), so
 // the extension cannot keep it on screen, but it sees each response first and decides whether
 // the delegate is told, as in process.
-extension SelfKeptEngine {
+extension ServiceEngine {
     /// Tells the content extension of `notification`'s category, when the host has one, that it
     /// is shown; in a task of its own, since the extension runs on the main actor.
     func tellContentExtensionShown(_ notification: UNNotification) {

@@ -2,25 +2,25 @@ import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
-// The services in front of which these engines work keep neither the pending requests nor a
+// The services in front of which the engine works keep neither the pending requests nor a
 // list the engine can read back, so the engine keeps both in the app's state file, as the
 // in-process engine keeps its own, and saves them as it does (``SaveCoalescing``): the first
 // change of a burst is written at once, the rest once at the end of the burst and at close.
-extension SelfKeptEngine {
+extension ServiceEngine {
     /// Reads the saved state: categories and authorization when the center has none yet,
     /// pending requests rescheduled (an overdue one fires once, now) or, with a location
     /// trigger, watched again (``restoreWatch(_:trigger:into:)``), and the notifications this
-    /// engine delivered (those saved under ``savedServer``) and has not seen withdrawn or
+    /// engine delivered (those saved under the service's ``NotificationService/busName``) and has not seen withdrawn or
     /// answered. A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
     func restore() {
-        guard let file = keeper.file else { return }
+        guard let file = store.file else { return }
         let saved: EngineState
         do {
             saved = EngineState.state(from: try file.load())
         } catch {
             SubsystemLog.center.logger.error("the notification state is not read; it is not saved either", metadata: ["error": SubsystemLog.describe(error)])
-            keeper.problem.withLock { $0 = error }
+            store.problem.withLock { $0 = error }
             return
         }
         let rescheduled: [(String, Date)] = state.withLock { state in
@@ -45,16 +45,16 @@ extension SelfKeptEngine {
                 state.pending.insert(entry)
                 rescheduled.append((entry.identifier, entry.nextFire))
             }
-            for entry in saved.delivered where entry.server == Self.savedServer {
+            for entry in saved.delivered where entry.server == service.busName {
                 let notification = entry.notification.makeNotification()
                 guard state.delivered[notification.request.identifier] == nil else { continue }
-                state.delivered[notification.request.identifier] = State.Delivered(
+                state.delivered[notification.request.identifier] = ServiceDelivered(
                     restoring: notification, nonce: entry.nonce, categories: state.categories)
             }
             return rescheduled
         }
-        keeper.baseline.withLock { $0 = saved }
-        keeper.problem.withLock { $0 = nil }
+        store.baseline.withLock { $0 = saved }
+        store.problem.withLock { $0 = nil }
         for (identifier, due) in rescheduled { scheduler?.schedule(identifier, at: due) }
     }
 
@@ -62,17 +62,17 @@ extension SelfKeptEngine {
     /// lately, so an app that adds one request and exits keeps it; else once at the end of
     /// the burst (or at ``flushSave()``, which ``close()`` and ``writeStateNow()`` call).
     func stateChanged() {
-        guard keeper.file != nil else { return }
-        let decision = keeper.timing.withLock { $0.change(at: ContinuousClock.now) }
+        guard store.file != nil else { return }
+        let decision = store.timing.withLock { $0.change(at: ContinuousClock.now) }
         SaveCoalescing.carryOut(decision, write: {
-            keeper.timing.withLock { $0.writeStarted(at: ContinuousClock.now) }
+            store.timing.withLock { $0.writeStarted(at: ContinuousClock.now) }
             write()
         }, flush: { self.flushSave() })
     }
 
     /// Writes a save that is still waiting for its burst to end, now.
     func flushSave() {
-        guard keeper.timing.withLock({ $0.takeWaitingWrite(at: ContinuousClock.now) }) else { return }
+        guard store.timing.withLock({ $0.takeWaitingWrite(at: ContinuousClock.now) }) else { return }
         write()
     }
 
@@ -82,7 +82,7 @@ extension SelfKeptEngine {
     ///   ``InvalidApplicationIdentifierError`` when the app id cannot name its folder.
     func writeStateNow() async throws {
         flushSave()
-        if let problem = keeper.problem.withLock({ $0 }) { throw problem }
+        if let problem = store.problem.withLock({ $0 }) { throw problem }
     }
 
     /// Writes the state, merged under the file's lock with what other processes of the app
@@ -93,25 +93,25 @@ extension SelfKeptEngine {
     /// (the read at start failed), each write reads it first, as the in-process engine does,
     /// and writes nothing when it still cannot be read.
     private func write() {
-        guard let file = keeper.file else { return }
-        if keeper.baseline.withLock({ $0 == nil }) { restore() }
+        guard let file = store.file else { return }
+        if store.baseline.withLock({ $0 == nil }) { restore() }
         let started = ContinuousClock.now
         defer {
             let duration = ContinuousClock.now - started
-            keeper.timing.withLock { $0.writeEnded(after: duration) }
+            store.timing.withLock { $0.writeEnded(after: duration) }
         }
-        keeper.baseline.withLock { baseline in
+        store.baseline.withLock { baseline in
             guard let since = baseline else { return }
             let ours = snapshot()
             do {
-                let stamp = try EngineState.write(ours, to: file, since: since, unchangedSince: keeper.stamp.withLock { $0 })
-                keeper.stamp.withLock { $0 = stamp }
+                let stamp = try EngineState.write(ours, to: file, since: since, unchangedSince: store.stamp.withLock { $0 })
+                store.stamp.withLock { $0 = stamp }
                 baseline = ours
-                keeper.problem.withLock { $0 = nil }
+                store.problem.withLock { $0 = nil }
             } catch {
-                keeper.stamp.withLock { $0 = nil }
+                store.stamp.withLock { $0 = nil }
                 SubsystemLog.center.logger.error("the notification state is not saved", metadata: ["error": SubsystemLog.describe(error)])
-                keeper.problem.withLock { $0 = error }
+                store.problem.withLock { $0 = error }
             }
         }
     }
@@ -128,7 +128,7 @@ extension SelfKeptEngine {
             saved.delivered = state.delivered.values.compactMap { entry in
                 EngineState.entry(of: entry.notification.request.identifier) {
                     EngineState.Delivered(
-                        notification: try NotificationSnapshot(entry.notification), server: Self.savedServer, id: 0, nonce: entry.actionNonce)
+                        notification: try NotificationSnapshot(entry.notification), server: service.busName, id: 0, nonce: entry.actionNonce)
                 }
             }
             saved.categories = state.categories.values.map(NotificationCategorySnapshot.init)

@@ -8,7 +8,7 @@ import UserNotificationsTesting
 /// A private bus with a fake GeoClue2 and the fake service an engine that keeps its own lists
 /// shows through (GNOME's `org.gtk.Notifications` or the notification portal), and a center
 /// with that engine that looks for GeoClue there.
-struct SelfKeptLocationFixture {
+struct ServiceLocationFixture {
     /// The fake service the center's engine shows through.
     enum Service {
         case gnome(FakeGtkNotifications)
@@ -21,7 +21,7 @@ struct SelfKeptLocationFixture {
     let center: UNUserNotificationCenter
     let kind: NotificationEngineKind
 
-    static let identity = ApplicationIdentity(id: "org.example.SelfKeptLocationTests", displayName: "Location Tests")
+    static let identity = ApplicationIdentity(id: "org.example.ServiceLocationTests", displayName: "Location Tests")
 
     /// `kind` is `.gnome` or `.portal`; without `geoClue` no GeoClue is on the bus. The
     /// fixture's center keeps no state.
@@ -107,18 +107,18 @@ struct SelfKeptLocationFixture {
 
 /// What a location trigger does on an engine that keeps its own lists, as it does in process
 /// (``LocationTriggerTests``): each engine's suite runs these with its own service.
-enum SelfKeptLocationScenarios {
+enum ServiceLocationScenarios {
     /// A request is pending and watched (GeoClue runs a client for the app) until a position
     /// enters its region; then the service shows it, once, and it leaves the pending list and
     /// GeoClue's client stops.
     static func enteringDelivers(_ kind: NotificationEngineKind) async throws {
-        let fixture = try await SelfKeptLocationFixture(kind)
+        let fixture = try await ServiceLocationFixture(kind)
         #expect(await fixture.center.engineKind == kind)
         try await fixture.center.add(LocationTestPoints.request("arrive"))
         #expect(await fixture.center.pendingNotificationRequests().map(\.identifier) == ["arrive"])
         #expect(await fixture.center.notificationSettings().locationSetting == .enabled)
         let client = try #require(fixture.geoClue?.clients.first)
-        #expect(client.desktopID == SelfKeptLocationFixture.identity.id)
+        #expect(client.desktopID == ServiceLocationFixture.identity.id)
         #expect(client.active)
         try await fixture.move(3_000)
         try await fixture.move(0)
@@ -132,7 +132,7 @@ enum SelfKeptLocationScenarios {
 
     /// A repeating request fires at every entry and stays pending, after the dated requests.
     static func repeatingStays(_ kind: NotificationEngineKind) async throws {
-        let fixture = try await SelfKeptLocationFixture(kind)
+        let fixture = try await ServiceLocationFixture(kind)
         try await fixture.center.add(LocationTestPoints.request("every", repeats: true))
         let content = UNMutableNotificationContent()
         content.title = "dated"
@@ -155,7 +155,7 @@ enum SelfKeptLocationScenarios {
     /// still pending (which comes after it in identifier order, in the same delivery) does not
     /// deliver it; and with no region left, GeoClue's client stops.
     static func removalUnwatches(_ kind: NotificationEngineKind) async throws {
-        let fixture = try await SelfKeptLocationFixture(kind)
+        let fixture = try await ServiceLocationFixture(kind)
         try await fixture.center.add(LocationTestPoints.request("a-removed"))
         try await fixture.center.add(LocationTestPoints.request("b-kept"))
         fixture.center.removePendingNotificationRequests(withIdentifiers: ["a-removed"])
@@ -178,7 +178,7 @@ enum SelfKeptLocationScenarios {
     /// GeoClue absent, or refusing the app: `add` fails with the in-process engine's
     /// ``LocationServiceError``, and nothing is pending.
     static func refusedByGeoClue(_ kind: NotificationEngineKind) async throws {
-        let absent = try await SelfKeptLocationFixture(kind, geoClue: false)
+        let absent = try await ServiceLocationFixture(kind, geoClue: false)
         #expect(await absent.addFails(LocationTestPoints.request("nowhere")) {
             if case .serviceUnavailable = $0 { true } else { false }
         })
@@ -186,8 +186,8 @@ enum SelfKeptLocationScenarios {
         #expect(await absent.center.notificationSettings().locationSetting == .notSupported)
         await absent.stop()
 
-        let refusing = try await SelfKeptLocationFixture(kind)
-        try #require(refusing.geoClue).deny(desktopID: SelfKeptLocationFixture.identity.id)
+        let refusing = try await ServiceLocationFixture(kind)
+        try #require(refusing.geoClue).deny(desktopID: ServiceLocationFixture.identity.id)
         #expect(await refusing.addFails(LocationTestPoints.request("refused")) {
             if case .accessDenied = $0 { true } else { false }
         })
@@ -200,7 +200,7 @@ enum SelfKeptLocationScenarios {
     /// stops), and the next launch watches the request again and it fires through the service.
     static func restoredAfterRestart(_ kind: NotificationEngineKind) async throws {
         let scratch = try ScratchFolder()
-        let fixture = try await SelfKeptLocationFixture(kind)
+        let fixture = try await ServiceLocationFixture(kind)
         let geoClue = try #require(fixture.geoClue)
         do {
             let first = fixture.launch(stateIn: scratch.url)

@@ -1,11 +1,11 @@
 import DesktopNotificationsSupport
 
 /// One delivery at a time per identifier: a delivery enters the identifier's line before it
-/// asks the delegate and calls the portal, and leaves it once its call returned or failed;
+/// asks the delegate and calls the service, and leaves it once its call returned or failed;
 /// later deliveries of the same identifier wait their turn, first come first served. So two
-/// adds of one identifier in a burst never interleave their delegate questions and portal
-/// calls, and the later content is the one the portal shows and the engine records.
-final class PortalDeliveryLine: Sendable {
+/// adds of one identifier in a burst never interleave their delegate questions and service
+/// calls, and the later content is the one the service shows and the engine records.
+final class DeliveryLine: Sendable {
     /// The deliveries waiting, by identifier; an identifier is present while one is under way.
     private let lines = Locked<[String: [CheckedContinuation<Void, Never>]]>([:])
 

@@ -8,7 +8,7 @@ import UserNotificationsTesting
 /// clicked notification themselves, but the category's extension is told each notification is
 /// shown, sees each response first, and decides whether the delegate is told.
 @Suite("Content extensions on the portal and GNOME engines")
-struct SelfKeptContentExtensionTests {
+struct ServiceContentExtensionTests {
     @Test("portal: the extension is told the notification is shown and sees the action; .dismiss tells the delegate nothing, .dismissAndForwardAction tells it")
     func portal() async throws {
         let fixture = try await PortalFixture()

@@ -1,0 +1,103 @@
+import DesktopNotificationsSupport
+import FreedesktopNotifications
+import Foundation
+
+// A delivery: the host's options, the service's post, the entry in the engine's own list; a
+// trigger that fires delivers the same way. A click the service reports becomes the delegate's
+// response, through the category's content extension first when it has one.
+extension ServiceEngine {
+    /// Shows `request` as the host's options say; returns once the service took it (or once
+    /// the options showed nothing). Deliveries of one identifier go one at a time, in the
+    /// order they came (``DeliveryLine``): the later content is the one shown and listed.
+    ///
+    /// - Throws: what the service's post throws (``NotificationService/post(_:category:options:replacing:)``).
+    func deliver(_ request: UNNotificationRequest, date: Date) async throws {
+        await line.enter(request.identifier)
+        defer { line.leave(request.identifier) }
+        let request = request.resolvingDeferredLocalizations()
+        let notification = UNNotification(date: date, request: request)
+        let options = await presentation(of: notification)
+        guard options.showsBanner || options.showsInList else { return }
+        let (category, replacing) = state.withLock { state in
+            (state.categories[request.content.categoryIdentifier], state.delivered[request.identifier] != nil)
+        }
+        let nonce = try await service.post(notification, category: category, options: options, replacing: replacing)
+        let delivered = ServiceDelivered(notification: notification, actions: category?.actions ?? [], nonce: nonce)
+        let dropped: String? = state.withLock { state in
+            state.delivered[request.identifier] = delivered
+            guard state.delivered.count > Self.maximumDelivered else { return nil }
+            let oldest = state.delivered.values.min { ($0.notification.date, $0.identifier) < ($1.notification.date, $1.identifier) }
+            return oldest.flatMap { state.delivered.removeValue(forKey: $0.identifier)?.identifier }
+        }
+        if let dropped {
+            SubsystemLog.center.logger.info(
+                "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
+                metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
+        }
+        stateChanged()
+        tellContentExtensionShown(notification)
+    }
+
+    /// The options the host gives `notification`, after setting the badge they ask for (a
+    /// failure there is logged).
+    func presentation(of notification: UNNotification) async -> UNNotificationPresentationOptions {
+        let options = await host?.presentationOptions(for: notification) ?? UNUserNotificationCenter.defaultPresentationOptions
+        if options.contains(.badge), let badge = notification.request.content.badge {
+            do {
+                try await setBadgeCount(badge.intValue)
+            } catch {
+                SubsystemLog.center.logger.warning(
+                    "the badge of a notification was not set",
+                    metadata: ["identifier": "\(notification.request.identifier)", "error": SubsystemLog.describe(error)])
+            }
+        }
+        return options
+    }
+
+    /// Takes a click the service reported: the response for the listed notification it names,
+    /// which then leaves the list, handed to the category's content extension first, when
+    /// there is one, else to the delegate (``route(_:)``). A click on a text-input action is a
+    /// ``UNTextInputNotificationResponse`` with the text the service sent (empty when none).
+    ///
+    /// A click for a notification the engine does not list is handed on as the response it
+    /// archives (``ServiceClick/archived``), when it carries one. Returns `false` (and logs)
+    /// when no listed notification has that identifier or that action and the click archives
+    /// none, or when the click names a nonce that is not the notification's.
+    @discardableResult
+    func take(_ click: ServiceClick) -> Bool {
+        enum Outcome { case answered(ServiceDelivered, String), unknown, wrongNonce }
+        let outcome: Outcome = state.withLock { state in
+            guard let entry = state.delivered[click.identifier], let action = entry.actionIdentifier(click.action) else { return .unknown }
+            if let nonce = click.nonce {
+                guard let expected = entry.actionNonce, PortalResponseID.nonce(nonce, matches: expected) else { return .wrongNonce }
+            }
+            state.delivered.removeValue(forKey: click.identifier)
+            return .answered(entry, action)
+        }
+        switch outcome {
+        case .answered(let entry, let action):
+            stateChanged()
+            if entry.textInputIdentifiers.contains(action) {
+                route(UNTextInputNotificationResponse(
+                    notification: entry.notification, actionIdentifier: action, userText: click.userText ?? "",
+                    activationToken: click.activationToken))
+            } else {
+                route(UNNotificationResponse(notification: entry.notification, actionIdentifier: action, activationToken: click.activationToken))
+            }
+            return true
+        case .unknown:
+            if let archived = click.archived {
+                route(archived)
+                return true
+            }
+            SubsystemLog.center.logger.info(
+                "an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(click.identifier))"])
+            return false
+        case .wrongNonce:
+            SubsystemLog.center.logger.warning(
+                "a notification response whose target does not carry the notification's nonce was refused",
+                metadata: ["identifier": "\(TerminalText.singleLine(click.identifier))"])
+            return false
+        }
+    }
+}
