@@ -9,8 +9,15 @@ final class DeliveryLine: Sendable {
     /// The deliveries waiting, by identifier; an identifier is present while one is under way.
     private let lines = Locked<[String: [CheckedContinuation<Void, Never>]]>([:])
 
-    /// Returns once the delivery may go ahead.
+    /// Returns once the delivery may go ahead: at once, with no suspension, when no delivery
+    /// of `identifier` is under way.
     func enter(_ identifier: String) async {
+        let entered = lines.withLock { lines in
+            guard lines[identifier] == nil else { return false }
+            lines[identifier] = []
+            return true
+        }
+        if entered { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = lines.withLock { lines in
                 guard lines[identifier] != nil else {

@@ -23,13 +23,11 @@ extension ServiceEngine {
         }
         let nonce = try await service.post(notification, category: category, options: options, replacing: replacing)
         let delivered = ServiceDelivered(notification: notification, actions: category?.actions ?? [], nonce: nonce)
-        let dropped: String? = state.withLock { state in
-            state.delivered[request.identifier] = delivered
-            guard state.delivered.count > Self.maximumDelivered else { return nil }
-            let oldest = state.delivered.values.min { ($0.notification.date, $0.identifier) < ($1.notification.date, $1.identifier) }
-            return oldest.flatMap { state.delivered.removeValue(forKey: $0.identifier)?.identifier }
+        let dropped = state.withLock { state in
+            state.delivered.record(delivered)
+            return state.delivered.trim(to: Self.maximumDelivered)
         }
-        if let dropped {
+        for dropped in dropped {
             SubsystemLog.center.logger.info(
                 "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
                 metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
@@ -71,7 +69,7 @@ extension ServiceEngine {
             if let nonce = click.nonce {
                 guard let expected = entry.actionNonce, PortalResponseID.nonce(nonce, matches: expected) else { return .wrongNonce }
             }
-            state.delivered.removeValue(forKey: click.identifier)
+            state.delivered.remove(click.identifier)
             return .answered(entry, action)
         }
         switch outcome {

@@ -48,8 +48,7 @@ extension ServiceEngine {
             for entry in saved.delivered where entry.server == service.busName {
                 let notification = entry.notification.makeNotification()
                 guard state.delivered[notification.request.identifier] == nil else { continue }
-                state.delivered[notification.request.identifier] = ServiceDelivered(
-                    restoring: notification, nonce: entry.nonce, categories: state.categories)
+                state.delivered.record(ServiceDelivered(restoring: notification, nonce: entry.nonce, categories: state.categories))
             }
             return rescheduled
         }
@@ -125,7 +124,7 @@ extension ServiceEngine {
                     EngineState.Pending(request: try NotificationRequestSnapshot(entry.request), anchor: entry.anchor, nextFire: entry.nextFire)
                 }
             }
-            saved.delivered = state.delivered.values.compactMap { entry in
+            saved.delivered = state.delivered.all.compactMap { entry in
                 EngineState.entry(of: entry.notification.request.identifier) {
                     EngineState.Delivered(
                         notification: try NotificationSnapshot(entry.notification), server: service.busName, id: 0, nonce: entry.actionNonce)

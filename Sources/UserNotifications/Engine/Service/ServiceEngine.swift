@@ -117,7 +117,7 @@ final class ServiceEngine: NotificationEngine {
     }
 
     func deliveredNotifications() async -> [UNNotification] {
-        state.withLock { $0.delivered.values.map(\.notification).sorted { $0.date < $1.date } }
+        state.withLock { $0.delivered.all.map(\.notification).sorted { $0.date < $1.date } }
     }
 
     /// Withdraws the notifications named that the engine lists; `nil` withdraws all it lists.
@@ -126,8 +126,8 @@ final class ServiceEngine: NotificationEngine {
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
         let withdrawsUnlisted = service.withdrawsUnlisted
         let (removed, withdrawn) = state.withLock { state -> ([String], [String]) in
-            let chosen = identifiers ?? Array(state.delivered.keys)
-            let removed = chosen.filter { state.delivered.removeValue(forKey: $0) != nil }
+            let chosen = identifiers ?? state.delivered.identifiers
+            let removed = chosen.filter { state.delivered.remove($0) != nil }
             guard withdrawsUnlisted, let identifiers else { return (removed, removed) }
             var seen = Set<String>()
             return (removed, identifiers.filter { seen.insert($0).inserted })

@@ -3,7 +3,7 @@
 /// and the authorization.
 struct ServiceEngineState: Sendable {
     var pending = PendingTable()
-    var delivered: [String: ServiceDelivered] = [:]
+    var delivered = ServiceDeliveredList()
     var categories: [String: UNNotificationCategory] = [:]
     var authorizationStatus: UNAuthorizationStatus = .notDetermined
     var authorizationOptions: UNAuthorizationOptions = []
