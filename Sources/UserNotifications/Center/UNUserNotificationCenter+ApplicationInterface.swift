@@ -71,6 +71,7 @@ extension UNUserNotificationCenter {
                 side.server = server
                 side.starting = false
             }
+            engine.applicationInterfaceServed()
         } catch {
             applicationSide.withLock { $0.starting = false }
             throw error

@@ -52,6 +52,10 @@ protocol NotificationEngine: AnyObject, Sendable {
     /// The host's content extensions changed (``EngineHost/contentExtensionCategories``): an
     /// engine whose notifications are posted by another process tells it.
     func contentExtensionsChanged()
+    /// The center now serves `org.freedesktop.Application` for the app
+    /// (``UNUserNotificationCenter/serveApplicationInterface()``): an engine whose actions can
+    /// relaunch the app through it sends them that way from the next post on.
+    func applicationInterfaceServed()
     /// Stops the engine when its center goes: no call is taken after it.
     func close()
     /// Where the engine keeps the app's notifications; an engine that chooses answers once the
@@ -75,6 +79,10 @@ extension NotificationEngine {
     /// Nothing to tell: the engine asks its host about content extensions as it posts and as
     /// responses come.
     func contentExtensionsChanged() {}
+
+    /// Nothing to do: the engine's actions do not go through the app's interface, or the
+    /// engine asks the bus itself.
+    func applicationInterfaceServed() {}
 }
 
 /// What ``NotificationEngine/authorization()`` reports.

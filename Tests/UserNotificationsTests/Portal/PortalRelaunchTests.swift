@@ -84,4 +84,23 @@ struct PortalRelaunchTests {
         #expect(Set(nonces).count == nonces.count)
         #expect(PortalResponseID.nonce(nonce, matches: nonce) && !PortalResponseID.nonce(nonces[0], matches: nonce))
     }
+
+    @Test("an app that starts serving after its first posts gets app.* actions from the very next post")
+    func servingLater() async throws {
+        let fixture = try await PortalFixture(identity: Self.identity)
+        // Two posts before serving: plain action names. The bus said the app id has no owner,
+        // and the engine believes that for a while rather than asking it again at each post.
+        try await fixture.post("a")
+        try await fixture.post("b")
+        #expect(fixture.portal.added.map { $0.notification["default-action"] } == [.string("default"), .string("default")])
+        try await fixture.center.serveApplicationInterface()
+        // The center says it serves, so this post, at once after, relaunches the app.
+        try await fixture.post("c")
+        let added = try #require(fixture.portal.added.last?.notification)
+        #expect(added["default-action"] == .string("app.notification-response"))
+        let target = try #require(added["default-action-target"]?.stringValue.flatMap(PortalResponseID.init(parsing:)))
+        #expect(target.identifier == "c")
+        await fixture.stop()
+    }
+
 }

@@ -174,6 +174,10 @@ final class ChoosingEngine: NotificationEngine {
         now { $0.contentExtensionsChanged() }
     }
 
+    func applicationInterfaceServed() {
+        now { $0.applicationInterfaceServed() }
+    }
+
     func categories() async -> Set<UNNotificationCategory> {
         await value { await $0.categories() }
     }

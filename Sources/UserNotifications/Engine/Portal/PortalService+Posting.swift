@@ -42,11 +42,15 @@ extension PortalService {
 
     /// Whether the app id is a bus name with an owner or a D-Bus service: then the app serves
     /// `org.freedesktop.Application` and actions can relaunch it. The service files are read
-    /// once (the first post asks the bus for its activatable names); the owner is asked each
-    /// time until it is seen, then kept (a center serves until it goes away).
+    /// once (the first post asks the bus for its activatable names); the app's own center says
+    /// when it starts serving (``applicationInterfaceServed()``); otherwise the owner is asked
+    /// until it is seen, then kept (a center serves until it goes away), and an answer that
+    /// there is none is believed for ``ownerRecheckInterval``: a run of posts asks once, not
+    /// once each.
     func servesApplicationInterface() async -> Bool {
-        let (known, activatable) = seen.withLock { ($0.servesApplicationInterface, $0.applicationActivatable) }
+        let (known, activatable, absentAt) = seen.withLock { ($0.servesApplicationInterface, $0.applicationActivatable, $0.ownerAbsentAt) }
         if known { return true }
+        if activatable == false, let absentAt, ContinuousClock.now - absentAt < Self.ownerRecheckInterval { return false }
         guard ApplicationInterface.objectPath(for: identity.id) != nil else { return false }
         var serves: Bool
         if let activatable {
@@ -56,7 +60,11 @@ extension PortalService {
             serves = names?.contains(identity.id) == true
             if let names { seen.withLock { $0.applicationActivatable = names.contains(identity.id) } }
         }
-        if !serves { serves = (try? await connection.nameOwner(of: identity.id)) != nil }
+        if !serves {
+            let asked = ContinuousClock.now
+            serves = (try? await connection.nameOwner(of: identity.id)) != nil
+            if !serves { seen.withLock { $0.ownerAbsentAt = asked } }
+        }
         if serves { seen.withLock { $0.servesApplicationInterface = true } }
         return serves
     }

@@ -23,6 +23,10 @@ import FreedesktopNotifications
 final class PortalService: NotificationService {
     /// How long a call to the portal may take.
     static let callDeadline: Duration = .seconds(10)
+    /// How long the bus's word that the app id has no owner is believed. The app's own center
+    /// says at once when it starts serving (``applicationInterfaceServed()``); the bus is asked
+    /// again for another process of the app that may have started serving since.
+    static let ownerRecheckInterval: Duration = .seconds(2)
 
     let identity: ApplicationIdentity
     let connection: DBusConnection
@@ -41,6 +45,9 @@ final class PortalService: NotificationService {
         var servesApplicationInterface = false
         /// Whether the bus can start the app id (a D-Bus service file names it); `nil` until asked.
         var applicationActivatable: Bool?
+        /// When the bus last said the app id has no owner: believed for
+        /// ``PortalService/ownerRecheckInterval``, so a run of posts asks once.
+        var ownerAbsentAt: ContinuousClock.Instant?
     }
 
     var kind: NotificationEngineKind { .portal }
@@ -73,6 +80,12 @@ final class PortalService: NotificationService {
 
     func close() {
         subscription.withLock { $0?.cancel() }
+    }
+
+    /// The app's center serves `org.freedesktop.Application`: from the next post on, the
+    /// actions go to it, with no question to the bus.
+    func applicationInterfaceServed() {
+        seen.withLock { $0.servesApplicationInterface = true }
     }
 
     /// What the portal supports, read once it answers (`version`, then `SupportedOptions`

@@ -53,4 +53,12 @@ protocol NotificationService: AnyObject, Sendable {
     func click(target: String, activationToken: String?, sender: String) async -> ServiceClick?
     /// Stops hearing the service; the engine closes the connection after.
     func close()
+    /// The app's center now serves `org.freedesktop.Application`.
+    func applicationInterfaceServed()
+}
+
+extension NotificationService {
+    /// Nothing to do: the service's actions reach the app the same way whether it serves the
+    /// interface or not.
+    func applicationInterfaceServed() {}
 }

@@ -194,6 +194,10 @@ final class ServiceEngine: NotificationEngine {
 
     func kind() async -> NotificationEngineKind { service.kind }
 
+    func applicationInterfaceServed() {
+        service.applicationInterfaceServed()
+    }
+
     /// Marks the engine closed, stops its scheduler, its region watch (which leaves the
     /// location service) and the service, writes a save that waits, and closes the connection.
     func close() {
