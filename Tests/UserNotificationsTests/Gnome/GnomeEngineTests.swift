@@ -219,6 +219,62 @@ struct GnomeActionTargetTests {
         #expect(GnomeActionTarget.encode(notification(userInfo: [:], identifier: big), date: Date(timeIntervalSince1970: 1_700_000_000), actionIdentifier: "yes", textInput: false) == nil)
     }
 
+    /// A target as an archive of the whole response, reduced step by step until it fits: what
+    /// ``GnomeActionTarget`` must make, written here the plain way.
+    static func reference(_ request: UNNotificationRequest, date: Date, action: String, textInput: Bool) -> String? {
+        let response = UNNotificationResponse(notification: UNNotification(date: date, request: request), actionIdentifier: action)
+        guard var snapshot = try? NotificationResponseSnapshot(response) else { return nil }
+        if textInput { snapshot.userText = "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func fitting() -> String? {
+            guard let data = try? encoder.encode(snapshot), data.count <= GnomeActionTarget.maximumBytes else { return nil }
+            return String(decoding: data, as: UTF8.self)
+        }
+        if let text = fitting() { return text }
+        snapshot.notification.request.trigger = nil
+        snapshot.notification.request.content.userInfo = [:]
+        snapshot.notification.request.content.attachments = []
+        snapshot.notification.request.content.localizations = nil
+        if let text = fitting() { return text }
+        snapshot.notification.request.content.title = ""
+        snapshot.notification.request.content.subtitle = ""
+        snapshot.notification.request.content.body = ""
+        return fitting()
+    }
+
+    @Test("the targets of a notification's actions, archived once for all, are byte for byte the whole response's archive")
+    func batchMatchesWholeArchive() throws {
+        var generator = RandomRequests.Generator(state: 29)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+        // Identifiers with JSON's special characters, and long ones: near the bound, one action
+        // of a notification fits whole while a longer one needs the reduced form, or none fits.
+        let long = String(repeating: "é", count: 1_700)
+        for round in 0..<200 {
+            let request = RandomRequests.request(&generator)
+            var actions = [GnomeActionTarget.Action(identifier: UNNotificationDefaultActionIdentifier, textInput: false)]
+            for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                actions.append(.init(identifier: RandomRequests.text(&generator), textInput: Bool.random(using: &generator)))
+            }
+            if round % 10 == 0 { actions.append(.init(identifier: long, textInput: round % 20 == 0)) }
+            if round % 25 == 0 { actions.append(.init(identifier: long + long + long, textInput: false)) }
+            let targets = GnomeActionTarget.encode(request, date: date, actions: actions)
+            #expect(targets.count == actions.count)
+            for (action, target) in zip(actions, targets) {
+                #expect(target == Self.reference(request, date: date, action: action.identifier, textInput: action.textInput))
+            }
+        }
+        // A request whose whole archive is near the bound: the short action fits whole, the
+        // long one only reduced.
+        let near = notification(userInfo: ["pad": String(repeating: "p", count: GnomeActionTarget.maximumBytes - 900)])
+        let targets = GnomeActionTarget.encode(near, date: date, actions: [.init(identifier: "ok", textInput: false), .init(identifier: long, textInput: true)])
+        let whole = try GnomeActionTarget.decode(try #require(targets[0]))
+        let reduced = try GnomeActionTarget.decode(try #require(targets[1]))
+        #expect(whole.notification.request.content.userInfo["pad"] != nil)
+        #expect(reduced.notification.request.content.userInfo.isEmpty)
+        #expect((reduced as? UNTextInputNotificationResponse)?.userText == "")
+    }
+
     @Test("a target over the bound, or not a response, is a typed error")
     func refusals() {
         #expect(throws: GnomeActionTargetError.tooLong(5000)) { try GnomeActionTarget.decode(String(repeating: "{", count: 5000)) }

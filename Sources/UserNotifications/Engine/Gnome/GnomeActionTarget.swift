@@ -22,25 +22,73 @@ package enum GnomeActionTarget {
     /// empty, for a text-input action); `nil` when not even the reduced form fits, or the user
     /// info cannot be archived (``InProcessEngine/validate(_:)`` refuses such a request before).
     package static func encode(_ request: UNNotificationRequest, date: Date, actionIdentifier: String, textInput: Bool) -> String? {
-        let response = UNNotificationResponse(notification: UNNotification(date: date, request: request), actionIdentifier: actionIdentifier)
-        guard var snapshot = try? NotificationResponseSnapshot(response) else { return nil }
-        if textInput { snapshot.userText = "" }
-        if let text = fitting(snapshot) { return text }
-        snapshot.notification.request.trigger = nil
-        snapshot.notification.request.content.userInfo = [:]
-        snapshot.notification.request.content.attachments = []
-        snapshot.notification.request.content.localizations = nil
-        if let text = fitting(snapshot) { return text }
-        snapshot.notification.request.content.title = ""
-        snapshot.notification.request.content.subtitle = ""
-        snapshot.notification.request.content.body = ""
-        return fitting(snapshot)
+        encode(request, date: date, actions: [Action(identifier: actionIdentifier, textInput: textInput)])[0]
     }
 
-    private static func fitting(_ snapshot: NotificationResponseSnapshot) -> String? {
+    /// An action a target is made for.
+    package struct Action: Sendable {
+        package var identifier: String
+        /// A text-input action: its response carries `userText`, empty.
+        package var textInput: Bool
+
+        package init(identifier: String, textInput: Bool) {
+            self.identifier = identifier
+            self.textInput = textInput
+        }
+    }
+
+    /// The targets of `actions` on `request` delivered at `date`, in their order, each as
+    /// ``encode(_:date:actionIdentifier:textInput:)`` makes it (the same bytes): the
+    /// notification is archived once for all of them, at each step of the reduction, not once
+    /// per action. A target is the archive of a ``NotificationResponseSnapshot`` with sorted
+    /// keys, `{"actionIdentifier":…,"notification":…,"userText":""}`, so it is put together
+    /// from the notification's archive and the action's.
+    package static func encode(_ request: UNNotificationRequest, date: Date, actions: [Action]) -> [String?] {
+        var targets = [String?](repeating: nil, count: actions.count)
+        guard var snapshot = try? NotificationSnapshot(UNNotification(date: date, request: request)) else { return targets }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(snapshot), data.count <= maximumBytes else { return nil }
+        let identifiers = actions.map { try? encoder.encode($0.identifier) }
+        let reductions: [(inout NotificationSnapshot) -> Void] = [
+            { _ in },
+            { snapshot in
+                snapshot.request.trigger = nil
+                snapshot.request.content.userInfo = [:]
+                snapshot.request.content.attachments = []
+                snapshot.request.content.localizations = nil
+            },
+            { snapshot in
+                snapshot.request.content.title = ""
+                snapshot.request.content.subtitle = ""
+                snapshot.request.content.body = ""
+            },
+        ]
+        for reduce in reductions {
+            reduce(&snapshot)
+            guard targets.contains(where: { $0 == nil }), let notification = try? encoder.encode(snapshot) else { continue }
+            for index in actions.indices where targets[index] == nil {
+                guard let identifier = identifiers[index] else { continue }
+                targets[index] = fitting(identifier: identifier, notification: notification, textInput: actions[index].textInput)
+            }
+        }
+        return targets
+    }
+
+    private static let head = Data(#"{"actionIdentifier":"#.utf8)
+    private static let middle = Data(#","notification":"#.utf8)
+    private static let textTail = Data(#","userText":""}"#.utf8)
+    private static let tail = Data("}".utf8)
+
+    /// The target of the archived action `identifier` (a JSON string) on the archived
+    /// `notification`, when it fits in ``maximumBytes``.
+    private static func fitting(identifier: Data, notification: Data, textInput: Bool) -> String? {
+        let end = textInput ? textTail : tail
+        guard head.count + identifier.count + middle.count + notification.count + end.count <= maximumBytes else { return nil }
+        var data = head
+        data.append(identifier)
+        data.append(middle)
+        data.append(notification)
+        data.append(end)
         return String(decoding: data, as: UTF8.self)
     }
 

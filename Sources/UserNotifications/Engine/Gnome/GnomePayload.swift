@@ -16,24 +16,23 @@ struct GnomePayload {
     /// The dictionary's entries for `notification`, with the buttons of `category`.
     func entries(for notification: UNNotification, category: UNNotificationCategory?) -> [(String, DBusValue)] {
         var payload = GNotificationPayload(notification.request.content, identity: identity)
-        if let target = target(notification, UNNotificationDefaultActionIdentifier, textInput: false) {
-            payload.defaultAction = GnomeInterface.responseAction
-            payload.defaultActionTarget = target
-        }
-        for action in category?.actions ?? [] {
-            guard let target = target(notification, action.identifier, textInput: action is UNTextInputNotificationAction) else { continue }
-            payload.buttons.append(GNotificationPayload.Button(label: action.title, action: GnomeInterface.responseAction, target: target))
-        }
-        return payload.entries
-    }
-
-    private func target(_ notification: UNNotification, _ action: String, textInput: Bool) -> DBusValue? {
-        guard let text = GnomeActionTarget.encode(notification.request, date: notification.date, actionIdentifier: action, textInput: textInput) else {
+        let buttons = category?.actions ?? []
+        let actions = [GnomeActionTarget.Action(identifier: UNNotificationDefaultActionIdentifier, textInput: false)]
+            + buttons.map { GnomeActionTarget.Action(identifier: $0.identifier, textInput: $0 is UNTextInputNotificationAction) }
+        let targets = GnomeActionTarget.encode(notification.request, date: notification.date, actions: actions)
+        for (action, target) in zip(actions, targets) where target == nil {
             SubsystemLog.center.logger.warning(
                 "an action of a notification was left out: its response does not fit GNOME's action target",
-                metadata: ["identifier": "\(notification.request.identifier)", "action": "\(action)"])
-            return nil
+                metadata: ["identifier": "\(notification.request.identifier)", "action": "\(action.identifier)"])
         }
-        return .string(text)
+        if let target = targets[0] {
+            payload.defaultAction = GnomeInterface.responseAction
+            payload.defaultActionTarget = .string(target)
+        }
+        for (button, target) in zip(buttons, targets.dropFirst()) {
+            guard let target else { continue }
+            payload.buttons.append(GNotificationPayload.Button(label: button.title, action: GnomeInterface.responseAction, target: .string(target)))
+        }
+        return payload.entries
     }
 }
