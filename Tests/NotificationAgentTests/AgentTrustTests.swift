@@ -315,6 +315,46 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    /// A request shown now whose title is the key "greeting" looked up at delivery in the
+    /// bundle at `bundlePath`, as an app's record names it.
+    func localized(_ identifier: String, bundlePath: String) throws -> AgentPayload.Record {
+        var record = try AgentPayload.encode(UNNotificationRequest(identifier: identifier, content: UNNotificationContent(), trigger: nil))
+        let lookup: AgentPayload.Record = ["key": .string("greeting"), "bundlePath": .string(bundlePath)]
+        let localizations: AgentPayload.Record = ["title": lookup.dbusValue]
+        let content: AgentPayload.Record = ["title": .string("greeting"), "localizations": localizations.dbusValue]
+        record["content"] = content.dbusValue
+        return record
+    }
+
+    @Test("a sandboxed app's localized text names no bundle by path: NotAllowed, naming the field; a host app's is looked up there")
+    func sandboxedBundlePaths() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let bundle = try TemporaryFolder(prefix: "agent-trust-bundle")
+        _ = try bundle.write(#""greeting" = "Hello from the bundle";"#, to: "en.lproj/Localizable.strings")
+        let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
+        _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
+        try await boxed.connectApp("org.example.Boxed")
+        #expect(await boxed.errorName(of: "Add", [.string("org.example.Boxed"), try localized("boxed", bundlePath: bundle.path).dbusValue])
+            == Self.prefix + "NotAllowed")
+        let batch = [try localized("boxed-batch", bundlePath: "/nonexistent/secret.bundle")].dbusValue
+        guard case .array(_, let results)? = try await boxed.call("AddRequests", [.string("org.example.Boxed"), batch]).first,
+            case .structure(let pair)? = results.first
+        else { Issue.record("AddRequests answered no pair"); return }
+        #expect(pair.first?.stringValue == Self.prefix + "NotAllowed")
+        #expect(pair.last?.stringValue?.contains("content.localizations.title.bundlePath") == true, "\(pair)")
+        #expect(try await boxed.pending(of: "org.example.Boxed").isEmpty)
+
+        let host = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await host.connectApp(Self.appID)
+        #expect(await host.errorName(of: "Add", [.string(Self.appID), try localized("hosted", bundlePath: bundle.path).dbusValue]) == nil)
+        _ = try #require(await server.waitForNotify())
+        #expect(server.notifications.map(\.request.summary) == ["Hello from the bundle"])
+        await boxed.close()
+        await host.close()
+        await agent.stop()
+    }
+
     @Test("a host app's attachment path is opened without following a link or waiting on a FIFO")
     func hostPaths() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

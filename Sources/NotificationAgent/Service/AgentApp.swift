@@ -96,6 +96,10 @@ final class AgentApp: Sendable {
     /// with `othersBytes` (what the agent's other apps hold), ``AgentLimits/agentStateBytes``.
     ///
     /// `files` are the open files its attachments' bytes are copied from (``AgentService/addWithFiles(_:bytes:sources:to:presentation:accepted:)``).
+    ///
+    /// Unless the bound connection is a host app's, a sound or a localization's bundle named by
+    /// path is refused with ``UserNotifications/NotificationAgentError/notAllowed(_:)`` before
+    /// anything opens it.
     func add(
         _ request: UNNotificationRequest, travelBytes: Int = 0, othersBytes: @Sendable () -> Int = { 0 },
         presentation: UNNotificationPresentationOptions? = nil, files: [Int32]? = nil, accepted: (@Sendable () -> Void)? = nil
@@ -105,6 +109,11 @@ final class AgentApp: Sendable {
             // travels as an audio attachment (a descriptor), a named sound is a theme name.
             throw NotificationAgentError.notAllowed(
                 "a sandboxed app names its sound from the sound theme or attaches the file, not by path")
+        }
+        if confinement != .host, let field = AgentPayload.bundlePathField(in: request.content) {
+            // The agent would open the bundle at delivery to look the text up: a host path a
+            // sandbox named. The app sends the text itself, or a key of its main bundle.
+            throw NotificationAgentError.notAllowed("\(field): a sandboxed app does not name a bundle by path")
         }
         if presentation != nil, !AgentPayload.deliversAtOnce(request) {
             throw NotificationAgentError.invalidArgument("AddPresented takes a request that is shown at once, not one with a trigger")

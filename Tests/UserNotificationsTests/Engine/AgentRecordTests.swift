@@ -137,6 +137,28 @@ struct AgentRecordTests {
         #expect(read.localizations?.title?.arguments == [.string("Ann"), .integer(3), .double(2.5)])
     }
 
+    @Test("a lookup's bundle path is kept when read, opened only when the text is looked up, and named for the agent's check")
+    func bundlePathOpenedAtLookup() throws {
+        let folder = try TemporaryDirectory()
+        let bundle = folder.url.appendingPathComponent("Later.bundle")
+        let lookup: AgentPayload.Record = ["key": .string("greeting"), "bundlePath": .string(bundle.path)]
+        let localizations: AgentPayload.Record = ["title": lookup.dbusValue]
+        let content: AgentPayload.Record = ["title": .string("greeting"), "localizations": localizations.dbusValue]
+        let request = try AgentPayload.request(from: try Self.sent(["identifier": .string("b"), "content": content.dbusValue]))
+        #expect(AgentPayload.bundlePathField(in: request.content) == "content.localizations.title.bundlePath")
+        // The bundle is made once the record is read: a reader that had opened the path would
+        // have found nothing there, and looked the key up in the main bundle.
+        let strings = bundle.appendingPathComponent("en.lproj")
+        try FileManager.default.createDirectory(at: strings, withIntermediateDirectories: true)
+        try #""greeting" = "Hello from the bundle";"#.write(to: strings.appendingPathComponent("Localizable.strings"), atomically: true, encoding: .utf8)
+        #expect(request.resolvingDeferredLocalizations().content.title == "Hello from the bundle")
+        // Written again, it names the same path.
+        let written = try AgentPayload.request(from: try AgentPayload.encode(request))
+        #expect(AgentPayload.bundlePathField(in: written.content) == "content.localizations.title.bundlePath")
+        #expect(try NotificationContentSnapshot(written.content) == NotificationContentSnapshot(request.content))
+        #expect(AgentPayload.bundlePathField(in: try AgentPayload.request(from: ["identifier": .string("plain")]).content) == nil)
+    }
+
     @Test("a field with its default value is left out, so a plain request is a few fields")
     func defaultsLeftOut() throws {
         let content = UNMutableNotificationContent()

@@ -82,6 +82,17 @@ package enum AgentPayload {
         }
     }
 
+    /// The field of `content` that names a bundle by its path for a text looked up at
+    /// delivery (`content.localizations.title.bundlePath`), or `nil` when none does. Reading a
+    /// record opens no such path (the bundle is opened when the text is looked up); the agent
+    /// refuses one from a sandboxed app before anything opens it, as it refuses a sound or an
+    /// attachment by path.
+    package static func bundlePathField(in content: UNNotificationContent) -> String? {
+        let localizations = content.fields.localizations
+        let texts = [("title", localizations.title), ("subtitle", localizations.subtitle), ("body", localizations.body)]
+        return texts.first { $0.1?.storedBundlePath != nil }.map { "content.localizations.\($0.0).bundlePath" }
+    }
+
     /// The records of a list of requests (`PendingRequests`).
     package static func encode(_ requests: [UNNotificationRequest]) throws -> [Record] {
         try bounded(try requests.map { try travelling(NotificationRequestSnapshot($0)) { $0.content }.record.fields })

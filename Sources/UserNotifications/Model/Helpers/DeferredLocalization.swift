@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Stored (with a pending request) as the key, the arguments and the bundle's path; the main
 /// bundle (and a test's own source) is stored as no path and found again as whatever
-/// `Bundle.main` is then.
+/// `Bundle.main` is then. A stored path is read back as a ``BundleAtPath``, opened only when
+/// the text is looked up: reading a record or a state file opens no path it names.
 struct DeferredLocalization: Hashable, Sendable {
     /// A format argument in a form that can be kept and stored.
     enum Argument: Codable, Hashable, Sendable {
@@ -61,8 +62,22 @@ struct DeferredLocalization: Hashable, Sendable {
     /// The path stored for the source: `nil` for the main bundle and for sources that are not
     /// bundles.
     var storedBundlePath: String? {
+        if let stored = source as? BundleAtPath { return stored.path }
         guard let bundle = source as? Bundle, bundle != Bundle.main else { return nil }
         return bundle.bundlePath
+    }
+
+    /// The source a stored localization names: the bundle at `bundlePath`, opened when a text
+    /// is looked up (``BundleAtPath``), or the main bundle when it names none.
+    static func source(bundlePath: String?) -> any LocalizedStringSource {
+        bundlePath.map(BundleAtPath.init(path:)) ?? Bundle.main
+    }
+
+    /// The path of the bundle the text is looked up in (the main bundle's too), or `nil` for a
+    /// source that is not a bundle.
+    private var sourcePath: String? {
+        if let stored = source as? BundleAtPath { return stored.path }
+        return (source as? Bundle)?.bundlePath
     }
 
     /// The text as the bundle has it now: translated when the bundle has the key, the key
@@ -76,7 +91,7 @@ struct DeferredLocalization: Hashable, Sendable {
     /// The same key and arguments from the same source (bundles count as the same by path).
     static func == (lhs: DeferredLocalization, rhs: DeferredLocalization) -> Bool {
         guard lhs.key == rhs.key, lhs.arguments == rhs.arguments else { return false }
-        if let left = lhs.source as? Bundle, let right = rhs.source as? Bundle { return left.bundlePath == right.bundlePath }
+        if let left = lhs.sourcePath, let right = rhs.sourcePath { return left == right }
         return lhs.source === rhs.source
     }
 
@@ -97,7 +112,7 @@ extension DeferredLocalization: Codable {
         self.init(
             key: try container.decode(String.self, forKey: .key),
             storedArguments: try container.decodeIfPresent([Argument].self, forKey: .arguments),
-            source: bundlePath.flatMap(Bundle.init(path:)) ?? Bundle.main)
+            source: Self.source(bundlePath: bundlePath))
     }
 
     func encode(to encoder: any Encoder) throws {

@@ -129,7 +129,7 @@ extension DeferredLocalization {
         return record
     }
 
-    /// The lookup in `record`.
+    /// The lookup in `record`; its `bundlePath` is kept as a ``BundleAtPath``, not opened.
     init(record: AgentRecordReader) throws(NotificationAgentError) {
         let key = try record.required("key", as: String.self)
         let arguments = try record.optional("arguments", as: [DBusValue].self).map { (values) throws(NotificationAgentError) in
@@ -144,7 +144,8 @@ extension DeferredLocalization {
             }
         }
         let bundlePath = try record.optional("bundlePath", as: String.self)
-        self.init(key: key, storedArguments: arguments, source: bundlePath.flatMap(Bundle.init(path:)) ?? Bundle.main)
+        // The path is kept, not opened: the agent checks whether its caller may name one first.
+        self.init(key: key, storedArguments: arguments, source: Self.source(bundlePath: bundlePath))
     }
 }
 
