@@ -114,6 +114,12 @@ struct HostilePeerTests {
             #expect(result.outcome == "ok" || result.outcome.hasPrefix(Self.errorPrefix), "\(attack): \(result.outcome) \(result.detail)")
         }
         #expect(results["trigger-version-at-end"]?.outcome == "ok")
+        // Components out of range, Int64.max (Foundation's "not set") too, are refused as read;
+        // the farthest year a date may have is taken.
+        for name in ["year-int-max", "year-1e12", "day-huge", "year-negative"] {
+            #expect(results["trigger-calendar-\(name)"]?.outcome == Self.invalidArgument, "\(name): \(results["trigger-calendar-\(name)"]?.detail ?? "?")")
+        }
+        #expect(results["trigger-calendar-year-100000"]?.outcome == "ok", "\(results["trigger-calendar-year-100000"]?.detail ?? "?")")
         #expect(calls.failures.isEmpty, "the honest app's calls failed: \(calls.failures.prefix(5))")
         #expect(calls.worstAdd < Self.worstHonestCall)
         #expect(battery.agent?.isRunning == true, "the agent ended: \(battery.agent?.exitStatus.map(String.init(describing:)) ?? "?")")

@@ -384,6 +384,8 @@ def trigger_phase(args, requests):
         ("calendar-year-1e12", {"year": 1000000000000}),
         ("calendar-day-huge", {"day": 2147483647}),
         ("calendar-year-negative", {"year": -9223372036854775807}),
+        # The farthest year a date may have: taken, saved, and read back by the next agent.
+        ("calendar-year-100000", {"year": 100000}),
     ]:
         peer.attempt(f"trigger-{name}", "Add", "sa{sv}", [own, requests.calendar(name, components)], timeout=10)
     peer.attempt("trigger-version-at-end", "Version", "", [])

@@ -243,6 +243,38 @@ struct AgentRecordTests {
         #expect(Self.refusal(["identifier": .string(huge)]).hasPrefix("the record is"))
     }
 
+    /// A request record with a calendar trigger of `components`.
+    static func calendar(_ components: AgentPayload.Record) -> AgentPayload.Record {
+        let trigger: AgentPayload.Record = ["kind": .string("calendar"), "dateComponents": components.dbusValue]
+        return ["identifier": .string("c"), "trigger": trigger.dbusValue]
+    }
+
+    /// Calendar components at and past the ends of the range a date can have.
+    static let outOfRangeComponents: [(String, Int64)] = [
+        ("year", .max), ("year", .min), ("year", -Int64.max), ("year", 1_000_000_000_000), ("year", 0), ("year", 100_001),
+        ("era", .max), ("era", -1), ("month", .max), ("month", .min), ("month", 0), ("month", 14), ("day", .max), ("day", 0), ("day", 32),
+        ("hour", .max), ("hour", .min), ("hour", 24), ("minute", -1), ("minute", 60), ("second", 61), ("nanosecond", .max),
+        ("nanosecond", .min), ("nanosecond", -1), ("nanosecond", 1_000_000_000), ("weekday", 0), ("weekday", 8),
+        ("weekdayOrdinal", 6), ("quarter", 5), ("weekOfMonth", 0), ("weekOfYear", 54), ("yearForWeekOfYear", .max),
+        ("dayOfYear", 367),
+    ]
+
+    @Test("a calendar component out of the range a date can have, Int64.max and Int64.min too, is refused naming it; a far year is taken")
+    func calendarComponentBounds() throws {
+        for (key, value) in Self.outOfRangeComponents {
+            #expect(
+                Self.refusal(Self.calendar([key: .int64(value)])) == "request.trigger.dateComponents.\(key) is \(value), out of the range a date can have",
+                "\(key) = \(value)")
+        }
+        let far = try AgentPayload.request(from: try Self.sent(Self.calendar([
+            "year": .int64(100_000), "month": .int64(12), "day": .int64(31), "hour": .int64(23), "minute": .int64(59),
+            "nanosecond": .int64(999_999_999),
+        ])))
+        let trigger = try #require(far.trigger as? UNCalendarNotificationTrigger)
+        #expect(trigger.dateComponents.year == 100_000 && trigger.dateComponents.nanosecond == 999_999_999)
+        #expect(trigger.nextTriggerDate() != nil)
+    }
+
     @Test("a clipping rectangle that is not finite, has no size or leaves the unit square is refused, in a record and in a file")
     func clippingRects() throws {
         func attachment(_ rect: [Double]) -> AgentPayload.Record {

@@ -150,13 +150,27 @@ extension DeferredLocalization {
 }
 
 extension DateComponents {
-    private static var integerKeys: [(String, WritableKeyPath<DateComponents, Int?>)] { [
-        ("era", \.era), ("year", \.year), ("month", \.month), ("day", \.day), ("hour", \.hour), ("minute", \.minute),
-        ("second", \.second), ("nanosecond", \.nanosecond), ("weekday", \.weekday), ("weekdayOrdinal", \.weekdayOrdinal),
-        ("quarter", \.quarter), ("weekOfMonth", \.weekOfMonth), ("weekOfYear", \.weekOfYear),
-        ("yearForWeekOfYear", \.yearForWeekOfYear), ("dayOfYear", \.dayOfYear),
+    private static var integerKeys: [(String, WritableKeyPath<DateComponents, Int?>, Calendar.Component)] { [
+        ("era", \.era, .era), ("year", \.year, .year), ("month", \.month, .month), ("day", \.day, .day), ("hour", \.hour, .hour),
+        ("minute", \.minute, .minute), ("second", \.second, .second), ("nanosecond", \.nanosecond, .nanosecond),
+        ("weekday", \.weekday, .weekday), ("weekdayOrdinal", \.weekdayOrdinal, .weekdayOrdinal), ("quarter", \.quarter, .quarter),
+        ("weekOfMonth", \.weekOfMonth, .weekOfMonth), ("weekOfYear", \.weekOfYear, .weekOfYear),
+        ("yearForWeekOfYear", \.yearForWeekOfYear, .yearForWeekOfYear), ("dayOfYear", \.dayOfYear, .dayOfYear),
     ] }
     static let recordKeys: Set<String> = Set(integerKeys.map { $0.0 }).union(["isLeapMonth", "timeZone", "calendar"])
+
+    /// The values each component may have in a record: those a date can have
+    /// (``UNCalendarNotificationTrigger/componentRanges``), the ranges `add` checks. A record
+    /// carries any `Int64`, and past those ranges Foundation's `Calendar` is no judge:
+    /// `Int.max` is its mark of a component not set, so a year of `Int64.max` was read as no
+    /// year at all (with month 1 and day 1, a trigger every 1 January), which no writer sends;
+    /// a nanosecond of 9.2e18 makes a date in the year 293; a weekday ordinal of 6 makes it
+    /// search for ever. A year stops at 100,000: its dates, about 3.1e12 seconds from 2001,
+    /// stay within the 1e13 seconds every saved date is held to (`EngineState.farthestDate`),
+    /// which convert to a `Duration` and a `timespec` without overflow.
+    private static func range(of component: Calendar.Component) -> ClosedRange<Int>? {
+        UNCalendarNotificationTrigger.componentRanges.first { $0.0 == component }?.1
+    }
     private static let calendarKeys: Set<String> = ["identifier", "timeZone", "locale", "firstWeekday", "minimumDaysInFirstWeek"]
 
     /// The calendars a record can name, by the name `Calendar.Identifier` describes itself with
@@ -174,7 +188,7 @@ extension DateComponents {
     /// `minimumDaysInFirstWeek` x).
     var record: AgentRecordWriter {
         var record = AgentRecordWriter()
-        for (key, path) in Self.integerKeys { record.set(key, integer: self[keyPath: path]) }
+        for (key, path, _) in Self.integerKeys { record.set(key, integer: self[keyPath: path]) }
         record.set("isLeapMonth", isLeapMonth)
         record.set("timeZone", timeZone?.identifier)
         if let calendar {
@@ -189,10 +203,17 @@ extension DateComponents {
         return record
     }
 
-    /// The components in `record`; a time zone or calendar this system does not know is refused.
+    /// The components in `record`; a component out of its range (``range(of:)``), or a time
+    /// zone or calendar this system does not know, is refused.
     init(record: AgentRecordReader) throws(NotificationAgentError) {
         self.init()
-        for (key, path) in Self.integerKeys { self[keyPath: path] = try record.integer(key) }
+        for (key, path, component) in Self.integerKeys {
+            guard let value = try record.integer(key) else { continue }
+            guard let range = Self.range(of: component), range.contains(value) else {
+                throw .invalidArgument("\(record.path).\(key) is \(value), out of the range a date can have")
+            }
+            self[keyPath: path] = value
+        }
         isLeapMonth = try record.optional("isLeapMonth")
         if let name = try record.optional("timeZone", as: String.self) {
             guard let zone = TimeZone(identifier: name) else {
