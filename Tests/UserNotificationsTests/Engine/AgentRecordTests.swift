@@ -202,6 +202,31 @@ struct AgentRecordTests {
         #expect(!(fallback is UNTextInputNotificationResponse) && fallback.activationToken == "given")
     }
 
+    @Test("categories sharing an identifier travel as one, the same one whatever order the set or the list has")
+    func categoriesSharingAnIdentifier() throws {
+        let reply = UNNotificationCategory(
+            identifier: "message", actions: [UNNotificationAction(identifier: "reply", title: "Reply")], intentIdentifiers: [])
+        let delete = UNNotificationCategory(
+            identifier: "message", actions: [UNNotificationAction(identifier: "delete", title: "Delete", options: [.destructive])], intentIdentifiers: [])
+        let other = UNNotificationCategory(identifier: "other", actions: [], intentIdentifiers: [])
+        #expect(Set([reply, delete, other]).count == 3)
+        let written = try AgentPayload.encode(Set([reply, delete, other]))
+        #expect(written.map { $0["identifier"]?.stringValue } == ["message", "other"])
+        // The same records from sets whose order differs (their storage's size changes it).
+        for capacity in [0, 3, 17, 64, 1_000] {
+            var categories = Set<UNNotificationCategory>(minimumCapacity: capacity)
+            for category in capacity.isMultiple(of: 2) ? [other, delete, reply] : [reply, other, delete] { categories.insert(category) }
+            #expect(try AgentPayload.encode(categories) == written, "capacity \(capacity)")
+        }
+        // Read from a list naming both, in either order: the one the writer keeps.
+        let kept = try #require(written.first)
+        let records = [reply, delete].map { NotificationCategorySnapshot($0).record.fields }
+        for list in [records, records.reversed()] {
+            let read = try AgentPayload.categories(from: try list.map(Self.sent))
+            #expect(read.map(NotificationCategorySnapshot.init) == [try NotificationCategorySnapshot(record: AgentRecordReader(kept, path: "c", keys: NotificationCategorySnapshot.recordKeys))])
+        }
+    }
+
     /// The message of the error reading `record` as a request throws.
     static func refusal(_ record: AgentPayload.Record) -> String {
         do {

@@ -143,16 +143,20 @@ package enum AgentPayload {
 
     // MARK: - Categories and responses
 
-    /// The records of a set of categories, sorted by identifier.
+    /// The records of a set of categories, one of each identifier, sorted by identifier: of
+    /// several sharing an identifier, the same one whatever the set's order
+    /// (``NotificationCategorySnapshot/oneOfEachIdentifier(_:)``).
     package static func encode(_ categories: Set<UNNotificationCategory>) throws -> [Record] {
-        try bounded(categories.sorted { $0.identifier < $1.identifier }.map { NotificationCategorySnapshot($0).record.fields })
+        try bounded(try NotificationCategorySnapshot.oneOfEachIdentifier(categories.map(NotificationCategorySnapshot.init)).map(\.record.fields))
     }
 
-    /// The categories in `records`.
+    /// The categories in `records`, one of each identifier: of several sharing one, the one
+    /// that encoding a set keeps, whatever order they are listed in.
     package static func categories(from records: [Record]) throws(NotificationAgentError) -> Set<UNNotificationCategory> {
-        Set(try list(records, path: "categories", keys: NotificationCategorySnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
-            try NotificationCategorySnapshot(record: fields).makeCategory()
-        })
+        let read = try list(records, path: "categories", keys: NotificationCategorySnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
+            try NotificationCategorySnapshot(record: fields)
+        }
+        return Set(try NotificationCategorySnapshot.oneOfEachIdentifier(read).map { $0.makeCategory() })
     }
 
     /// The record of a response.

@@ -1,4 +1,5 @@
 import DBus
+import Foundation
 
 // Categories as the agent's interface carries them (`SetCategories`, `Categories`):
 //
@@ -33,6 +34,41 @@ extension NotificationCategorySnapshot {
         options = UInt(try record.value("options", or: UInt32(0)))
         hiddenPreviewsBodyPlaceholder = try record.value("hiddenPreviewsBodyPlaceholder", or: "")
         categorySummaryFormat = try record.value("categorySummaryFormat", or: "")
+    }
+}
+
+extension NotificationCategorySnapshot {
+    /// `categories` with one of each identifier, sorted by identifier: the list the agent's
+    /// records carry, written and read. Of several sharing an identifier (a `Set` holds two
+    /// unequal categories of one identifier, and the center keeps one of them), the one kept is
+    /// the first by its JSON with sorted keys, a total order, so that the app's set, whose
+    /// order changes from one process to the next, gives the same list in the app and in the
+    /// agent, and the agent keeps the same one whatever order a record lists them in.
+    ///
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` should a tied category not
+    ///   encode to JSON (all its fields are strings and integers, which always do).
+    static func oneOfEachIdentifier(_ categories: [NotificationCategorySnapshot]) throws(NotificationAgentError) -> [NotificationCategorySnapshot] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var kept: [NotificationCategorySnapshot] = []
+        for (identifier, tied) in Dictionary(grouping: categories, by: \.identifier).sorted(by: { $0.key < $1.key }) {
+            guard tied.count > 1 else {
+                kept.append(contentsOf: tied)
+                continue
+            }
+            var first: (category: NotificationCategorySnapshot, json: Data)?
+            for category in tied {
+                let json: Data
+                do {
+                    json = try encoder.encode(category)
+                } catch {
+                    throw .invalidArgument("a category \(String(reflecting: identifier)) cannot be ordered: \(error)")
+                }
+                if first.map({ json.lexicographicallyPrecedes($0.json) }) ?? true { first = (category, json) }
+            }
+            if let first { kept.append(first.category) }
+        }
+        return kept
     }
 }
 
