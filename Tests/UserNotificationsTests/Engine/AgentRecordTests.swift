@@ -300,6 +300,41 @@ struct AgentRecordTests {
         #expect(trigger.nextTriggerDate() != nil)
     }
 
+    @Test("a list of requests holding one whose trigger cannot be honoured is refused whole when read, naming it, and not written")
+    func listsCheckTriggers() throws {
+        let good = UNNotificationRequest(
+            identifier: "good", content: UNNotificationContent(), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false))
+        let goodRecord = try AgentPayload.encode(good)
+        let interval = { (seconds: Double, repeats: Bool) -> AgentPayload.Record in
+            let trigger: AgentPayload.Record = ["kind": .string("timeInterval"), "interval": .double(seconds), "repeats": .boolean(repeats)]
+            return ["identifier": .string("bad"), "trigger": trigger.dbusValue]
+        }
+        let region: AgentPayload.Record = ["latitude": .double(91), "longitude": .double(0), "radius": .double(100)]
+        let unhonoured: [AgentPayload.Record] = [
+            interval(-1, false), interval(1e300, false), interval(.infinity, false), interval(59, true),
+            ["identifier": .string("bad"), "trigger": (["kind": .string("location"), "region": region.dbusValue] as AgentPayload.Record).dbusValue],
+        ]
+        for bad in unhonoured {
+            #expect(throws: NotificationAgentError.self, "\(bad)") { try AgentPayload.request(from: bad) }
+            do {
+                _ = try AgentPayload.requests(from: try [goodRecord, bad].map(Self.sent))
+                Issue.record("a list holding \(bad) was read")
+            } catch {
+                guard case .invalidArgument(let message)? = error as? NotificationAgentError else { throw error }
+                #expect(message.hasPrefix("requests[1].trigger cannot be honoured"), "\(message)")
+            }
+        }
+        #expect(try AgentPayload.requests(from: [goodRecord]).map(\.identifier) == ["good"])
+        let refusedInterval = UNNotificationRequest(
+            identifier: "bad", content: UNNotificationContent(), trigger: UNTimeIntervalNotificationTrigger(timeInterval: 1e300, repeats: false))
+        #expect(throws: NotificationTriggerError.timeIntervalAboveMaximum(1e300)) { try AgentPayload.encode([good, refusedInterval]) }
+        let refusedDate = UNNotificationRequest(
+            identifier: "bad", content: UNNotificationContent(),
+            trigger: UNCalendarNotificationTrigger(dateMatching: DateComponents(year: 100_001), repeats: false))
+        #expect { try AgentPayload.encode([good, refusedDate]) } throws: { ($0 as? UNError)?.code == .notificationInvalidNoDate }
+        #expect(try AgentPayload.encode([good]) == [goodRecord])
+    }
+
     @Test("a clipping rectangle that is not finite, has no size or leaves the unit square is refused, in a record and in a file")
     func clippingRects() throws {
         func attachment(_ rect: [Double]) -> AgentPayload.Record {

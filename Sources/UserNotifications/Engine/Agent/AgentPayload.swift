@@ -10,7 +10,9 @@ import Foundation
 /// required one missing) is ``NotificationAgentError/invalidArgument(_:)`` naming the field;
 /// nothing a peer sends can trap. A request whose trigger cannot be honoured (an interval
 /// that `add` refuses, such as `1e300` seconds, or calendar components out of range) is
-/// refused the same way when read, and is not sent when written.
+/// refused the same way when read, and is not sent when written: alone (`Add`, each request
+/// of `AddRequests`) or in a list (`PendingRequests`), which is then refused whole, as it is
+/// for any other record of it that does not read.
 package enum AgentPayload {
     // MARK: - Requests and notifications
 
@@ -35,11 +37,7 @@ package enum AgentPayload {
     ///
     /// - Throws: as `encode(_:)` of one request.
     package static func measuredRecord(of request: UNNotificationRequest) throws -> (record: Record, bytes: Int) {
-        try request.trigger?.validate()
-        if let calendar = request.trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
-            throw UNError(.notificationInvalidNoDate, description: "a calendar component is out of range: \(calendar.dateComponents)")
-        }
-        let record = try travelling(NotificationRequestSnapshot(request)) { $0.content }.record.fields
+        let record = try writableRecord(of: request)
         let bytes = size(of: record)
         try checkSize(bytes)
         return (record, bytes)
@@ -49,7 +47,7 @@ package enum AgentPayload {
     ///
     /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for a record that is not a
     ///   request, one over the argument limit, or a request whose trigger cannot be honoured
-    ///   (``checkTrigger(of:)``).
+    ///   (``checkTrigger(of:named:)``).
     package static func request(from record: Record) throws(NotificationAgentError) -> UNNotificationRequest {
         try request(from: record, bytes: size(of: record))
     }
@@ -70,16 +68,29 @@ package enum AgentPayload {
     /// (``NotificationTriggerError``: an interval not finite, not positive, over
     /// ``NotificationTriggerError/maximumTimeInterval``, or under 60 seconds repeating; a
     /// location that is not valid), or a calendar trigger with a component out of range.
-    static func checkTrigger(of request: UNNotificationRequest) throws(NotificationAgentError) {
+    /// `name` says which trigger (a list's: `requests[2].trigger`).
+    static func checkTrigger(of request: UNNotificationRequest, named name: String = "the request's trigger") throws(NotificationAgentError) {
         guard let trigger = request.trigger else { return }
         do {
             try trigger.validate()
         } catch {
-            throw .invalidArgument("the request's trigger cannot be honoured: \(error.localizedDescription)")
+            throw .invalidArgument("\(name) cannot be honoured: \(error.localizedDescription)")
         }
         if let calendar = trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
-            throw .invalidArgument("the request's trigger cannot be honoured: a calendar component is out of range")
+            throw .invalidArgument("\(name) cannot be honoured: a calendar component is out of range")
         }
+    }
+
+    /// The record of `request`, not yet bounded, once its trigger is known to be honoured and
+    /// its user info to travel.
+    ///
+    /// - Throws: as `encode(_:)` of one request, but for the argument limit.
+    private static func writableRecord(of request: UNNotificationRequest) throws -> Record {
+        try request.trigger?.validate()
+        if let calendar = request.trigger as? UNCalendarNotificationTrigger, !calendar.hasComponentsInRange {
+            throw UNError(.notificationInvalidNoDate, description: "a calendar component is out of range: \(calendar.dateComponents)")
+        }
+        return try travelling(NotificationRequestSnapshot(request)) { $0.content }.record.fields
     }
 
     /// The field of `content` that names a bundle by its path for a text looked up at
@@ -94,14 +105,23 @@ package enum AgentPayload {
     }
 
     /// The records of a list of requests (`PendingRequests`).
+    ///
+    /// - Throws: as `encode(_:)` of one request, for any request of the list, or for the
+    ///   list over the argument limit all together.
     package static func encode(_ requests: [UNNotificationRequest]) throws -> [Record] {
-        try bounded(try requests.map { try travelling(NotificationRequestSnapshot($0)) { $0.content }.record.fields })
+        try bounded(try requests.map(writableRecord(of:)))
     }
 
     /// The requests in `records`.
+    ///
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for a list over the argument
+    ///   limit, or when any record of it is not a request or holds a trigger that cannot be
+    ///   honoured (``checkTrigger(of:named:)``, naming it: `requests[2].trigger`).
     package static func requests(from records: [Record]) throws(NotificationAgentError) -> [UNNotificationRequest] {
         try list(records, path: "requests", keys: NotificationRequestSnapshot.recordKeys) { (fields) throws(NotificationAgentError) in
-            try NotificationRequestSnapshot(record: fields).makeRequest()
+            let request = try NotificationRequestSnapshot(record: fields).makeRequest()
+            try checkTrigger(of: request, named: "\(fields.path).trigger")
+            return request
         }
     }
 
