@@ -355,6 +355,60 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    @Test("a sandboxed app's service extension names an attachment, a sound or a bundle by path: the push is refused, nothing opened")
+    func sandboxedServiceExtensionPaths() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-extension")
+        let secret = try files.write("secret bytes of the host", to: "secret.png")
+        let boxed = try await AgentTestClient.connect(fixture.testBus.bus)
+        let answer = Locked<AgentPayload.Record>([:])
+        let client = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
+            invocation in
+            guard invocation.message.member == "ServiceExtension" else { return invocation.fail(name: "org.example.Error", message: "not here") }
+            invocation.reply([answer.withLock { $0 }.dbusValue])
+        }
+        let export = boxed.connection.export(DBusExportedObject(path: AgentInterface.clientPath, interfaces: [client]))
+        defer { export.unexport() }
+        _ = sandboxed.withLock { $0.insert(boxed.connection.uniqueName) }
+        try await boxed.connectApp("org.example.Boxed")
+        let app = try #require(agent.apps.withLock { $0["org.example.Boxed"] })
+        let sent = UNMutableNotificationContent()
+        sent.title = "Sent"
+        let pushed = UNNotificationRequest(identifier: "pushed", content: sent, trigger: UNPushNotificationTrigger())
+        let attachment: AgentPayload.Record = ["url": .string(URL(fileURLWithPath: secret).absoluteString), "type": .string("public.png")]
+        let lookup: AgentPayload.Record = ["key": .string("greeting"), "bundlePath": .string(files.path)]
+        let answers: [AgentPayload.Record] = [
+            ["title": .string("Changed"), "attachments": [attachment].dbusValue],
+            ["title": .string("Changed"), "sound": (["name": .string(secret)] as AgentPayload.Record).dbusValue],
+            ["title": .string("Changed"), "localizations": (["title": lookup.dbusValue] as AgentPayload.Record).dbusValue],
+        ]
+        for content in answers {
+            answer.withLock { $0 = content }
+            // As the agent adds a mutable push: the extension's content, then the app's add.
+            let shown = await app.host.serviceExtensionRequest(for: pushed)
+            #expect(shown.content.title == "Changed")
+            do {
+                try await app.add(shown)
+                Issue.record("the push with \(content) was added")
+            } catch {
+                guard case .notAllowed(let message)? = error as? NotificationAgentError else {
+                    Issue.record("the push with \(content) was refused with \(error), not NotAllowed")
+                    continue
+                }
+                #expect(!message.contains(files.path), "\(message)")
+            }
+        }
+        #expect(server.notifications.isEmpty)
+        let appFolder = fixture.stateRoot.appendingPathComponent("org.example.Boxed")
+        let copies = (FileManager.default.enumerator(atPath: appFolder.path)?.allObjects as? [String] ?? []).filter { name in
+            (try? String(contentsOfFile: appFolder.appendingPathComponent(name).path, encoding: .utf8)) == "secret bytes of the host"
+        }
+        #expect(copies.isEmpty, "\(copies)")
+        await boxed.close()
+        await agent.stop()
+    }
+
     @Test("a host app's attachment path is opened without following a link or waiting on a FIFO")
     func hostPaths() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

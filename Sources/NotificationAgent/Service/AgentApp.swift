@@ -97,9 +97,9 @@ final class AgentApp: Sendable {
     ///
     /// `files` are the open files its attachments' bytes are copied from (``AgentService/addWithFiles(_:bytes:sources:to:presentation:accepted:)``).
     ///
-    /// Unless the bound connection is a host app's, a sound or a localization's bundle named by
-    /// path is refused with ``UserNotifications/NotificationAgentError/notAllowed(_:)`` before
-    /// anything opens it.
+    /// Unless the bound connection is a host app's, a sound, a localization's bundle or (with no
+    /// `files`) an attachment named by path is refused with
+    /// ``UserNotifications/NotificationAgentError/notAllowed(_:)`` before anything opens it.
     func add(
         _ request: UNNotificationRequest, travelBytes: Int = 0, othersBytes: @Sendable () -> Int = { 0 },
         presentation: UNNotificationPresentationOptions? = nil, files: [Int32]? = nil, accepted: (@Sendable () -> Void)? = nil
@@ -109,6 +109,11 @@ final class AgentApp: Sendable {
             // travels as an audio attachment (a descriptor), a named sound is a theme name.
             throw NotificationAgentError.notAllowed(
                 "a sandboxed app names its sound from the sound theme or attaches the file, not by path")
+        }
+        if confinement != .host, files == nil, !request.content.attachments.isEmpty {
+            // Without descriptors the engine opens the paths the attachments name: a pushed
+            // request's content, as the app's service extension gave it back, names them.
+            throw Self.attachmentPathsRefused
         }
         if confinement != .host, let field = AgentPayload.bundlePathField(in: request.content) {
             // The agent would open the bundle at delivery to look the text up: a host path a
@@ -133,6 +138,10 @@ final class AgentApp: Sendable {
             try await engine.add(request, files: files, accepted: accepted)
         }
     }
+
+    /// The refusal of attachments named by path from a caller that is not a host app.
+    static let attachmentPathsRefused = NotificationAgentError.notAllowed(
+        "a sandboxed app hands its attachment files over as descriptors (AddFiles), not as paths")
 
     /// Counts `count` more bytes against the app's and the agent's budgets, measuring the app's
     /// lists again first when the estimate would pass one (``AgentAppBytes``).

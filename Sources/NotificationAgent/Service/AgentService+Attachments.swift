@@ -36,7 +36,7 @@ extension AgentService {
             for source in sources { descriptors.append(try source.duplicate()) }
         } else {
             guard app.confinement == .host else {
-                throw NotificationAgentError.notAllowed("a sandboxed app hands its attachment files over as descriptors (AddFiles), not as paths")
+                throw AgentApp.attachmentPathsRefused
             }
             for attachment in attachments {
                 do throws(AttachmentCopy.Refusal) {
