@@ -409,6 +409,49 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    @Test("a push's content from the service extension is bounded as Add bounds a request: its bytes, its attachments")
+    func pushedContentBounds() async throws {
+        let server = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let agent = try await startAgent()
+        let files = try TemporaryFolder(prefix: "agent-trust-push")
+        let picture = try files.write("bytes of a picture", to: "pic.png")
+        let host = try await AgentTestClient.connect(fixture.testBus.bus)
+        let answer = Locked<AgentPayload.Record>([:])
+        let client = try DBusExportedInterface(name: AgentInterface.clientName, introspectionXML: AgentInterface.clientIntrospectionXML) {
+            invocation in
+            guard invocation.message.member == "ServiceExtension" else { return invocation.fail(name: "org.example.Error", message: "not here") }
+            invocation.reply([answer.withLock { $0 }.dbusValue])
+        }
+        let export = host.connection.export(DBusExportedObject(path: AgentInterface.clientPath, interfaces: [client]))
+        defer { export.unexport() }
+        try await host.connectApp(Self.appID)
+        let app = try #require(agent.apps.withLock { $0[Self.appID] })
+        let sent = UNMutableNotificationContent()
+        sent.title = "Sent"
+        let pushed = UNNotificationRequest(identifier: "pushed", content: sent, trigger: UNPushNotificationTrigger())
+        let attachment: AgentPayload.Record = ["url": .string(URL(fileURLWithPath: picture).absoluteString), "type": .string("public.png")]
+        let refused: [AgentPayload.Record] = [
+            ["title": .string("Too long"), "body": .string(String(repeating: "b", count: AgentLimits.requestBytes))],
+            ["title": .string("Too many"), "attachments": Array(repeating: attachment, count: AgentLimits.attachmentsPerRequest + 1).dbusValue],
+        ]
+        for content in refused {
+            answer.withLock { $0 = content }
+            // As the agent adds a mutable push: the extension's content, then the add.
+            await agent.addPushed(await app.host.serviceExtensionRequest(for: pushed), to: app)
+        }
+        answer.withLock { $0 = ["title": .string("Fine"), "attachments": [attachment].dbusValue] }
+        await agent.addPushed(await app.host.serviceExtensionRequest(for: pushed), to: app)
+        _ = try #require(await server.waitForNotify())
+        #expect(server.notifications.map(\.request.summary) == ["Fine"])
+        let appFolder = fixture.stateRoot.appendingPathComponent(Self.appID)
+        let copies = (FileManager.default.enumerator(atPath: appFolder.path)?.allObjects as? [String] ?? []).filter { name in
+            (try? String(contentsOfFile: appFolder.appendingPathComponent(name).path, encoding: .utf8)) == "bytes of a picture"
+        }
+        #expect(copies.count == 1, "\(copies)")
+        await host.close()
+        await agent.stop()
+    }
+
     @Test("a host app's attachment path is opened without following a link or waiting on a FIFO")
     func hostPaths() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

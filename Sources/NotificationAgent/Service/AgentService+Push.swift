@@ -24,19 +24,34 @@ extension AgentService {
             guard let app = self?.apps.withLock({ $0[appID] }) else {
                 return SubsystemLog.agent.logger.warning("a push for an app the agent does not hold was dropped", metadata: ["app": "\(appID)"])
             }
-            guard mutable else { return await Self.addPushed(request, to: app) }
-            Task { await Self.addPushed(await app.host.serviceExtensionRequest(for: request), to: app) }
+            guard mutable else {
+                await self?.addPushed(request, to: app)
+                return
+            }
+            Task { [weak self] in await self?.addPushed(await app.host.serviceExtensionRequest(for: request), to: app) }
         }
         push.restore(apps.withLock { Array($0.keys) })
         pushSide.withLock { $0 = push }
     }
 
-    /// Adds a pushed request to `app` on its queue, in order with its calls; a refusal is logged.
-    private static func addPushed(_ request: UNNotificationRequest, to app: AgentApp) async {
+    /// Adds a pushed request to `app` on its queue, in order with its calls, bounded as `Add`
+    /// bounds a request: at most ``AgentLimits/requestBytes`` as a record, its bytes counted
+    /// against the app's and the agent's budgets, and its attachments (which only content a
+    /// service extension gave back can have) taken as `Add` takes them, within
+    /// ``AgentLimits/attachmentsPerRequest`` and the attachment budgets, and refused from a
+    /// sandboxed app (``addWithFiles(_:bytes:sources:to:presentation:accepted:)``). A refusal
+    /// is logged.
+    func addPushed(_ request: UNNotificationRequest, to app: AgentApp) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            app.work.enqueue {
+            app.work.enqueue { [self] in
                 do {
-                    try await app.add(request)
+                    let bytes = AgentPayload.size(of: try AgentPayload.encode(request))
+                    try Self.checkRequestBytes(bytes)
+                    if request.content.attachments.isEmpty {
+                        try await app.add(request, travelBytes: bytes, othersBytes: othersBytes(app))
+                    } else {
+                        try await addWithFiles(request, bytes: bytes, sources: nil, to: app, presentation: nil, accepted: nil)
+                    }
                     SubsystemLog.agent.logger.info("a push was added", metadata: ["app": "\(app.appID)", "identifier": "\(request.identifier)"])
                 } catch {
                     SubsystemLog.agent.logger.warning("a pushed request was not added", metadata: ["app": "\(app.appID)", "error": "\(error)"])

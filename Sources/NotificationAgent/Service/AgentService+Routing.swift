@@ -227,10 +227,15 @@ extension AgentService {
 
     /// The request in `record`, of `bytes` the caller measured, within ``AgentLimits/requestBytes``.
     static func request(from record: AgentPayload.Record, bytes: Int) throws -> UNNotificationRequest {
-        guard bytes <= AgentLimits.requestBytes else {
-            throw NotificationAgentError.invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
-        }
+        try checkRequestBytes(bytes)
         return try AgentPayload.request(from: record, bytes: bytes)
+    }
+
+    /// Refuses a request whose record is over ``AgentLimits/requestBytes`` bytes.
+    static func checkRequestBytes(_ bytes: Int) throws(NotificationAgentError) {
+        guard bytes <= AgentLimits.requestBytes else {
+            throw .invalidArgument("a request is at most \(AgentLimits.requestBytes) bytes, not \(bytes)")
+        }
     }
 
     /// What the agent's apps other than `app` hold, in bytes, asked at the time of the check.
