@@ -221,6 +221,8 @@ struct HostilePeerTests {
         "sandboxed-host-path-batch-secret": ["ok"],
         "sandboxed-host-path-batch-missing": ["ok"],
         "sandboxed-host-path-batch-folder": ["ok"],
+        "sandboxed-bundle-path-home": [notAllowed],
+        "sandboxed-bundle-path-missing": [notAllowed],
         "sandboxed-fifo-descriptor": [invalidAttachment],
         "sandboxed-folder-descriptor": [invalidAttachment],
         "sandboxed-regular-descriptor": ["ok"],
@@ -292,6 +294,8 @@ struct HostilePeerTests {
         for name in ["bashrc", "secret", "missing", "folder"] {
             #expect(results["sandboxed-host-path-batch-\(name)"]?.detail.contains(Self.notAllowed) == true)
         }
+        let bundleWords = ["home", "missing"].map { results["sandboxed-bundle-path-\($0)"]?.detail ?? "?" }
+        #expect(Set(bundleWords).count == 1 && bundleWords[0].contains("content.localizations.title.bundlePath"), "\(bundleWords)")
         #expect(results["connect-20mb-name"].map { $0.detail.utf8.count < 1000 } == true)
     }
 }

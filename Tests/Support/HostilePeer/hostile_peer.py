@@ -467,6 +467,12 @@ def sandboxed_phase(args, requests):
         peer.attempt(f"sandboxed-host-path-{name}", "Add", "sa{sv}", [own, requests.attached(f"host-{name}", [path])])
         peer.attempt(f"sandboxed-host-path-batch-{name}", "AddRequests", "saa{sv}",
                      [own, records([requests.attached(f"hostb-{name}", [path])])])
+    # 4: a localized text's bundle named by path, which the agent would open to look it up:
+    # refused before anything is opened, the same words for a folder that exists and one that does not.
+    for name, path in [("home", victim), ("missing", os.path.join(victim, "missing.bundle"))]:
+        lookup = record({"key": dbus.String("greeting"), "bundlePath": dbus.String(path)})
+        peer.attempt(f"sandboxed-bundle-path-{name}", "Add", "sa{sv}",
+                     [own, requests.plain(f"bundle-{name}", localizations=record({"title": lookup}))])
     # 1, 3: a FIFO and a folder as descriptors; a regular file as a descriptor is taken.
     fifo = os.path.join(args.scratch, "sandbox-fifo")
     os.mkfifo(fifo, 0o600)
