@@ -133,11 +133,13 @@ extension AgentService {
         case .pendingRequests:
             return Agent1Spec.PendingRequestsReply(requests: try AgentPayload.encode(await engine.pendingRequests())).values
         case .removePendingRequests(let arguments):
+            try AgentPayload.checkIdentifiers(arguments.identifiers, named: "identifiers")
             engine.removePendingRequests(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
         case .deliveredNotifications:
             return Agent1Spec.DeliveredNotificationsReply(notifications: try AgentPayload.encode(await engine.deliveredNotifications())).values
         case .removeDeliveredNotifications(let arguments):
+            try AgentPayload.checkIdentifiers(arguments.identifiers, named: "identifiers")
             engine.removeDeliveredNotifications(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
         case .setCategories(let arguments):
@@ -162,6 +164,7 @@ extension AgentService {
             let pairType = DBusType.structure([.string, AgentPayload.Record.dbusType])
             return Agent1Spec.TakeResponsesReply(responses: .array(element: pairType, pairs)).values
         case .acknowledgeResponses(let arguments):
+            try AgentPayload.checkIdentifiers(arguments.responseIDs, named: "response_ids")
             app.host.acknowledge(arguments.responseIDs)
             return []
         case .version, .status, .connect:

@@ -73,7 +73,10 @@ extension AgentEngine {
     }
 
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
-        send(.removePendingRequests(.init(appID: identity.id, identifiers: identifiers ?? [], all: identifiers == nil)))
+        guard let identifiers else { return send(.removePendingRequests(.init(appID: identity.id, identifiers: [], all: true))) }
+        for run in AgentPayload.identifierRuns(identifiers) {
+            send(.removePendingRequests(.init(appID: identity.id, identifiers: run, all: false)))
+        }
     }
 
     func deliveredNotifications() async -> [UNNotification] {
@@ -83,7 +86,10 @@ extension AgentEngine {
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
-        send(.removeDeliveredNotifications(.init(appID: identity.id, identifiers: identifiers ?? [], all: identifiers == nil)))
+        guard let identifiers else { return send(.removeDeliveredNotifications(.init(appID: identity.id, identifiers: [], all: true))) }
+        for run in AgentPayload.identifierRuns(identifiers) {
+            send(.removeDeliveredNotifications(.init(appID: identity.id, identifiers: run, all: false)))
+        }
     }
 
     func setCategories(_ categories: Set<UNNotificationCategory>) {

@@ -204,6 +204,49 @@ package enum AgentPayload {
         AgentRecordWriter.size(of: record)
     }
 
+    // MARK: - Identifier lists
+
+    /// The size of a list of identifiers (`RemovePendingRequests`,
+    /// `RemoveDeliveredNotifications`, `AcknowledgeResponses`), as ``size(of:)`` counts a list
+    /// of strings: each one's bytes and 8.
+    package static func size(ofIdentifiers identifiers: [String]) -> Int {
+        identifiers.reduce(0) { $0 + $1.utf8.count + 8 }
+    }
+
+    /// Refuses a list of identifiers over ``AgentInterface/maximumArgumentBytes``: the agent
+    /// reads each one on the app's queue, and a list as long as a bus message allows (128 MiB)
+    /// would hold it for seconds.
+    ///
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` naming the argument.
+    package static func checkIdentifiers(_ identifiers: [String], named name: String) throws(NotificationAgentError) {
+        let bytes = size(ofIdentifiers: identifiers)
+        guard bytes <= AgentInterface.maximumArgumentBytes else {
+            throw .invalidArgument("\(name) is \(bytes) bytes, over \(AgentInterface.maximumArgumentBytes)")
+        }
+    }
+
+    /// `identifiers` in order, in runs that each pass ``checkIdentifiers(_:named:)``: the calls
+    /// an app sends for a longer list. An identifier that alone is over the bound names no
+    /// request the agent can hold (a request's record is at most 64 KiB) and is left out.
+    package static func identifierRuns(_ identifiers: [String]) -> [[String]] {
+        var runs: [[String]] = []
+        var run: [String] = []
+        var bytes = 0
+        for identifier in identifiers {
+            let size = identifier.utf8.count + 8
+            guard size <= AgentInterface.maximumArgumentBytes else { continue }
+            if bytes + size > AgentInterface.maximumArgumentBytes {
+                runs.append(run)
+                run = []
+                bytes = 0
+            }
+            run.append(identifier)
+            bytes += size
+        }
+        if !run.isEmpty || runs.isEmpty { runs.append(run) }
+        return runs
+    }
+
     /// `snapshot`, once the user info of its content (`content`) is known to travel in a
     /// record (``PropertyListValue/checkKeysTravel(_:keyPath:)``).
     static func travelling<Snapshot>(
