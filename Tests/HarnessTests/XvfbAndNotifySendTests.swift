@@ -32,6 +32,21 @@ struct XvfbAndNotifySendTests {
         #expect(inode() != ours)
     }
 
+    @Test("a killed Xvfb's socket is removed by stop(), as a stopped one removes its own")
+    func killedLeavesNothing() async throws {
+        let display = try await XvfbDisplay()
+        let socket = "/tmp/.X11-unix/X\(display.number)"
+        // By inode: another test's Xvfb may take the freed display number at once.
+        let inode = { (try? FileManager.default.attributesOfItem(atPath: socket)[.systemFileNumber]) as? Int }
+        let ours = inode()
+        #expect(ours != nil)
+        // SIGKILL, as stop() sends when SIGTERM takes longer than its grace on a loaded machine.
+        display.process.send(SIGKILL)
+        await display.stop()
+        #expect(display.process.exitStatus != nil)
+        #expect(inode() != ours)
+    }
+
     @Test("notify-send on a bus without a notification server fails, and its error is captured")
     func notifySendWithoutServer() async throws {
         let bus = try await TestBus()

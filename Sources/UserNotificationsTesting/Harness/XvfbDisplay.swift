@@ -10,6 +10,10 @@ public final class XvfbDisplay: Sendable {
     public let number: Int
     /// The `Xvfb` process.
     public let process: ChildProcess
+    /// The socket and lock file this Xvfb made, with their inodes as it started: what
+    /// ``stop(grace:)`` removes when Xvfb could not (it was killed), and only while they are
+    /// still these files (another Xvfb may take the freed display number at once).
+    private let leftovers: [(path: String, inode: Int)]
 
     /// The value for `DISPLAY`, for example `:0`.
     public var display: String { ":\(number)" }
@@ -46,14 +50,28 @@ public final class XvfbDisplay: Sendable {
         }
         self.number = number
         self.process = process
+        leftovers = ["/tmp/.X11-unix/X\(number)", "/tmp/.X\(number)-lock"].compactMap { path in
+            Self.inode(of: path).map { (path, $0) }
+        }
+    }
+
+    private static func inode(of path: String) -> Int? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        return Int(status.st_ino)
     }
 
     deinit {
         process.send(SIGKILL)
     }
 
-    /// Stops Xvfb: `SIGTERM` (it removes its lock file and socket), `SIGKILL` after `grace`.
+    /// Stops Xvfb: `SIGTERM` (it removes its lock file and socket), `SIGKILL` after `grace`;
+    /// a socket or lock file a killed Xvfb left behind is removed here, when it is still the
+    /// one this Xvfb made.
     public func stop(grace: Duration = .seconds(2)) async {
         await process.stop(grace: grace)
+        for (path, inode) in leftovers where Self.inode(of: path) == inode {
+            unlink(path)
+        }
     }
 }
