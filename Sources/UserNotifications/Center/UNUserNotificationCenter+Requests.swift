@@ -122,8 +122,13 @@ extension UNUserNotificationCenter {
     // MARK: - Categories
 
     /// Registers the categories, replacing those registered before.
+    ///
+    /// Of several categories in the set that share an identifier, one is kept, the same one
+    /// on every engine and in every process whatever the set's order (the first by its
+    /// contents); ``notificationCategories()`` then lists that one. Apple does not say which
+    /// one it keeps.
     public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
-        engine.setCategories(categories)
+        engine.setCategories(UNNotificationCategory.oneOfEachIdentifier(categories))
     }
 
     /// The registered categories.

@@ -48,27 +48,35 @@ extension NotificationCategorySnapshot {
     /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` should a tied category not
     ///   encode to JSON (all its fields are strings and integers, which always do).
     static func oneOfEachIdentifier(_ categories: [NotificationCategorySnapshot]) throws(NotificationAgentError) -> [NotificationCategorySnapshot] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var kept: [NotificationCategorySnapshot] = []
-        for (identifier, tied) in Dictionary(grouping: categories, by: \.identifier).sorted(by: { $0.key < $1.key }) {
-            guard tied.count > 1 else {
-                kept.append(contentsOf: tied)
-                continue
-            }
-            var first: (category: NotificationCategorySnapshot, json: Data)?
-            for category in tied {
-                let json: Data
-                do {
-                    json = try encoder.encode(category)
-                } catch {
-                    throw .invalidArgument("a category \(String(reflecting: identifier)) cannot be ordered: \(error)")
-                }
-                if first.map({ json.lexicographicallyPrecedes($0.json) }) ?? true { first = (category, json) }
-            }
-            if let first { kept.append(first.category) }
+        for (_, tied) in Dictionary(grouping: categories, by: \.identifier).sorted(by: { $0.key < $1.key }) {
+            kept.append(try first(of: tied) { $0 })
         }
         return kept
+    }
+
+    /// Of `tied`, categories (or what stands for them) sharing one identifier, the first by
+    /// the JSON of its snapshot with sorted keys: the total order ``oneOfEachIdentifier(_:)``
+    /// keeps one by. `tied` must not be empty.
+    ///
+    /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` should a category not encode
+    ///   to JSON (all its fields are strings and integers, which always do).
+    static func first<Tied>(of tied: [Tied], snapshot: (Tied) -> NotificationCategorySnapshot) throws(NotificationAgentError) -> Tied {
+        guard tied.count > 1 else { return tied[0] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var first: (category: Tied, json: Data)?
+        for category in tied {
+            let snapshot = snapshot(category)
+            let json: Data
+            do {
+                json = try encoder.encode(snapshot)
+            } catch {
+                throw .invalidArgument("a category \(String(reflecting: snapshot.identifier)) cannot be ordered: \(error)")
+            }
+            if first.map({ json.lexicographicallyPrecedes($0.json) }) ?? true { first = (category, json) }
+        }
+        return first?.category ?? tied[0]
     }
 }
 
