@@ -17,7 +17,7 @@ import Foundation
 /// the handler may schedule and cancel freely.
 final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     typealias Handler = @Sendable (Key, Date) -> Void
-    private typealias Entry = DeadlineHeap<Key>.Entry
+    private typealias Entry = DeadlineHeap<Key, Date>.Entry
 
     private struct ArmedAlarm {
         /// Tells this alarm's ring from that of an alarm since replaced.
@@ -27,7 +27,7 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     }
 
     private struct State {
-        var heap = DeadlineHeap<Key>()
+        var heap = DeadlineHeap<Key, Date>()
         var armed: ArmedAlarm?
         var generation: UInt64 = 0
         /// A thread is calling the handler; it settles the state again when it is done.

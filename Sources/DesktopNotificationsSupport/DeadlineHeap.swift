@@ -1,13 +1,17 @@
-import Foundation
-
-/// A binary min-heap of keys by deadline, with at most one entry per key.
+/// A binary min-heap of keys by deadline, with at most one entry per key: the one deadline
+/// structure of the project, under the triggers' scheduler (wall-clock `Date`s), the oldest of
+/// a delivered list, and the timers of calls and answers (``DeadlineSet``, monotonic
+/// `DispatchTime`s).
 ///
 /// Entries with the same deadline come out in the order they were inserted. An index from key
 /// to position makes replacing and removing a key O(log n), like inserting and popping.
-struct DeadlineHeap<Key: Hashable> {
-    struct Entry {
-        let key: Key
-        let deadline: Date
+package struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
+    /// A key and its deadline.
+    package struct Entry {
+        /// The key.
+        package let key: Key
+        /// When it is due.
+        package let deadline: Deadline
         /// Insertion order, to break ties between equal deadlines.
         let sequence: UInt64
 
@@ -20,17 +24,22 @@ struct DeadlineHeap<Key: Hashable> {
     private var positions: [Key: Int] = [:]
     private var nextSequence: UInt64 = 0
 
-    var count: Int { entries.count }
+    /// An empty heap.
+    package init() {}
+
+    /// How many keys wait.
+    package var count: Int { entries.count }
 
     /// The entry with the earliest deadline.
-    var first: Entry? { entries.first }
+    package var first: Entry? { entries.first }
 
-    func deadline(of key: Key) -> Date? {
+    /// The deadline of `key`, when it waits.
+    package func deadline(of key: Key) -> Deadline? {
         positions[key].map { entries[$0].deadline }
     }
 
     /// Adds `key` at `deadline`, replacing its earlier entry if there is one.
-    mutating func insert(_ key: Key, at deadline: Date) {
+    package mutating func insert(_ key: Key, at deadline: Deadline) {
         remove(key)
         let entry = Entry(key: key, deadline: deadline, sequence: nextSequence)
         nextSequence += 1
@@ -41,18 +50,19 @@ struct DeadlineHeap<Key: Hashable> {
 
     /// Removes the entry for `key`, if any.
     @discardableResult
-    mutating func remove(_ key: Key) -> Entry? {
+    package mutating func remove(_ key: Key) -> Entry? {
         guard let position = positions[key] else { return nil }
         return remove(at: position)
     }
 
-    mutating func removeAll() {
+    /// Removes every entry.
+    package mutating func removeAll() {
         entries.removeAll()
         positions.removeAll()
     }
 
     /// Removes and returns, earliest first, every entry whose deadline is at or before `instant`.
-    mutating func popAll(dueBy instant: Date) -> [Entry] {
+    package mutating func popAll(dueBy instant: Deadline) -> [Entry] {
         var due: [Entry] = []
         while let first, first.deadline <= instant {
             due.append(remove(at: 0))
@@ -116,5 +126,5 @@ struct DeadlineHeap<Key: Hashable> {
     }
 }
 
-extension DeadlineHeap: Sendable where Key: Sendable {}
-extension DeadlineHeap.Entry: Sendable where Key: Sendable {}
+extension DeadlineHeap: Sendable where Key: Sendable, Deadline: Sendable {}
+extension DeadlineHeap.Entry: Sendable where Key: Sendable, Deadline: Sendable {}
