@@ -35,4 +35,32 @@ struct ServiceDeliveredBoundTests {
         Self.expectBounded(await fixture.center.deliveredNotifications().map(\.request.identifier))
         await fixture.stop()
     }
+
+    @Test("a saved delivered list over the bound (GNOME's, before it had one) keeps its newest when read, and is saved so")
+    func savedOverTheBound() async throws {
+        let folder = try ScratchFolder()
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        var saved = EngineState()
+        // Saved newest first: the order of the file is not the order of the dates.
+        for index in (0..<Self.total).reversed() {
+            let request = UNNotificationRequest(identifier: "n\(index)", content: UNMutableNotificationContent(), trigger: nil)
+            saved.delivered.append(EngineState.Delivered(
+                notification: try NotificationSnapshot(UNNotification(date: start + Double(index), request: request)),
+                server: GnomeInterface.busName, id: 0))
+        }
+        try EngineState.file(in: folder.url).save(saved)
+        let fixture = try await GnomeFixture(stateDirectory: folder.url)
+        let delivered = await fixture.center.deliveredNotifications().map(\.request.identifier)
+        #expect(delivered.count == ServiceEngine.maximumDelivered)
+        #expect(delivered.first == "n2")
+        #expect(delivered.last == "n\(Self.total - 1)")
+        try await fixture.center.writeStateNow()
+        guard case .loaded(let written) = try EngineState.file(in: folder.url).load() else {
+            Issue.record("the state was not written")
+            return
+        }
+        #expect(written.delivered.count == ServiceEngine.maximumDelivered)
+        #expect(!written.delivered.contains { $0.notification.request.identifier == "n0" })
+        await fixture.stop()
+    }
 }

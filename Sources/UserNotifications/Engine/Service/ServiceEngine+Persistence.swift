@@ -10,8 +10,9 @@ extension ServiceEngine {
     /// Reads the saved state: categories and authorization when the center has none yet,
     /// pending requests rescheduled (an overdue one fires once, now) or, with a location
     /// trigger, watched again (``restoreWatch(_:trigger:into:)``), and the notifications this
-    /// engine delivered (those saved under the service's ``NotificationService/busName``) and has not seen withdrawn or
-    /// answered. A file that cannot be read is logged and nothing is written over it (each
+    /// engine delivered (those saved under the service's ``NotificationService/busName``) and
+    /// has not seen withdrawn or answered, at most ``ServiceEngine/maximumDelivered`` of them
+    /// (the newest). A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
     func restore() {
         guard let file = store.file else { return }
@@ -23,7 +24,7 @@ extension ServiceEngine {
             store.problem.withLock { $0 = error }
             return
         }
-        let rescheduled: [(String, Date)] = state.withLock { state in
+        let (rescheduled, trimmed): ([(String, Date)], Int) = state.withLock { state in
             if state.categories.isEmpty {
                 for snapshot in saved.categories {
                     let category = snapshot.makeCategory()
@@ -50,11 +51,18 @@ extension ServiceEngine {
                 guard state.delivered[notification.request.identifier] == nil else { continue }
                 state.delivered.record(ServiceDelivered(restoring: notification, nonce: entry.nonce, categories: state.categories))
             }
-            return rescheduled
+            // A file written before the list was bounded (GNOME's, until d5ed40b) may hold more.
+            return (rescheduled, state.delivered.trim(to: Self.maximumDelivered).count)
         }
         store.baseline.withLock { $0 = saved }
         store.problem.withLock { $0 = nil }
         for (identifier, due) in rescheduled { scheduler?.schedule(identifier, at: due) }
+        if trimmed > 0 {
+            SubsystemLog.center.logger.info(
+                "the saved delivered list held more than \(Self.maximumDelivered); the oldest left it",
+                metadata: ["dropped": "\(trimmed)"])
+            stateChanged()
+        }
     }
 
     /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written
