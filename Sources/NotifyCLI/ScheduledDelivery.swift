@@ -29,9 +29,10 @@ extension NotifyCommand {
 /// to ``Delivery``, exactly as an unscheduled `notify` would; with `--every` it then waits for
 /// the next time, and so on.
 ///
-/// The wait is an alarm of `SystemNotificationClock`: a `timerfd` on the real-time clock,
-/// armed at the absolute fire time, which keeps counting through a suspend and rings when the
-/// clock is set (the alarm is then set again, for the same instant). Nothing polls.
+/// The wait is the library's `PendingScheduler` on `SystemNotificationClock`, as an engine
+/// waits for a trigger: a `timerfd` on the real-time clock, armed at the absolute fire time,
+/// which keeps counting through a suspend and rings when the clock is set (the alarm is then
+/// set again, for the same instant). Nothing polls.
 ///
 /// `SIGINT` (Control-C) and `SIGTERM` before the fire time end the process with status 0,
 /// showing nothing, as Control-C ends notify's `--wait` with status 0. While a notification
@@ -49,8 +50,8 @@ struct ScheduledDelivery: Sendable {
     let fallback: Bool
 
     private enum Wake: Sendable {
-        /// The alarm of this generation rang.
-        case alarm(generation: Int, NotificationClockEvent)
+        /// The scheduler found the delivery due.
+        case due
         case signal
     }
 
@@ -84,26 +85,18 @@ struct ScheduledDelivery: Sendable {
             Terminal.error("No time matches the schedule.\n")
             return 1
         }
-        var generation = 0
-        func arm() -> any NotificationClockAlarm {
-            let current = generation
-            return clock.setAlarm(for: target) { event in feed.yield(.alarm(generation: current, event)) }
-        }
-        var alarm = arm()
-        defer { alarm.cancel() }
+        // The library's scheduler, as an engine waits for a trigger: one alarm at the wall-clock
+        // instant, set again when the clock is set, firing once when the clock passes it.
+        let scheduler = PendingScheduler<Int>(clock: clock) { _, _ in feed.yield(.due) }
+        defer { scheduler.cancelAll() }
+        scheduler.schedule(0, at: target)
         for await wake in wakes {
             switch wake {
             case .signal:
                 // No record: notify cancel took it, and wants no message.
                 if registration.isPresent { Terminal.error("Scheduled notification cancelled\n") }
                 return 0
-            case .alarm(let rung, _) where rung != generation:
-                continue
-            case .alarm(_, .clockChanged) where clock.now < target:
-                // The clock was set; the instant is the same, the alarm must be set again.
-                generation += 1
-                alarm = arm()
-            case .alarm:
+            case .due:
                 guard schedule.trigger.repeats else {
                     // The last delivery: the record goes first, unless notify cancel took it.
                     guard registration.claim() else { return 0 }
@@ -118,8 +111,7 @@ struct ScheduledDelivery: Sendable {
                     return 1
                 }
                 target = next
-                generation += 1
-                alarm = arm()
+                scheduler.schedule(0, at: target)
             }
         }
         return 0

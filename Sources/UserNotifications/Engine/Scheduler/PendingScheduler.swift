@@ -2,7 +2,8 @@ import DesktopNotificationsSupport
 import Foundation
 
 /// Calls a handler when pending requests fall due, with exactly one clock alarm set: the one
-/// for the earliest deadline.
+/// for the earliest deadline. The engines' triggers wait on it, and so does `notify`'s waiting
+/// process (`notify --in`, `--at`, `--every` without an agent).
 ///
 /// Deadlines are wall-clock instants. When the clock is set forward, every entry that became
 /// due fires once; when it is set back, nothing that already fired fires again, because an
@@ -15,8 +16,9 @@ import Foundation
 /// `UserNotificationsTesting`'s `TestNotificationClock`, the caller of `advance` or `set`), or the caller of
 /// ``schedule(_:at:)`` when the deadline has already passed. No lock is held during a call, so
 /// the handler may schedule and cancel freely.
-final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
-    typealias Handler = @Sendable (Key, Date) -> Void
+package final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
+    /// What is called as an entry falls due: its key and its deadline.
+    package typealias Handler = @Sendable (Key, Date) -> Void
     private typealias Entry = DeadlineHeap<Key, Date>.Entry
 
     private struct ArmedAlarm {
@@ -41,7 +43,7 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     /// - Parameters:
     ///   - clock: The wall clock to wait on.
     ///   - handler: Called once per entry as it falls due, with the entry's deadline.
-    init(clock: any NotificationClock, handler: @escaping Handler) {
+    package init(clock: any NotificationClock, handler: @escaping Handler) {
         self.clock = clock
         self.handler = handler
     }
@@ -51,12 +53,12 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     }
 
     /// How many entries wait to fire.
-    var count: Int {
+    package var count: Int {
         state.withLock { $0.heap.count }
     }
 
     /// When `key` will fire, or `nil` when it is not scheduled.
-    func deadline(of key: Key) -> Date? {
+    package func deadline(of key: Key) -> Date? {
         state.withLock { $0.heap.deadline(of: key) }
     }
 
@@ -65,17 +67,17 @@ final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     /// A deadline that has already passed fires at once: before this returns, or, when called
     /// while the handler is being called (from the handler itself, or on another thread), right
     /// after the handler calls under way.
-    func schedule(_ key: Key, at deadline: Date) {
+    package func schedule(_ key: Key, at deadline: Date) {
         update { $0.heap.insert(key, at: deadline) }
     }
 
     /// Stops `key` from firing.
-    func cancel(_ key: Key) {
+    package func cancel(_ key: Key) {
         update { $0.heap.remove(key) }
     }
 
     /// Stops every entry from firing and releases the clock alarm.
-    func cancelAll() {
+    package func cancelAll() {
         update { $0.heap.removeAll() }
     }
 
