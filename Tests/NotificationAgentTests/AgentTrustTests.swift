@@ -172,6 +172,48 @@ struct AgentTrustTests {
         await agent.stop()
     }
 
+    @Test("categories count against the app's bytes: past them SetCategories is LimitReached and the last set stays; a smaller set makes room")
+    func categoryBytes() async throws {
+        _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)
+        let caps = AgentLimits.AddCaps(pendingRequests: 1000, liveNotifications: 1000, appStateBytes: 200_000)
+        let agent = try await startAgent(caps: caps)
+        let peer = try await AgentTestClient.connect(fixture.testBus.bus)
+        try await peer.connectApp(Self.appID)
+        /// `count` categories whose placeholder is 10,000 bytes each.
+        func categories(_ count: Int, tag: String) -> Set<UNNotificationCategory> {
+            Set((0..<count).map { index in
+                UNNotificationCategory(
+                    identifier: "\(tag)\(index)", actions: [], intentIdentifiers: [],
+                    hiddenPreviewsBodyPlaceholder: String(repeating: "p", count: 10_000), options: [])
+            })
+        }
+        func identifiers() async throws -> [String] {
+            let reply = try await peer.call("Categories", [.string(Self.appID)])
+            return try AgentTestClient.records(reply.first).compactMap { $0["identifier"]?.stringValue }.sorted()
+        }
+        // Fifteen such categories, about 150,000 bytes, fit in 200,000.
+        let fifteen = try AgentPayload.encode(categories(15, tag: "a"))
+        #expect(await peer.errorName(of: "SetCategories", [.string(Self.appID), fifteen.dbusValue]) == nil)
+        #expect(try await identifiers().count == 15)
+        // Replacing them by thirty (about 300,000) passes the budget: refused, the fifteen stay.
+        let many = try AgentPayload.encode(categories(30, tag: "b"))
+        #expect(await peer.errorName(of: "SetCategories", [.string(Self.appID), many.dbusValue]) == Self.prefix + "LimitReached")
+        #expect(try await identifiers() == (0..<15).map { "a\($0)" }.sorted())
+        // A request of about 60,000 bytes does not fit beside the fifteen either.
+        let content = UNMutableNotificationContent()
+        content.body = String(repeating: "b", count: 60_000)
+        let request = try AgentPayload.encode(UNNotificationRequest(
+            identifier: "r", content: content, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: false)))
+        #expect((55_000...AgentLimits.requestBytes).contains(AgentPayload.size(of: request)))
+        #expect(await peer.errorName(of: "Add", [.string(Self.appID), request.dbusValue]) == Self.prefix + "LimitReached")
+        // Two categories in their place give the room back at once, without a new measure.
+        let two = try AgentPayload.encode(categories(2, tag: "c"))
+        #expect(await peer.errorName(of: "SetCategories", [.string(Self.appID), two.dbusValue]) == nil)
+        #expect(await peer.errorName(of: "Add", [.string(Self.appID), request.dbusValue]) == nil)
+        await peer.close()
+        await agent.stop()
+    }
+
     @Test("past the agent's bytes for all apps, another app's Add is LimitReached; the first app's removal makes room")
     func agentByteBudget() async throws {
         _ = try await FakeNotificationServer.start(on: fixture.testBus.bus)

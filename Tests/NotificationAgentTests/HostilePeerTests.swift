@@ -242,7 +242,7 @@ struct HostilePeerTests {
         let budget = try #require(results["app-state-budget"]).detail
         let accepted = budget.firstMatch(of: /accepted=(\d+)/).flatMap { Int($0.1) } ?? -1
         let size = budget.firstMatch(of: /size=(\d+)/).flatMap { Int($0.1) } ?? -1
-        let refusal = try #require(budget.firstMatch(of: /holds (\d+) bytes of requests; (\d+) more would pass (\d+)/), "\(budget)")
+        let refusal = try #require(budget.firstMatch(of: /holds (\d+) bytes of requests and categories; (\d+) more would pass (\d+)/), "\(budget)")
         let (held, more, limit) = (Int(refusal.1) ?? -1, Int(refusal.2) ?? -1, Int(refusal.3) ?? -1)
         #expect(size == 61_674 && more == size && limit == AgentLimits.appStateBytes, "\(budget)")
         #expect(held <= limit && held + more > limit && accepted == held / size, "\(budget)")

@@ -19,8 +19,11 @@ final class AgentApp: Sendable {
     private let binding = Locked<(pid: UInt32?, watch: DBusSignalHandle?, confinement: CallerConfinement?)>((nil, nil, nil))
     /// Called when the bound connection leaves the bus (the agent may let the app go then).
     private let left: @Sendable (AgentApp) -> Void
-    /// The bytes of requests the app holds, as they traveled (``AgentAppBytes``).
+    /// The bytes of requests and categories the app holds, as they traveled (``AgentAppBytes``).
     let bytes: Locked<AgentAppBytes>
+    /// The bytes of the categories the app set last, as their records traveled: counted in
+    /// ``bytes`` until the app sets others.
+    private let categoryBytes = Locked(0)
     /// Set once the agent has let the app go: a call that finds it so starts again with a new app.
     let isReleased = Locked(false)
 
@@ -143,6 +146,27 @@ final class AgentApp: Sendable {
     static let attachmentPathsRefused = NotificationAgentError.notAllowed(
         "a sandboxed app hands its attachment files over as descriptors (AddFiles), not as paths")
 
+    /// Sets the app's categories from the records of its `SetCategories`, their bytes counted
+    /// against the app's and the agent's budgets in place of those of the categories set
+    /// before (one `SetCategories` is at most 1 MiB; 128 apps could otherwise hold 128 MiB
+    /// outside every budget).
+    ///
+    /// - Throws: ``UserNotifications/NotificationAgentError/invalidArgument(_:)`` for records
+    ///   that are not categories; ``UserNotifications/NotificationAgentError/limitReached(_:)``
+    ///   past a budget, and the categories set before stay.
+    func setCategories(_ records: [AgentPayload.Record], othersBytes: @Sendable () -> Int) async throws(NotificationAgentError) {
+        let categories = try AgentPayload.categories(from: records)
+        let size = records.reduce(0) { $0 + AgentPayload.size(of: $1) }
+        let previous = categoryBytes.withLock { $0 }
+        if size > previous {
+            try await reserve(bytes: size - previous, othersBytes: othersBytes)
+        } else {
+            bytes.withLock { $0.estimate = max(0, $0.estimate - (previous - size)) }
+        }
+        categoryBytes.withLock { $0 = size }
+        engine.setCategories(categories)
+    }
+
     /// Counts `count` more bytes against the app's and the agent's budgets, measuring the app's
     /// lists again first when the estimate would pass one (``AgentAppBytes``).
     ///
@@ -161,15 +185,15 @@ final class AgentApp: Sendable {
         }
         if over(held.estimate) {
             if held.estimate + count > caps.appStateBytes {
-                throw .limitReached("\(appID) holds \(held.estimate) bytes of requests; \(count) more would pass \(caps.appStateBytes)")
+                throw .limitReached("\(appID) holds \(held.estimate) bytes of requests and categories; \(count) more would pass \(caps.appStateBytes)")
             }
-            throw .limitReached("the agent holds \(others + held.estimate) bytes of requests; \(count) more would pass \(caps.agentStateBytes)")
+            throw .limitReached("the agent holds \(others + held.estimate) bytes of requests and categories; \(count) more would pass \(caps.agentStateBytes)")
         }
         bytes.withLock { $0.estimate += count }
     }
 
     /// The bytes of the app's pending and shown requests, as their records
-    /// (``UserNotifications/AgentPayload/size(of:)``). The lists are measured on the global
+    /// (``UserNotifications/AgentPayload/size(of:)``), and of its categories. The lists are measured on the global
     /// executor: an app's calls run on the D-Bus I/O thread, which serves every app, and up to
     /// 16 MiB of JSON held it for about a second (debug build) when they travelled as JSON.
     func measureBytes() async -> Int {
@@ -182,7 +206,7 @@ final class AgentApp: Sendable {
                 for request in pending { total += AgentPayload.size(of: try AgentPayload.encode(request)) }
                 for notification in delivered { total += AgentPayload.size(of: try AgentPayload.encode(notification)) }
                 return total
-            }.value
+            }.value + categoryBytes.withLock { $0 }
         } catch {
             SubsystemLog.agent.logger.error(
                 "the app's lists could not be measured; the estimate stands", metadata: ["app": "\(appID)", "error": SubsystemLog.describe(error)])

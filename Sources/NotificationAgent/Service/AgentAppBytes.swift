@@ -1,8 +1,10 @@
 import Foundation
 
-/// The bytes of requests one app holds in the agent, pending and shown, counted as they
-/// traveled (the size of their records, ``UserNotifications/AgentPayload/size(of:)``): an estimate that grows with each `Add` and is made exact again
-/// (``AgentApp/measureBytes()``) only when it would pass a budget, at most once a second, so
+/// The bytes of requests one app holds in the agent, pending and shown, and of its
+/// categories, counted as they traveled (the size of their records,
+/// ``UserNotifications/AgentPayload/size(of:)``): an estimate that grows with each `Add` and
+/// `SetCategories` and is made exact again (``AgentApp/measureBytes()``) only when it would
+/// pass a budget, at most once a second, so
 /// that the check costs nothing in the common case and a hostile app near its budget cannot
 /// make the agent encode its lists at every call.
 struct AgentAppBytes: Sendable {

@@ -19,10 +19,11 @@ public enum AgentLimits {
     /// ``UserNotifications/AgentPayload/size(of:)`` counts it): 64 KiB. A larger one is refused
     /// with ``UserNotifications/NotificationAgentError/invalidArgument(_:)``.
     public static let requestBytes = 64 * 1024
-    /// The most bytes of requests an app keeps, pending and shown together, counted as they
-    /// traveled: 16 MiB.
+    /// The most bytes of requests an app keeps, pending and shown together, with its
+    /// categories, counted as they traveled: 16 MiB. A `SetCategories` past it is refused with
+    /// ``UserNotifications/NotificationAgentError/limitReached(_:)``, as an `Add` is.
     public static let appStateBytes = 16 << 20
-    /// The most bytes of requests the agent keeps for all apps together: 256 MiB.
+    /// The most bytes of requests and categories the agent keeps for all apps together: 256 MiB.
     public static let agentStateBytes = 256 << 20
     /// The most bytes of attachment files an app keeps in the agent's store: 64 MiB.
     public static let appAttachmentBytes = 64 << 20
@@ -52,9 +53,9 @@ extension AgentLimits {
         package var pendingRequests: Int
         /// The most notifications an app shows at once.
         package var liveNotifications: Int
-        /// The most bytes of requests an app keeps.
+        /// The most bytes of requests and categories an app keeps.
         package var appStateBytes: Int
-        /// The most bytes of requests all apps keep together.
+        /// The most bytes of requests and categories all apps keep together.
         package var agentStateBytes: Int
         /// The most apps held at once.
         package var apps: Int

@@ -143,7 +143,7 @@ extension AgentService {
             engine.removeDeliveredNotifications(withIdentifiers: arguments.all ? nil : arguments.identifiers)
             return []
         case .setCategories(let arguments):
-            engine.setCategories(try AgentPayload.categories(from: arguments.categories))
+            try await app.setCategories(arguments.categories, othersBytes: othersBytes(app))
             return []
         case .categories:
             return Agent1Spec.CategoriesReply(categories: try AgentPayload.encode(await engine.categories())).values
