@@ -1,16 +1,14 @@
 import Dispatch
 
 /// The bookkeeping of many deadlines served by one timer: which entries wait, which are due,
-/// and when the timer must ring next. The deadlines are kept in a ``DeadlineHeap``, so what
-/// is due is found without reading what is not.
+/// and when the timer must ring next.
 ///
 /// The timer is armed at the earliest deadline and moves only for an earlier one: moving a
 /// dispatch timer wakes libdispatch's manager thread, so an entry removed before its deadline
 /// leaves the timer where it is. When the timer rings, ``takeDue(at:)`` hands out what is due
 /// and says where to arm it next, or that nothing waits and the timer can rest.
 package struct DeadlineSet<Key: Hashable, Payload> {
-    private var deadlines = DeadlineHeap<Key, DispatchTime>()
-    private var payloads: [Key: Payload] = [:]
+    private var entries: [Key: (deadline: DispatchTime, payload: Payload)] = [:]
     /// Where the timer is armed, or `nil` when it is not.
     package private(set) var armedAt: DispatchTime?
 
@@ -18,18 +16,17 @@ package struct DeadlineSet<Key: Hashable, Payload> {
     package init() {}
 
     /// How many entries wait.
-    package var count: Int { deadlines.count }
+    package var count: Int { entries.count }
 
     /// The payload waiting under `key`, if any.
-    package subscript(key: Key) -> Payload? { payloads[key] }
+    package subscript(key: Key) -> Payload? { entries[key]?.payload }
 
     /// Adds `payload` under `key` (replacing an entry of the same key), due at `deadline`.
     ///
     /// - Returns: The instant to arm the timer at, when it must move (no timer armed, or armed
     ///   later than `deadline`); `nil` when the armed timer rings early enough.
     package mutating func insert(_ payload: Payload, for key: Key, at deadline: DispatchTime) -> DispatchTime? {
-        deadlines.insert(key, at: deadline)
-        payloads[key] = payload
+        entries[key] = (deadline, payload)
         guard armedAt.map({ deadline < $0 }) ?? true else { return nil }
         armedAt = deadline
         return deadline
@@ -38,22 +35,32 @@ package struct DeadlineSet<Key: Hashable, Payload> {
     /// Removes the entry of `key` before its deadline; the timer stays armed.
     @discardableResult
     package mutating func remove(_ key: Key) -> Payload? {
-        deadlines.remove(key)
-        return payloads.removeValue(forKey: key)
+        entries.removeValue(forKey: key)?.payload
     }
 
-    /// Removes and returns the entries due at `now`, in deadline order (of equal deadlines,
-    /// the first added first), with the instant to arm the timer at next (`nil`: nothing
-    /// waits).
+    /// Removes and returns the entries due at `now`, in deadline order, with the instant to arm
+    /// the timer at next (`nil`: nothing waits).
     package mutating func takeDue(at now: DispatchTime) -> (due: [Payload], next: DispatchTime?) {
-        let due = deadlines.popAll(dueBy: now).compactMap { payloads.removeValue(forKey: $0.key) }
-        armedAt = deadlines.first?.deadline
-        return (due, armedAt)
+        var due: [(deadline: DispatchTime, payload: Payload)] = []
+        var earliest: DispatchTime?
+        for (key, entry) in entries {
+            if entry.deadline <= now {
+                due.append(entry)
+                entries.removeValue(forKey: key)
+            } else if earliest.map({ entry.deadline < $0 }) ?? true {
+                earliest = entry.deadline
+            }
+        }
+        armedAt = earliest
+        return (due.sorted { $0.deadline < $1.deadline }.map(\.payload), earliest)
     }
 
-    /// Removes every entry and returns their payloads, soonest first; the timer can rest.
+    /// Removes every entry and returns their payloads; the timer can rest.
     package mutating func removeAll() -> [Payload] {
-        defer { armedAt = nil }
-        return takeDue(at: .distantFuture).due
+        defer {
+            entries = [:]
+            armedAt = nil
+        }
+        return entries.values.sorted { $0.deadline < $1.deadline }.map(\.payload)
     }
 }

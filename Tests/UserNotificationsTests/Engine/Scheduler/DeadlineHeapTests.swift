@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import DesktopNotificationsSupport
 @testable import UserNotifications
 import UserNotificationsTesting
 
@@ -28,7 +27,7 @@ struct DeadlineHeapTests {
 
     @Test func randomInsertsReplacementsAndRemovalsKeepDeadlineOrder() {
         var generator = SeededGenerator(seed: 7)
-        var heap = DeadlineHeap<Int, Date>()
+        var heap = DeadlineHeap<Int>()
         var model = Model()
 
         for _ in 0..<10_000 {
@@ -56,7 +55,7 @@ struct DeadlineHeapTests {
     }
 
     @Test func popAllTakesExactlyTheDueEntriesEarliestFirst() {
-        var heap = DeadlineHeap<String, Date>()
+        var heap = DeadlineHeap<String>()
         heap.insert("c", at: Date(timeIntervalSince1970: 30))
         heap.insert("a", at: Date(timeIntervalSince1970: 10))
         heap.insert("b", at: Date(timeIntervalSince1970: 20))

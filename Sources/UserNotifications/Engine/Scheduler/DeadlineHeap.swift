@@ -1,17 +1,13 @@
-/// A binary min-heap of keys by deadline, with at most one entry per key: the one deadline
-/// structure of the project, under the triggers' scheduler (wall-clock `Date`s), the oldest of
-/// a delivered list, and the timers of calls and answers (``DeadlineSet``, monotonic
-/// `DispatchTime`s).
+import Foundation
+
+/// A binary min-heap of keys by deadline, with at most one entry per key.
 ///
 /// Entries with the same deadline come out in the order they were inserted. An index from key
 /// to position makes replacing and removing a key O(log n), like inserting and popping.
-package struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
-    /// A key and its deadline.
-    package struct Entry {
-        /// The key.
-        package let key: Key
-        /// When it is due.
-        package let deadline: Deadline
+struct DeadlineHeap<Key: Hashable> {
+    struct Entry {
+        let key: Key
+        let deadline: Date
         /// Insertion order, to break ties between equal deadlines.
         let sequence: UInt64
 
@@ -24,22 +20,17 @@ package struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
     private var positions: [Key: Int] = [:]
     private var nextSequence: UInt64 = 0
 
-    /// An empty heap.
-    package init() {}
-
-    /// How many keys wait.
-    package var count: Int { entries.count }
+    var count: Int { entries.count }
 
     /// The entry with the earliest deadline.
-    package var first: Entry? { entries.first }
+    var first: Entry? { entries.first }
 
-    /// The deadline of `key`, when it waits.
-    package func deadline(of key: Key) -> Deadline? {
+    func deadline(of key: Key) -> Date? {
         positions[key].map { entries[$0].deadline }
     }
 
     /// Adds `key` at `deadline`, replacing its earlier entry if there is one.
-    package mutating func insert(_ key: Key, at deadline: Deadline) {
+    mutating func insert(_ key: Key, at deadline: Date) {
         remove(key)
         let entry = Entry(key: key, deadline: deadline, sequence: nextSequence)
         nextSequence += 1
@@ -50,19 +41,18 @@ package struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
 
     /// Removes the entry for `key`, if any.
     @discardableResult
-    package mutating func remove(_ key: Key) -> Entry? {
+    mutating func remove(_ key: Key) -> Entry? {
         guard let position = positions[key] else { return nil }
         return remove(at: position)
     }
 
-    /// Removes every entry.
-    package mutating func removeAll() {
+    mutating func removeAll() {
         entries.removeAll()
         positions.removeAll()
     }
 
     /// Removes and returns, earliest first, every entry whose deadline is at or before `instant`.
-    package mutating func popAll(dueBy instant: Deadline) -> [Entry] {
+    mutating func popAll(dueBy instant: Date) -> [Entry] {
         var due: [Entry] = []
         while let first, first.deadline <= instant {
             due.append(remove(at: 0))
@@ -126,5 +116,5 @@ package struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
     }
 }
 
-extension DeadlineHeap: Sendable where Key: Sendable, Deadline: Sendable {}
-extension DeadlineHeap.Entry: Sendable where Key: Sendable, Deadline: Sendable {}
+extension DeadlineHeap: Sendable where Key: Sendable {}
+extension DeadlineHeap.Entry: Sendable where Key: Sendable {}
