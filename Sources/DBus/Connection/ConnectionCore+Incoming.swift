@@ -19,7 +19,7 @@ extension ConnectionCore {
         }
         let parsed: DBusMessage
         do {
-            parsed = try decode(message)
+            parsed = try decode(message, header: header)
         } catch {
             return refuseUndecodable(message, header: header, error)
         }
@@ -42,7 +42,9 @@ extension ConnectionCore {
         }
     }
 
-    private func decode(_ message: OpaquePointer) throws(DBusError) -> DBusMessage {
+    /// The one decode of a message: libdbus's bytes to a ``DBusMessage``, its header taken from
+    /// `header` (read through libdbus) for a message without descriptors.
+    private func decode(_ message: OpaquePointer, header: MessageHeader) throws(DBusError) -> DBusMessage {
         var buffer: UnsafeMutablePointer<CChar>?
         var length: Int32 = 0
         guard dbus_message_marshal(message, &buffer, &length) != 0, let buffer else {
@@ -53,7 +55,7 @@ extension ConnectionCore {
         dbus_free(buffer)
         decodedByteCount += bytes.count
         guard dbus_message_contains_unix_fds(message) != 0 else {
-            return try DBusMessage(wire: bytes, resolveDescriptor: WireReader.noDescriptors)
+            return try DBusMessage(received: header, from: message, bytes: bytes)
         }
         let descriptors = try ReceivedDescriptors(message)
         return try DBusMessage(wire: bytes) { _ throws(DBusError) in try descriptors.next() }
