@@ -193,9 +193,10 @@ final class AgentApp: Sendable {
     }
 
     /// The bytes of the app's pending and shown requests, as their records
-    /// (``UserNotifications/AgentPayload/size(of:)``), and of its categories. The lists are measured on the global
-    /// executor: an app's calls run on the D-Bus I/O thread, which serves every app, and up to
-    /// 16 MiB of JSON held it for about a second (debug build) when they travelled as JSON.
+    /// (``UserNotifications/AgentPayload/size(of:)``), and of its categories. The lists are
+    /// measured on the global executor: an app's calls run on the D-Bus I/O thread, which
+    /// serves every app, and up to 16 MiB of JSON held it for about a second (debug build)
+    /// when they travelled as JSON.
     func measureBytes() async -> Int {
         let pending = await engine.pendingRequests()
         let delivered = await engine.deliveredNotifications()

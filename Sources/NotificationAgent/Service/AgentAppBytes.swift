@@ -4,9 +4,8 @@ import Foundation
 /// categories, counted as they traveled (the size of their records,
 /// ``UserNotifications/AgentPayload/size(of:)``): an estimate that grows with each `Add` and
 /// `SetCategories` and is made exact again (``AgentApp/measureBytes()``) only when it would
-/// pass a budget, at most once a second, so
-/// that the check costs nothing in the common case and a hostile app near its budget cannot
-/// make the agent encode its lists at every call.
+/// pass a budget, at most once a second, so that the check costs nothing in the common case
+/// and a hostile app near its budget cannot make the agent encode its lists at every call.
 struct AgentAppBytes: Sendable {
     /// The bytes held, at least (an upper estimate until measured again).
     var estimate: Int
