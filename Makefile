@@ -194,9 +194,10 @@ bench-agent: bench-deps
 	$(MAKE) -s -C $(BENCH_DIR) null-server
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-idle-stay,agent-100k,agent-100k-batch,agent-100k-center --samples $(BENCH_ROUNDS)
 
-# notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages,
-# state files, desktop entries, agent payloads (and the agent's fast request reader against
-# JSONDecoder), GeoClue2 positions and portal action targets;
+# notify-fuzz (Tests/Fuzz): payloads, localized formats, hints, command lines, D-Bus messages
+# (read whole, and read as received: the header from libdbus, against the whole reader), typed
+# calls, state files, desktop entries, agent records and calls, push payloads, GeoClue2
+# positions, GNOME and portal action targets;
 # each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
 # FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
 # make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.

@@ -34,7 +34,7 @@ extension FuzzTarget {
     private static let notifications = "org.freedesktop.Notifications"
     private static let notificationsPath = "/org/freedesktop/Notifications"
 
-    private static var wireSeeds: [[UInt8]] {
+    static var wireSeeds: [[UInt8]] {
         let image = DBusValue.structure([.int32(2), .int32(1), .int32(8), .boolean(true), .int32(8), .int32(4), .byteArray([1, 2, 3, 4, 5, 6, 7, 8])])
         let hints = DBusValue.variantDictionary([
             ("urgency", .byte(2)), ("category", .string("email.arrived")), ("image-data", image),

@@ -81,6 +81,7 @@ let targets: [FuzzTarget] = [
     .webPush(), .pushRequest, .unifiedPushCall, .pushRecord,
     .agentCall(),
     .typedCalls,
+    .received,
 ]
 
 Settings.main()

@@ -12,14 +12,8 @@ extension DBusMessage {
     ///
     /// - Throws: ``DBusError/malformed(_:)`` for bytes whose lengths do not add up or a body
     ///   that does not match its signature, and the errors of the reader's bounds.
-    init(received header: MessageHeader, from message: OpaquePointer, bytes: [UInt8]) throws(DBusError) {
-        guard bytes.count >= 16 else { throw .malformed("shorter than a message header") }
-        let bigEndian: Bool
-        switch bytes[0] {
-        case UInt8(ascii: "l"): bigEndian = false
-        case UInt8(ascii: "B"): bigEndian = true
-        default: throw .malformed("unknown byte order \(bytes[0])")
-        }
+    package init(received header: MessageHeader, from message: OpaquePointer, bytes: [UInt8]) throws(DBusError) {
+        let bigEndian = try Self.isBigEndian(bytes)
         var fixed = WireReader(bytes: bytes, bigEndian: bigEndian, start: 0, end: 16)
         _ = try fixed.read(UInt32.self)
         let bodyLength = Int(try fixed.read(UInt32.self))

@@ -2,7 +2,7 @@ import CDBus
 
 /// What a received message's header says: enough to decide whether anyone here wants the
 /// message before its body is decoded, which costs far more memory than its bytes.
-struct MessageHeader {
+package struct MessageHeader {
     var kind: DBusMessage.Kind
     var sender: String?
     var path: DBusObjectPath?
@@ -16,7 +16,7 @@ struct MessageHeader {
 extension MessageHeader {
     /// The header of a message libdbus received (and validated), read through libdbus without
     /// touching the body; `nil` for a message type the spec does not define.
-    init?(received message: OpaquePointer) {
+    package init?(received message: OpaquePointer) {
         guard let kind = DBusMessage.Kind(rawValue: UInt8(truncatingIfNeeded: dbus_message_get_type(message))) else {
             return nil
         }

@@ -87,16 +87,23 @@ extension DBusMessage {
         }
     }
 
+    /// Whether the marshalled message `bytes` is big-endian, from its first byte.
+    ///
+    /// - Throws: ``DBusError/malformed(_:)`` for bytes shorter than the fixed header or an
+    ///   unknown byte order.
+    static func isBigEndian(_ bytes: [UInt8]) throws(DBusError) -> Bool {
+        guard bytes.count >= 16 else { throw .malformed("shorter than a message header") }
+        switch bytes[0] {
+        case UInt8(ascii: "l"): return false
+        case UInt8(ascii: "B"): return true
+        default: throw .malformed("unknown byte order \(bytes[0])")
+        }
+    }
+
     /// Parses a whole marshalled message, asking `resolveDescriptor` for each `h` value's
     /// descriptor in body order, with an index below the message's UNIX_FDS header field.
     init(wire bytes: [UInt8], resolveDescriptor: @escaping WireReader.DescriptorResolver) throws(DBusError) {
-        guard bytes.count >= 16 else { throw .malformed("shorter than a message header") }
-        let bigEndian: Bool
-        switch bytes[0] {
-        case UInt8(ascii: "l"): bigEndian = false
-        case UInt8(ascii: "B"): bigEndian = true
-        default: throw .malformed("unknown byte order \(bytes[0])")
-        }
+        let bigEndian = try Self.isBigEndian(bytes)
         guard let kind = Kind(rawValue: bytes[1]) else { throw .malformed("unknown message type \(bytes[1])") }
         var header = WireReader(bytes: bytes, bigEndian: bigEndian, start: 0, end: bytes.count)
         _ = try header.read(UInt32.self)
