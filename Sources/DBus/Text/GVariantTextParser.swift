@@ -52,7 +52,7 @@ struct GVariantTextParser {
     /// empty arrays nest by their element type alone, which the walk over the text never sees.
     func checkSignature(of value: DBusValue) throws(GVariantTextError) {
         do {
-            try value.type.validateAsSignature()
+            try value.type.validatedSignature()
         } catch .nestingTooDeep {
             throw .nestingTooDeep(offset: index)
         } catch {

@@ -80,14 +80,17 @@ public indirect enum DBusType: Sendable, Hashable {
 }
 
 extension DBusType {
-    /// Checks that the type can stand as a signature of its own (a message body's, a
-    /// variant's): at most 32 arrays and 32 structures deep, at most 255 bytes long.
+    /// The type's signature, checked that it can stand as a signature of its own (a message
+    /// body's, a variant's): at most 32 arrays and 32 structures deep, at most 255 bytes long.
+    /// The writer uses the text it returns rather than making it again.
     ///
     /// - Throws: ``DBusError/nestingTooDeep``, ``DBusError/invalidSignature(_:reason:)``.
-    func validateAsSignature() throws(DBusError) {
+    @discardableResult
+    func validatedSignature() throws(DBusError) -> String {
         try checkNesting(within: .top)
         let signature = signature
         guard signature.utf8.count <= 255 else { throw .invalidSignature(signature, reason: "longer than 255 bytes") }
+        return signature
     }
 
     private func checkNesting(within depth: NestingDepth) throws(DBusError) {

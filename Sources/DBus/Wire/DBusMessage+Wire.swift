@@ -28,8 +28,7 @@ extension DBusMessage {
         var signature = ""
         for value in body {
             let type = value.type
-            try type.validateAsSignature()
-            type.appendSignature(to: &signature)
+            signature.append(try type.validatedSignature())
             try bodyWriter.append(value, as: type, depth: .top)
         }
         var writer = WireWriter(capacity: 128 + bodyWriter.bytes.count)

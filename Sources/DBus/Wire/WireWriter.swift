@@ -107,8 +107,7 @@ struct WireWriter {
             for (field, fieldType) in zip(fields, fieldTypes) { try append(field, as: fieldType, depth: inner) }
         case (.variant, .variant(let innerValue)):
             let innerType = innerValue.type
-            try innerType.validateAsSignature()
-            try appendSignature(innerType.signature)
+            try appendSignature(try innerType.validatedSignature())
             try append(innerValue, as: innerType, depth: depth.entering(.variant))
         default:
             throw .typeMismatch(expected: type.signature, found: value.type.signature)

@@ -74,7 +74,7 @@ public struct NotifyRequest: Sendable, Hashable {
             if let expected = NotificationHints.knownTypes[name], value.type != expected {
                 throw .invalidArgument(field: "hint \(name)", reason: "must be of type \(expected.signature), not \(value.type.signature)")
             }
-            try Self.checkStrings(in: value, field: "hint \(name)")
+            try Self.checkStrings(in: value, hint: name)
         }
         if let data = hints[raw: "image-data"] {
             guard hints.image != nil else { throw .invalidImage("image-data is not a valid (iiibiiay) image") }
@@ -88,16 +88,19 @@ public struct NotifyRequest: Sendable, Hashable {
         if text.containsNUL { throw .invalidArgument(field: field, reason: "contains a NUL character") }
     }
 
-    private static func checkStrings(in value: DBusValue, field: String) throws(NotificationsError) {
+    /// Checks the strings in the value of hint `name` (its field is named only when one fails,
+    /// so a notification's hints build no text).
+    private static func checkStrings(in value: DBusValue, hint name: String) throws(NotificationsError) {
         switch value {
-        case .string(let text): try check(field, text)
-        case .variant(let inner): try checkStrings(in: inner, field: field)
+        case .string(let text):
+            if text.containsNUL { throw .invalidArgument(field: "hint \(name)", reason: "contains a NUL character") }
+        case .variant(let inner): try checkStrings(in: inner, hint: name)
         case .array(_, let elements), .structure(let elements):
-            for element in elements { try checkStrings(in: element, field: field) }
+            for element in elements { try checkStrings(in: element, hint: name) }
         case .dictionary(_, _, let entries):
             for entry in entries {
-                try checkStrings(in: entry.key, field: field)
-                try checkStrings(in: entry.value, field: field)
+                try checkStrings(in: entry.key, hint: name)
+                try checkStrings(in: entry.value, hint: name)
             }
         default: break
         }
