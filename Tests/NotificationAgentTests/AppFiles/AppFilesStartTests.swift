@@ -26,9 +26,13 @@ struct AppFilesStartTests {
     ]
 
     /// Writes a program at `bin/<name>` that records its `argv` (NUL-separated) in `marker`
-    /// and exits with 3, so that the bus answers the activation at once (`ChildExited`).
+    /// and exits with 3, so that the bus answers the activation at once (`ChildExited`). The
+    /// marker appears whole (written beside it, then renamed): a test that waits for it never
+    /// reads the file the shell has created and not yet written.
     func recorder(_ name: String, marker: String) async throws -> String {
-        try await folder.writeExecutable("#!/bin/sh\nprintf '%s\\000' \"$0\" \"$@\" > '\(marker)'\nexit 3\n", to: "bin/\(name)")
+        try await folder.writeExecutable(
+            "#!/bin/sh\nprintf '%s\\000' \"$0\" \"$@\" > '\(marker).part' && mv '\(marker).part' '\(marker)'\nexit 3\n",
+            to: "bin/\(name)")
     }
 
     /// The words recorded in `marker`, or `nil` when it was not written.
