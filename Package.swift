@@ -38,6 +38,9 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        // notify's one call into libdispatch that no public header declares: open the main
+        // queue's wake-up descriptor before anything else (NotifyCLI's DescriptorFloor).
+        .target(name: "CDispatchMainQueue"),
         // Plumbing shared by this package's modules (a lock, one timer for many deadlines,
         // the private bus, the loggers), `package` access only: not a product.
         .target(
@@ -119,8 +122,8 @@ let package = Package(
         .target(
             name: "NotifyCLI",
             dependencies: [
-                "CDBus", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent", "UserNotifications",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CDBus", "CDispatchMainQueue", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "NotificationAgent",
+                "UserNotifications", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import CDispatchMainQueue
 import Foundation
 
 /// What notify needs of the open-file limit before anything starts, so that a limit too low
@@ -22,10 +23,8 @@ package enum DescriptorFloor {
             Terminal.error("notify: the open-file limit (ulimit -n) is \(limit.rlim_cur); notify needs at least \(minimum).\n")
             exit(1)
         }
-        // libdispatch's own entry point for CoreFoundation's run loop, which makes the main
-        // queue's handle once; without it (another libdispatch) the race is left as it was.
-        guard let symbol = dlsym(nil, "_dispatch_get_main_queue_handle_4CF") else { return }
-        let makeHandle = unsafeBitCast(symbol, to: (@convention(c) () -> Int32).self)
-        _ = makeHandle()
+        // A direct call, linked like any other: a lookup by name (dlsym) found nothing in the
+        // installed notify, whose libdispatch is linked in static with its symbols local.
+        _ = dn_dispatch_make_main_queue_handle()
     }
 }
