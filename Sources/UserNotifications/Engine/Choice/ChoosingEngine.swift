@@ -40,13 +40,13 @@ final class ChoosingEngine: NotificationEngine {
 
     /// The kind chosen, once the calls made before this one have reached the chosen engine.
     func kind() async -> NotificationEngineKind {
-        await perform { _ in } ?? .inProcess
+        await run { [state] _ in state.withLock { $0.chosen?.kind } } ?? .inProcess
     }
 
     /// Why an engine tried before the chosen one was not used, once the calls made before this
     /// one have reached the chosen engine; `nil` when none was.
     func fallback() async -> NotificationEngineFallback? {
-        await value { [state] _ in state.withLock { $0.chosen?.fallback } }
+        await run { [state] _ in state.withLock { $0.chosen?.fallback } }
     }
 
     private func adopt(_ engine: any NotificationEngine, _ kind: NotificationEngineKind, _ fallback: NotificationEngineFallback?) {
@@ -104,36 +104,24 @@ final class ChoosingEngine: NotificationEngine {
         if let engine { Task { await drain(engine) } }
     }
 
-    /// Runs `work` on the engine, in call order; returns the kind it ran on.
-    private func perform(_ work: @escaping @Sendable (any NotificationEngine) async -> Void) async -> NotificationEngineKind? {
-        await value { [state] engine in
-            await work(engine)
-            return state.withLock { $0.chosen?.kind }
-        }
-    }
-
-    /// The answer of `work`, run in call order.
-    private func value<Value: Sendable>(_ work: @escaping @Sendable (any NotificationEngine) async -> Value) async -> Value {
-        if let engine = state.withLock({ $0.draining ? nil : $0.chosen?.engine }) { return await work(engine) }
-        return await withCheckedContinuation { continuation in
+    /// The answer of `work`, run in call order: at once when the engine is chosen and no
+    /// earlier call waits, else after the calls queued before it.
+    private func run<Value: Sendable, Failure: Error>(
+        _ work: @escaping @Sendable (any NotificationEngine) async throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        if let engine = state.withLock({ $0.draining ? nil : $0.chosen?.engine }) { return try await work(engine) }
+        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
             queue { engine in
-                let result = await work(engine)
+                let result: Result<Value, Failure>
+                do throws(Failure) {
+                    result = .success(try await work(engine))
+                } catch {
+                    result = .failure(error)
+                }
                 return { continuation.resume(returning: result) }
             }
         }
-    }
-
-    /// The outcome of `work`, run in call order.
-    private func outcome(_ work: @escaping @Sendable (any NotificationEngine) async throws -> Void) async throws {
-        let result: Result<Void, any Error> = await value { engine in
-            do {
-                try await work(engine)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try result.get()
+        return try result.get()
     }
 
     /// Runs `work` on the caller's thread when the engine is chosen, else queues it.
@@ -147,11 +135,11 @@ final class ChoosingEngine: NotificationEngine {
     // MARK: - NotificationEngine
 
     func add(_ request: UNNotificationRequest) async throws {
-        try await outcome { try await $0.add(request) }
+        try await run { try await $0.add(request) }
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
-        await value { await $0.pendingRequests() }
+        await run { await $0.pendingRequests() }
     }
 
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
@@ -159,7 +147,7 @@ final class ChoosingEngine: NotificationEngine {
     }
 
     func deliveredNotifications() async -> [UNNotification] {
-        await value { await $0.deliveredNotifications() }
+        await run { await $0.deliveredNotifications() }
     }
 
     func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
@@ -179,27 +167,27 @@ final class ChoosingEngine: NotificationEngine {
     }
 
     func categories() async -> Set<UNNotificationCategory> {
-        await value { await $0.categories() }
+        await run { await $0.categories() }
     }
 
     func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
-        await value { await $0.requestAuthorization(options: options) }
+        await run { await $0.requestAuthorization(options: options) }
     }
 
     func authorization() async -> EngineAuthorization {
-        await value { await $0.authorization() }
+        await run { await $0.authorization() }
     }
 
     func setBadgeCount(_ count: Int) async throws {
-        try await outcome { try await $0.setBadgeCount(count) }
+        try await run { try await $0.setBadgeCount(count) }
     }
 
     func writeStateNow() async throws {
-        try await outcome { try await $0.writeStateNow() }
+        try await run { try await $0.writeStateNow() }
     }
 
     func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool {
-        await value { await $0.takeActivatedResponse(id, activationToken: activationToken, sender: sender) }
+        await run { await $0.takeActivatedResponse(id, activationToken: activationToken, sender: sender) }
     }
 
     func close() {
