@@ -7,24 +7,31 @@ import Dispatch
 /// dispatch timer wakes libdispatch's manager thread, so an entry removed before its deadline
 /// leaves the timer where it is. When the timer rings, ``takeDue(at:)`` hands out what is due
 /// and says where to arm it next, or that nothing waits and the timer can rest.
-package struct DeadlineSet<Key: Hashable, Payload> {
-    private var entries: [Key: (deadline: DispatchTime, payload: Payload)] = [:]
+///
+/// Inlinable, as ``DeadlineTimer`` is: it serves other modules, where a generic body that is not
+/// inlined runs unspecialized, looking up its types' metadata at each call.
+public struct DeadlineSet<Key: Hashable, Payload> {
+    @usableFromInline var entries: [Key: (deadline: DispatchTime, payload: Payload)] = [:]
     /// Where the timer is armed, or `nil` when it is not.
-    package private(set) var armedAt: DispatchTime?
+    @usableFromInline package internal(set) var armedAt: DispatchTime?
 
     /// An empty set; the timer is not armed.
+    @inlinable
     package init() {}
 
     /// How many entries wait.
+    @inlinable
     package var count: Int { entries.count }
 
     /// The payload waiting under `key`, if any.
+    @inlinable
     package subscript(key: Key) -> Payload? { entries[key]?.payload }
 
     /// Adds `payload` under `key` (replacing an entry of the same key), due at `deadline`.
     ///
     /// - Returns: The instant to arm the timer at, when it must move (no timer armed, or armed
     ///   later than `deadline`); `nil` when the armed timer rings early enough.
+    @inlinable
     package mutating func insert(_ payload: Payload, for key: Key, at deadline: DispatchTime) -> DispatchTime? {
         entries[key] = (deadline, payload)
         guard armedAt.map({ deadline < $0 }) ?? true else { return nil }
@@ -33,6 +40,7 @@ package struct DeadlineSet<Key: Hashable, Payload> {
     }
 
     /// Removes the entry of `key` before its deadline; the timer stays armed.
+    @inlinable
     @discardableResult
     package mutating func remove(_ key: Key) -> Payload? {
         entries.removeValue(forKey: key)?.payload
@@ -40,6 +48,7 @@ package struct DeadlineSet<Key: Hashable, Payload> {
 
     /// Removes and returns the entries due at `now`, in deadline order, with the instant to arm
     /// the timer at next (`nil`: nothing waits).
+    @inlinable
     package mutating func takeDue(at now: DispatchTime) -> (due: [Payload], next: DispatchTime?) {
         var due: [(deadline: DispatchTime, payload: Payload)] = []
         var earliest: DispatchTime?
@@ -56,6 +65,7 @@ package struct DeadlineSet<Key: Hashable, Payload> {
     }
 
     /// Removes every entry and returns their payloads; the timer can rest.
+    @inlinable
     package mutating func removeAll() -> [Payload] {
         defer {
             entries = [:]

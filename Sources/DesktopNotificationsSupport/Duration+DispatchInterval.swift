@@ -2,7 +2,7 @@ import Dispatch
 
 extension Duration {
     /// The duration as libdispatch takes it: negative is zero, too long is `.never`.
-    package var dispatchInterval: DispatchTimeInterval {
+    @usableFromInline package var dispatchInterval: DispatchTimeInterval {
         let (seconds, attoseconds) = components
         let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard seconds >= 0 else { return .nanoseconds(0) }

@@ -12,9 +12,12 @@ import Darwin
 /// calls that ThreadSanitizer cannot see, so every use of it is reported as a race; a pthread
 /// mutex is intercepted, and the thread-sanitizer runs stay meaningful. It is the package's one
 /// lock: the product's modules use no other (atomics aside).
-package final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+public final class Locked<Value>: @unchecked Sendable {
+    // Inlinable, with the two fields it reaches: every module of the package takes the lock,
+    // and a call across modules that is not inlined runs the generic body unspecialized (the
+    // type metadata of the value and the result looked up at run time, at each call).
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init(_ value: Value) {
         self.value = value
@@ -29,6 +32,7 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the value, holding the lock.
+    @inlinable
     package func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
