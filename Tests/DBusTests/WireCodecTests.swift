@@ -91,6 +91,34 @@ struct WireCodecTests {
         #expect(throws: DBusError.invalidString("a\u{0}b", reason: "contains a NUL character")) { try message.marshal(serial: 1) }
     }
 
+    /// A received string's bytes, put in place of "wxyz" in a marshalled signal, and whether the
+    /// reader must take them.
+    static let receivedStrings: [(bytes: [UInt8], valid: Bool)] = [
+        (Array("wxyz".utf8), true),
+        (Array("é☃".utf8).prefix(4).map { $0 }, false), // the snowman cut short
+        ([0x61, 0x00, 0x62, 0x63], false), // a NUL inside
+        ([0x00, 0x61, 0x62, 0x63], false), // a NUL first
+        ([0x61, 0x62, 0x63, 0xFF], false), // a byte UTF-8 never has
+        ([0xC0, 0xAF, 0x61, 0x62], false), // an overlong "/"
+        ([0xED, 0xA0, 0x80, 0x61], false), // a surrogate
+        ([0xF0, 0x9D, 0x84, 0x9E], true), // 𝄞, four bytes
+    ]
+
+    @Test("a received string is taken only as UTF-8 without NUL, whatever its bytes", arguments: receivedStrings.indices)
+    func receivedStringBytes(_ index: Int) throws {
+        let (replacement, valid) = Self.receivedStrings[index]
+        let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.string("wxyz"), .uint32(7)])
+        var bytes = try message.marshal(serial: 1)
+        let at = try #require((0...(bytes.count - 4)).last { bytes[$0..<($0 + 4)].elementsEqual("wxyz".utf8) })
+        bytes.replaceSubrange(at..<(at + 4), with: replacement)
+        if valid {
+            let parsed = try DBusMessage(wire: bytes)
+            #expect(parsed.body == [.string(String(decoding: replacement, as: UTF8.self)), .uint32(7)])
+        } else {
+            #expect(throws: DBusError.malformed("string is not valid UTF-8 without NUL")) { try DBusMessage(wire: bytes) }
+        }
+    }
+
     @Test("an oversized message is refused with its size and the limit")
     func messageLimit() throws {
         let message = try DBusMessage.signal(path: .root, interface: "org.example.I", member: "S", body: [.byteArray(Array(repeating: 0, count: 2000))])
