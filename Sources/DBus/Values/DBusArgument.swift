@@ -212,8 +212,8 @@ extension Dictionary: DBusArgument where Key: DBusArgument, Value: DBusArgument 
         guard case .dictionary(let key, let valueType, let entries) = value, key == Key.dbusType, valueType == Value.dbusType else {
             throw DBusValue.mismatch(value, expected: Self.dbusType)
         }
-        var result: [Key: Value] = [:]
-        result.reserveCapacity(entries.count)
+        // Made at its size: `reserveCapacity` is not inlinable, and runs unspecialized.
+        var result = [Key: Value](minimumCapacity: entries.count)
         for entry in entries { result[try Key.reading(entry.key)] = try Value.reading(entry.value) }
         return result
     }

@@ -53,8 +53,7 @@ extension PropertyListValue {
         guard case .dictionary(.string, .variant, let entries) = value else {
             throw .invalidArgument("\(path) is a \(value.type.signature), not an a{sv}")
         }
-        var dictionary: [String: PropertyListValue] = [:]
-        dictionary.reserveCapacity(entries.count)
+        var dictionary = [String: PropertyListValue](minimumCapacity: entries.count)
         for entry in entries {
             guard case .string(let key) = entry.key, case .variant(let inner) = entry.value else {
                 throw .invalidArgument("\(path) has an entry that is not a string and a variant")
