@@ -64,4 +64,22 @@ struct DeadlineSetTests {
         #expect(set.count == 0)
         #expect(set.armedAt == nil)
     }
+
+    @Test("of equal deadlines the first added comes out first; a thousand entries come out in deadline order")
+    func ordersTiesAndMany() {
+        var set = DeadlineSet<Int, Int>()
+        for key in [5, 3, 9, 1] { _ = set.insert(key, for: key, at: at(100)) }
+        #expect(set.takeDue(at: at(100)).due == [5, 3, 9, 1])
+        var generator = SystemRandomNumberGenerator()
+        let deadlines = (0..<1_000).map { _ in UInt64.random(in: 0..<500, using: &generator) }
+        for (key, deadline) in deadlines.enumerated() { _ = set.insert(key, for: key, at: at(deadline)) }
+        for key in stride(from: 0, to: 1_000, by: 3) { set.remove(key) }
+        let expected = deadlines.enumerated().filter { !$0.offset.isMultiple(of: 3) }
+            .sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map(\.offset)
+        let (early, next) = set.takeDue(at: at(250))
+        #expect(early == expected.filter { deadlines[$0] <= 250 })
+        #expect(next == expected.first { deadlines[$0] > 250 }.map { at(deadlines[$0]) })
+        #expect(set.removeAll() == expected.filter { deadlines[$0] > 250 })
+        #expect(set.count == 0 && set.armedAt == nil)
+    }
 }

@@ -19,7 +19,7 @@ import Foundation
 package final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     /// What is called as an entry falls due: its key and its deadline.
     package typealias Handler = @Sendable (Key, Date) -> Void
-    private typealias Entry = DeadlineHeap<Key>.Entry
+    private typealias Entry = DeadlineHeap<Key, Date>.Entry
 
     private struct ArmedAlarm {
         /// Tells this alarm's ring from that of an alarm since replaced.
@@ -29,7 +29,7 @@ package final class PendingScheduler<Key: Hashable & Sendable>: Sendable {
     }
 
     private struct State {
-        var heap = DeadlineHeap<Key>()
+        var heap = DeadlineHeap<Key, Date>()
         var armed: ArmedAlarm?
         var generation: UInt64 = 0
         /// A thread is calling the handler; it settles the state again when it is done.

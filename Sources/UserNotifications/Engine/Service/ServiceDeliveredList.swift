@@ -1,3 +1,6 @@
+import DesktopNotificationsSupport
+import Foundation
+
 /// A ``ServiceEngine``'s delivered list: its records by identifier, with their dates in a
 /// ``DeadlineHeap``, so that the oldest is found without a scan. The list is bounded
 /// (``ServiceEngine/maximumDelivered``), and an app that never withdraws meets the bound at every
@@ -6,7 +9,7 @@
 /// Of two records of the same date, the one recorded first is the older.
 struct ServiceDeliveredList: Sendable {
     private var records: [String: ServiceDelivered] = [:]
-    private var byDate = DeadlineHeap<String>()
+    private var byDate = DeadlineHeap<String, Date>()
 
     /// The record of `identifier`, if it is listed.
     subscript(identifier: String) -> ServiceDelivered? { records[identifier] }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import DesktopNotificationsSupport
 @testable import UserNotifications
 import UserNotificationsTesting
 
@@ -27,7 +28,7 @@ struct DeadlineHeapTests {
 
     @Test func randomInsertsReplacementsAndRemovalsKeepDeadlineOrder() {
         var generator = SeededGenerator(seed: 7)
-        var heap = DeadlineHeap<Int>()
+        var heap = DeadlineHeap<Int, Date>()
         var model = Model()
 
         for _ in 0..<10_000 {
@@ -55,7 +56,7 @@ struct DeadlineHeapTests {
     }
 
     @Test func popAllTakesExactlyTheDueEntriesEarliestFirst() {
-        var heap = DeadlineHeap<String>()
+        var heap = DeadlineHeap<String, Date>()
         heap.insert("c", at: Date(timeIntervalSince1970: 30))
         heap.insert("a", at: Date(timeIntervalSince1970: 10))
         heap.insert("b", at: Date(timeIntervalSince1970: 20))

@@ -1,36 +1,64 @@
-import Foundation
-
-/// A binary min-heap of keys by deadline, with at most one entry per key.
+/// A binary min-heap of keys by deadline, with at most one entry per key: the one deadline
+/// structure of the project, under the triggers' scheduler (wall-clock `Date`s), the oldest of
+/// a delivered list, and the timers of calls and answers (``DeadlineSet``, monotonic
+/// `DispatchTime`s).
 ///
 /// Entries with the same deadline come out in the order they were inserted. An index from key
 /// to position makes replacing and removing a key O(log n), like inserting and popping.
-struct DeadlineHeap<Key: Hashable> {
-    struct Entry {
-        let key: Key
-        let deadline: Date
+///
+/// Public, with its members `package` and inlinable: other modules use it (the timers of the
+/// D-Bus module, the scheduler of the library), and the members of a `package` type are not
+/// serialized for them even when `@inlinable`; unspecialized, each call looked up its types'
+/// metadata at run time, and the timers' add and remove cost three times as many
+/// instructions. The module is not a product.
+public struct DeadlineHeap<Key: Hashable, Deadline: Comparable> {
+    /// A key and its deadline.
+    public struct Entry {
+        /// The key.
+        @usableFromInline package let key: Key
+        /// When it is due.
+        @usableFromInline package let deadline: Deadline
         /// Insertion order, to break ties between equal deadlines.
-        let sequence: UInt64
+        @usableFromInline let sequence: UInt64
 
+        @inlinable
+        init(key: Key, deadline: Deadline, sequence: UInt64) {
+            self.key = key
+            self.deadline = deadline
+            self.sequence = sequence
+        }
+
+        @inlinable
         func comesBefore(_ other: Entry) -> Bool {
             (deadline, sequence) < (other.deadline, other.sequence)
         }
     }
 
-    private var entries: [Entry] = []
-    private var positions: [Key: Int] = [:]
-    private var nextSequence: UInt64 = 0
+    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var positions: [Key: Int] = [:]
+    @usableFromInline var nextSequence: UInt64 = 0
 
-    var count: Int { entries.count }
+    /// An empty heap.
+    @inlinable
+    package init() {}
+
+    /// How many keys wait.
+    @inlinable
+    package var count: Int { entries.count }
 
     /// The entry with the earliest deadline.
-    var first: Entry? { entries.first }
+    @inlinable
+    package var first: Entry? { entries.first }
 
-    func deadline(of key: Key) -> Date? {
+    /// The deadline of `key`, when it waits.
+    @inlinable
+    package func deadline(of key: Key) -> Deadline? {
         positions[key].map { entries[$0].deadline }
     }
 
     /// Adds `key` at `deadline`, replacing its earlier entry if there is one.
-    mutating func insert(_ key: Key, at deadline: Date) {
+    @inlinable
+    package mutating func insert(_ key: Key, at deadline: Deadline) {
         remove(key)
         let entry = Entry(key: key, deadline: deadline, sequence: nextSequence)
         nextSequence += 1
@@ -40,19 +68,23 @@ struct DeadlineHeap<Key: Hashable> {
     }
 
     /// Removes the entry for `key`, if any.
+    @inlinable
     @discardableResult
-    mutating func remove(_ key: Key) -> Entry? {
+    package mutating func remove(_ key: Key) -> Entry? {
         guard let position = positions[key] else { return nil }
         return remove(at: position)
     }
 
-    mutating func removeAll() {
+    /// Removes every entry.
+    @inlinable
+    package mutating func removeAll() {
         entries.removeAll()
         positions.removeAll()
     }
 
     /// Removes and returns, earliest first, every entry whose deadline is at or before `instant`.
-    mutating func popAll(dueBy instant: Date) -> [Entry] {
+    @inlinable
+    package mutating func popAll(dueBy instant: Deadline) -> [Entry] {
         var due: [Entry] = []
         while let first, first.deadline <= instant {
             due.append(remove(at: 0))
@@ -62,7 +94,8 @@ struct DeadlineHeap<Key: Hashable> {
 
     // MARK: - Heap order
 
-    private mutating func remove(at position: Int) -> Entry {
+    @inlinable
+    mutating func remove(at position: Int) -> Entry {
         let removed = entries[position]
         positions[removed.key] = nil
         let last = entries.removeLast()
@@ -77,7 +110,8 @@ struct DeadlineHeap<Key: Hashable> {
         return removed
     }
 
-    private mutating func siftUp(from start: Int) {
+    @inlinable
+    mutating func siftUp(from start: Int) {
         var child = start
         let entry = entries[child]
         while child > 0 {
@@ -89,7 +123,8 @@ struct DeadlineHeap<Key: Hashable> {
         place(entry, at: child)
     }
 
-    private mutating func siftDown(from start: Int) {
+    @inlinable
+    mutating func siftDown(from start: Int) {
         var parent = start
         let entry = entries[parent]
         while true {
@@ -106,15 +141,17 @@ struct DeadlineHeap<Key: Hashable> {
         place(entry, at: parent)
     }
 
-    private mutating func place(_ entry: Entry, at position: Int) {
+    @inlinable
+    mutating func place(_ entry: Entry, at position: Int) {
         entries[position] = entry
         positions[entry.key] = position
     }
 
-    private func parent(of position: Int) -> Int {
+    @inlinable
+    func parent(of position: Int) -> Int {
         (position - 1) / 2
     }
 }
 
-extension DeadlineHeap: Sendable where Key: Sendable {}
-extension DeadlineHeap.Entry: Sendable where Key: Sendable {}
+extension DeadlineHeap: Sendable where Key: Sendable, Deadline: Sendable {}
+extension DeadlineHeap.Entry: Sendable where Key: Sendable, Deadline: Sendable {}
