@@ -12,11 +12,16 @@ import Foundation
 /// Responses wait until the first delegate is set (``delegateSet()``): the responses a center
 /// takes from the agent at start may come before the app sets its delegate.
 ///
-/// Bounded: past ``limit`` waiting responses a new one is dropped and logged (the delegate is
-/// then far behind: each one may take up to the response deadline, or none was ever set).
+/// Bounded: past ``limit`` waiting responses a new one is dropped (the delegate is then far
+/// behind: each one may take up to the response deadline, or none was ever set). The drops are
+/// logged without flooding the log, since a server can invoke actions as fast as it likes: the
+/// first of a spell with its notification, every ``dropReportInterval``th with the count so
+/// far, and the count once the queue has room again.
 final class ResponseQueue: Sendable {
     /// Responses waiting for the delegate at the most.
     static let limit = 1024
+    /// In a spell of drops, one in this many is logged with the count so far.
+    static let dropReportInterval = 1000
 
     /// One response's turn: whether `tell` has returned, and whether it is done.
     @MainActor
@@ -33,6 +38,8 @@ final class ResponseQueue: Sendable {
         /// A task on the main actor is telling responses.
         var telling = false
         var dropped = 0
+        /// Dropped since the queue was last below its bound.
+        var droppedInSpell = 0
         /// A delegate has been set: responses are told.
         var delegateSeen = false
 
@@ -61,37 +68,48 @@ final class ResponseQueue: Sendable {
     typealias Teller = @MainActor @Sendable (UNNotificationResponse, _ done: @escaping @MainActor @Sendable () -> Void) -> Void
 
     private let tell: Teller
+    private let log: SubsystemLog
     private let state = Locked(State())
 
-    /// `tell` gets each response on the main actor, the next one only when it has called `done`.
-    init(tell: @escaping Teller) {
+    /// `tell` gets each response on the main actor, the next one only when it has called `done`;
+    /// drops are logged to `log`.
+    init(log: SubsystemLog = .center, tell: @escaping Teller) {
+        self.log = log
         self.tell = tell
     }
 
-    /// How many responses the full queue dropped (each is also logged).
+    /// How many responses the full queue dropped.
     var droppedCount: Int { state.withLock { $0.dropped } }
 
     func enqueue(_ response: UNNotificationResponse) {
-        enum Outcome { case queued, startTelling, dropped }
+        enum Outcome { case queued(startTelling: Bool, droppedBefore: Int), dropped(inSpell: Int) }
         let outcome: Outcome = state.withLock { state in
             guard state.waitingCount < Self.limit else {
                 state.dropped += 1
-                return .dropped
+                state.droppedInSpell += 1
+                return .dropped(inSpell: state.droppedInSpell)
             }
+            let droppedBefore = state.droppedInSpell
+            state.droppedInSpell = 0
             state.waiting.append(response)
-            guard !state.telling, state.delegateSeen else { return .queued }
+            guard !state.telling, state.delegateSeen else { return .queued(startTelling: false, droppedBefore: droppedBefore) }
             state.telling = true
-            return .startTelling
+            return .queued(startTelling: true, droppedBefore: droppedBefore)
         }
         switch outcome {
-        case .queued:
-            break
-        case .startTelling:
-            Task { @MainActor in self.tellWaiting() }
-        case .dropped:
-            SubsystemLog.center.logger.error(
-                "response queue full; response dropped",
+        case .queued(let startTelling, let droppedBefore):
+            if droppedBefore > 0 {
+                log.logger.warning("the response queue has room again", metadata: ["dropped": "\(droppedBefore)"])
+            }
+            if startTelling { Task { @MainActor in self.tellWaiting() } }
+        case .dropped(let inSpell) where inSpell == 1:
+            log.logger.error(
+                "response queue full; response dropped; further drops are counted until it has room",
                 metadata: ["identifier": "\(response.notification.request.identifier)", "action": "\(response.actionIdentifier)"])
+        case .dropped(let inSpell) where inSpell.isMultiple(of: Self.dropReportInterval):
+            log.logger.error("response queue still full", metadata: ["dropped": "\(inSpell)"])
+        case .dropped:
+            break
         }
     }
 
