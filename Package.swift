@@ -81,7 +81,10 @@ let package = Package(
         ),
         .target(
             name: "UserNotificationsTesting",
-            dependencies: ["CoreLocation", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications"],
+            dependencies: [
+                "CoreLocation", "DBus", "DesktopNotificationsSupport", "FreedesktopNotifications", "UserNotifications",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict,
             // org.freedesktop.impl.portal.Notification, which only its fake portal backend serves.
             plugins: ["DBusInterfaces"]

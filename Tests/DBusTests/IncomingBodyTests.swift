@@ -120,28 +120,12 @@ extension IncomingBodyTests {
     }
 }
 
-/// Records what is logged through it.
-private struct RecordingLogHandler: LogHandler {
-    let lines: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let fields = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        lines.withLock { $0.append("\(event.level) \(event.message) \(fields)") }
-    }
-}
 
 extension IncomingBodyTests {
     @Test("a signal from the owner that cannot be decoded is dropped and logged, and the next one still comes")
     func undecodableSignalIsLogged() async throws {
-        let lines = Locked<[String]>([])
-        SubsystemLog.dbus.use(Logger(label: "org.desktopnotifications.dbus") { _ in RecordingLogHandler(lines: lines) })
+        let log = LogRecorder()
+        SubsystemLog.dbus.use(log.logger(label: "org.desktopnotifications.dbus"))
         defer { SubsystemLog.dbus.use(Logger(label: "org.desktopnotifications.dbus")) }
         let (owner, listener, subscription) = try await ownerAndListener()
         let numbers = DBusValue.array(element: .int32, (0..<WireLimits.maxDecodedValues).map { .int32(Int32($0)) })
@@ -149,8 +133,8 @@ extension IncomingBodyTests {
         try owner.send(Self.signal("Ping", [.int32(1)], to: listener.uniqueName))
         let events = await collect(subscription, count: 1)
         #expect(events.count == 1)
-        let dropped = lines.withLock { $0 }.filter { $0.contains("could not be decoded") && $0.contains("member=TooMany") }
-        #expect(dropped.count == 1, "logged: \(lines.withLock { $0 })")
+        let dropped = log.lines.filter { $0.contains("could not be decoded") && $0.contains("member=TooMany") }
+        #expect(dropped.count == 1, "logged: \(log.lines)")
         #expect(dropped.first?.hasPrefix("warning") == true)
     }
 }

@@ -46,8 +46,8 @@ struct AgentAcceptanceTests {
 
     @Test("a delivery that fails after acceptance is logged, kept across a restart, and delivered once a server appears")
     func failureKeptAndRetried() async throws {
-        let log = CapturedLog()
-        SubsystemLog.agent.use(Logger(label: "test") { _ in log })
+        let log = LogRecorder()
+        SubsystemLog.agent.use(log.logger(label: "test"))
         defer { SubsystemLog.agent.use(Logger(label: "org.desktopnotifications.agent")) }
         var agent = try await fixture.startAgent()
         let app = try await AgentTestClient.connect(fixture.testBus.bus)
@@ -273,23 +273,3 @@ final class StallingServer: Sendable {
     }
 }
 
-/// A log handler that keeps what it is given.
-final class CapturedLog: LogHandler, @unchecked Sendable {
-    private let entries = Locked<[(message: String, metadata: Logger.Metadata)]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        entries.withLock { $0.append((event.message.description, event.metadata ?? [:])) }
-    }
-
-    /// The messages logged with `identifier` as their `identifier` metadata.
-    func messages(about identifier: String) -> [String] {
-        entries.withLock { $0.filter { $0.metadata["identifier"]?.description == identifier }.map(\.message) }
-    }
-}

@@ -59,8 +59,8 @@ struct AgentFarDateTests {
     func savedStateSkipped() async throws {
         let now = Date()
         let state = try Self.unhonourableState(now: now)
-        let log = CapturedLog()
-        let kept = state.leavingOutWhatCannotBeHonoured(logger: Logger(label: "test") { _ in log })
+        let log = LogRecorder()
+        let kept = state.leavingOutWhatCannotBeHonoured(logger: log.logger(label: "test"))
         #expect(kept.pending.map(\.request.identifier) == ["good"])
         for identifier in ["interval-1e300", "next-fire-far", "calendar-ordinal-6"] {
             #expect(log.messages(about: identifier) == ["a saved pending request cannot be honoured; it was skipped"], "\(identifier)")

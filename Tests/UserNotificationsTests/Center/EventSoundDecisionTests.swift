@@ -82,8 +82,8 @@ struct EventSoundDecisionTests {
     @Test("without libcanberra the sound is not played and the log says why, once as a warning; nothing traps")
     func missingLibrary() async {
         #expect(CanberraLibrary.load("libcanberra-not-installed.so.0") == nil)
-        let log = CapturedSoundLog()
-        let player = EventSoundPlayer(library: nil, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        let log = LogRecorder()
+        let player = EventSoundPlayer(library: nil, logger: log.logger(label: "test"), settings: { .unset })
         player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "first")
         player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "second")
         await player.settle()
@@ -94,27 +94,3 @@ struct EventSoundDecisionTests {
     }
 }
 
-/// A log handler that keeps what it is given, with the level.
-final class CapturedSoundLog: LogHandler, @unchecked Sendable {
-    struct Entry {
-        let level: Logger.Level
-        let message: String
-        let metadata: Logger.Metadata
-    }
-
-    private let lock = NSLock()
-    private var kept: [Entry] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        lock.withLock { kept.append(Entry(level: event.level, message: event.message.description, metadata: event.metadata ?? [:])) }
-    }
-
-    var entries: [Entry] { lock.withLock { kept } }
-}

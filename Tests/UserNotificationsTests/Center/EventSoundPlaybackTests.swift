@@ -13,9 +13,9 @@ struct EventSoundPlaybackTests {
     @Test("a theme sound and a sound file each start one stream; a name the theme lacks starts none and is logged")
     func plays() async throws {
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
-            let log = CapturedSoundLog()
+            let log = LogRecorder()
             let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
-            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+            let player = EventSoundPlayer(library: library, logger: log.logger(label: "test"), settings: { .unset })
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "themed")
             #expect(try await pulse.waitForStreams(count: 1) == 1)
             player.play(.file("/usr/share/sounds/freedesktop/stereo/bell.oga"), appID: "org.example.Sound", identifier: "file")
@@ -32,9 +32,9 @@ struct EventSoundPlaybackTests {
     @Test("a sound file that is a FIFO is not opened: the queue goes on to the next sound")
     func fifoFile() async throws {
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
-            let log = CapturedSoundLog()
+            let log = LogRecorder()
             let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
-            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+            let player = EventSoundPlayer(library: library, logger: log.logger(label: "test"), settings: { .unset })
             let folder = try TemporaryDirectory()
             let fifo = folder.url.appendingPathComponent("ding.oga").path
             #expect(mkfifo(fifo, 0o600) == 0)
@@ -48,10 +48,10 @@ struct EventSoundPlaybackTests {
     @Test("the desktop's event-sounds off plays nothing, and says so in the log")
     func eventSoundsOff() async throws {
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
-            let log = CapturedSoundLog()
+            let log = LogRecorder()
             let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
             let enabled = LockedFlag(false)
-            let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }) {
+            let player = EventSoundPlayer(library: library, logger: log.logger(label: "test")) {
                 EventSoundSettings(isEnabled: enabled.value, themeName: "freedesktop")
             }
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "off")
@@ -69,8 +69,8 @@ struct EventSoundPlaybackTests {
     @Test("a sound server that went away is left for the next one: the sound after it plays on the new server")
     func newServer() async throws {
         let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
-        let log = CapturedSoundLog()
-        let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        let log = LogRecorder()
+        let player = EventSoundPlayer(library: library, logger: log.logger(label: "test"), settings: { .unset })
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "first")
             #expect(try await pulse.waitForStreams(count: 1) == 1)
@@ -87,8 +87,8 @@ extension EventSoundPlaybackTests {
     @Test("no sound server: nothing traps, the first failure is an error in the log, the next ones debug lines")
     func noServer() async throws {
         let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")
-        let log = CapturedSoundLog()
-        let player = EventSoundPlayer(library: library, logger: Logger(label: "test") { _ in log }, settings: { .unset })
+        let log = LogRecorder()
+        let player = EventSoundPlayer(library: library, logger: log.logger(label: "test"), settings: { .unset })
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-pulse-\(UUID().uuidString)")
         let saved = ["PULSE_SERVER", "CANBERRA_DRIVER"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
         // A socket nobody serves, and only the PulseAudio backend (no fallback to a sound card).
