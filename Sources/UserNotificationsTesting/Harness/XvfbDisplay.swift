@@ -10,10 +10,22 @@ public final class XvfbDisplay: Sendable {
     public let number: Int
     /// The `Xvfb` process.
     public let process: ChildProcess
-    /// The socket and lock file this Xvfb made, with their inodes as it started: what
+    /// The socket and lock file this Xvfb made, as they were when it started: what
     /// ``stop(grace:)`` removes when Xvfb could not (it was killed), and only while they are
     /// still these files (another Xvfb may take the freed display number at once).
-    private let leftovers: [(path: String, inode: Int)]
+    private let leftovers: [(path: String, identity: FileIdentity)]
+
+    /// What tells a file from another made later at the same path: an inode alone does not,
+    /// since a file system may give a removed file's inode to the next file made. With
+    /// `-displayfd` Xvfb keeps no lock file, and takes a display number whose socket a killed
+    /// Xvfb left by removing that file and making its own: checked by inode alone, a killed
+    /// Xvfb's stop removed a new Xvfb's socket so, in a parallel test run.
+    private struct FileIdentity: Equatable {
+        let device: UInt
+        let inode: UInt
+        let changedSeconds: Int
+        let changedNanoseconds: Int
+    }
 
     /// The value for `DISPLAY`, for example `:0`.
     public var display: String { ":\(number)" }
@@ -50,16 +62,22 @@ public final class XvfbDisplay: Sendable {
         }
         self.number = number
         self.process = process
-        leftovers = ["/tmp/.X11-unix/X\(number)", "/tmp/.X\(number)-lock"].compactMap { path in
-            Self.inode(of: path).map { (path, $0) }
+        leftovers = [Self.socketPath(number), Self.lockPath(number)].compactMap { path in
+            Self.identity(of: path).map { (path, $0) }
         }
     }
 
-    private static func inode(of path: String) -> Int? {
+    private static func socketPath(_ number: Int) -> String { "/tmp/.X11-unix/X\(number)" }
+    private static func lockPath(_ number: Int) -> String { "/tmp/.X\(number)-lock" }
+
+    private static func identity(of path: String) -> FileIdentity? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
-        return Int(status.st_ino)
+        return FileIdentity(
+            device: UInt(status.st_dev), inode: UInt(status.st_ino),
+            changedSeconds: status.st_ctim.tv_sec, changedNanoseconds: status.st_ctim.tv_nsec)
     }
+
 
     deinit {
         process.send(SIGKILL)
@@ -70,7 +88,7 @@ public final class XvfbDisplay: Sendable {
     /// one this Xvfb made.
     public func stop(grace: Duration = .seconds(2)) async {
         await process.stop(grace: grace)
-        for (path, inode) in leftovers where Self.inode(of: path) == inode {
+        for (path, identity) in leftovers where Self.identity(of: path) == identity {
             unlink(path)
         }
     }
