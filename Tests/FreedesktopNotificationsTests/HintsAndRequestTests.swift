@@ -49,6 +49,17 @@ struct HintsAndRequestTests {
         #expect(entries.map { $0.key } == [.string("category"), .string("urgency")])
     }
 
+    @Test("a NUL in a hint's string, however deep, is refused with the hint's name")
+    func nulInHint() throws {
+        var request = NotifyRequest(summary: "s")
+        try request.hints.setVendorHint("x-nested", .variant(.array(element: .string, [.string("ok"), .string("a\u{0}b")])))
+        #expect(throws: NotificationsError.invalidArgument(field: "hint x-nested", reason: "contains a NUL character")) {
+            try request.validate()
+        }
+        try request.hints.setVendorHint("x-nested", .variant(.array(element: .string, [.string("ok")])))
+        try request.validate()
+    }
+
     @Test("a known hint with the wrong type is refused; vendor hints pass")
     func vendorHints() throws {
         var hints = NotificationHints()

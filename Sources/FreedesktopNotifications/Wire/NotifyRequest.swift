@@ -84,16 +84,17 @@ public struct NotifyRequest: Sendable, Hashable {
         }
     }
 
-    private static func check(_ field: String, _ text: String) throws(NotificationsError) {
-        if text.containsNUL { throw .invalidArgument(field: field, reason: "contains a NUL character") }
+    /// Refuses `text` when it holds a NUL; `field` names it in the error, and is made only then.
+    private static func check(_ field: @autoclosure () -> String, _ text: String) throws(NotificationsError) {
+        if text.containsNUL { throw .invalidArgument(field: field(), reason: "contains a NUL character") }
     }
 
-    /// Checks the strings in the value of hint `name` (its field is named only when one fails,
-    /// so a notification's hints build no text).
+    /// Checks the strings in the value of hint `name` (its field's name is made only when one
+    /// fails, so a notification's hints build no text).
     private static func checkStrings(in value: DBusValue, hint name: String) throws(NotificationsError) {
         switch value {
         case .string(let text):
-            if text.containsNUL { throw .invalidArgument(field: "hint \(name)", reason: "contains a NUL character") }
+            try check("hint \(name)", text)
         case .variant(let inner): try checkStrings(in: inner, hint: name)
         case .array(_, let elements), .structure(let elements):
             for element in elements { try checkStrings(in: element, hint: name) }
