@@ -10,10 +10,10 @@ public final class XvfbDisplay: Sendable {
     public let number: Int
     /// The `Xvfb` process.
     public let process: ChildProcess
-    /// The socket and lock file this Xvfb made, as they were when it started: what
-    /// ``stop(grace:)`` removes when Xvfb could not (it was killed), and only while they are
-    /// still these files (another Xvfb may take the freed display number at once).
-    private let leftovers: [(path: String, identity: FileIdentity)]
+    /// The socket this Xvfb made, as it was when Xvfb started: what ``stop(grace:)`` removes
+    /// when Xvfb could not (it was killed), and only while it is still this file (another Xvfb
+    /// may take the freed display number at once). With `-displayfd` Xvfb makes no lock file.
+    private let socket: (path: String, identity: FileIdentity)?
 
     /// What tells a file from another made later at the same path: an inode alone does not,
     /// since a file system may give a removed file's inode to the next file made. With
@@ -62,13 +62,9 @@ public final class XvfbDisplay: Sendable {
         }
         self.number = number
         self.process = process
-        leftovers = [Self.socketPath(number), Self.lockPath(number)].compactMap { path in
-            Self.identity(of: path).map { (path, $0) }
-        }
+        let path = "/tmp/.X11-unix/X\(number)"
+        socket = Self.identity(of: path).map { (path, $0) }
     }
-
-    private static func socketPath(_ number: Int) -> String { "/tmp/.X11-unix/X\(number)" }
-    private static func lockPath(_ number: Int) -> String { "/tmp/.X\(number)-lock" }
 
     private static func identity(of path: String) -> FileIdentity? {
         var status = stat()
@@ -83,13 +79,12 @@ public final class XvfbDisplay: Sendable {
         process.send(SIGKILL)
     }
 
-    /// Stops Xvfb: `SIGTERM` (it removes its lock file and socket), `SIGKILL` after `grace`;
-    /// a socket or lock file a killed Xvfb left behind is removed here, when it is still the
-    /// one this Xvfb made.
+    /// Stops Xvfb: `SIGTERM` (it removes its socket), `SIGKILL` after `grace`; a socket a
+    /// killed Xvfb left behind is removed here, when it is still the one this Xvfb made.
     public func stop(grace: Duration = .seconds(2)) async {
         await process.stop(grace: grace)
-        for (path, identity) in leftovers where Self.identity(of: path) == identity {
-            unlink(path)
+        if let socket, Self.identity(of: socket.path) == socket.identity {
+            unlink(socket.path)
         }
     }
 }
