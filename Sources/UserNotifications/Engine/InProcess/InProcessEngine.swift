@@ -38,7 +38,8 @@ actor InProcessEngine: NotificationEngine {
     private let hostReference: EngineHostReference
     /// The app served; `nil` once it has gone.
     var host: (any EngineHost)? { hostReference.host }
-    let store: StateFile<EngineState>?
+    /// The state file and the bookkeeping of its saves.
+    let keeper: EngineStateKeeper
     let attachmentStore: AttachmentStore?
     private nonisolated let inbox = Locked<[EngineInput]>([])
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
@@ -81,18 +82,6 @@ actor InProcessEngine: NotificationEngine {
     var capabilityWaiters: [UInt64]?
     private var lastTag: UInt64 = 0
 
-    /// When the next save is written (``scheduleSave()``).
-    var saveTiming: SaveCoalescing
-    /// The state as this engine last read it from its file or wrote it there, which the merge
-    /// at each save compares against; `nil` until the file was read, and nothing is written
-    /// before.
-    var savedBaseline: EngineState?
-    /// The stamp of the file as this engine last wrote it, when it wrote exactly
-    /// ``savedBaseline`` (no other process's entry was merged in): while the file keeps that
-    /// stamp, a save writes the engine's state without reading the file again.
-    var savedStamp: StateFileStamp?
-    /// Why the state could not be kept at the last attempt; `nil` after a success.
-    var stateProblem: (any Error)?
     /// The save running off the actor (``savesOffActor``), until its result is recorded; one
     /// at a time.
     var saveUnderWay: Task<Void, Never>?
@@ -133,17 +122,15 @@ actor InProcessEngine: NotificationEngine {
         saves: SaveLoad
     ) {
         self.identity = identity
-        self.saveTiming = SaveCoalescing(load: saves)
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.taskExecutor = taskExecutor
         self.regionWatch = RegionWatch(hub: locationHub)
         self.client = client
         self.clock = clock
         self.hostReference = host
+        self.keeper = EngineStateKeeper(stateDirectory: stateDirectory, load: saves)
         let folder = try? stateDirectory?.get()
-        self.store = folder.map(EngineState.file(in:))
         self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
-        if case .failure(let error) = stateDirectory { stateProblem = error }
     }
 
     // MARK: - The inbox
@@ -248,7 +235,7 @@ actor InProcessEngine: NotificationEngine {
         // Delivered notifications come back only while the server instance that shows them
         // still owns the name, which is known once the client has connected. Without a bus
         // the connection fails at once and they are dropped, as they should be.
-        if store != nil {
+        if keeper.file != nil {
             do {
                 try await client.connect()
             } catch {
@@ -256,7 +243,6 @@ actor InProcessEngine: NotificationEngine {
             }
         }
         regionWatch.subscribe { [weak self] event in await self?.takeLocation(event) }
-        if let stateProblem { recordStateProblem(stateProblem) }
         if savesOffActor { await restoreOffActor() } else { restore() }
     }
 
