@@ -39,24 +39,15 @@ extension InProcessEngine {
         regionWatch.watch(request.identifier, region: trigger.regionRecord)
     }
 
-    /// An event of the location service.
+    /// An event of the location service: the requests whose regions a position crossed as
+    /// they ask fire (``PendingTable/takeCrossed(_:unwatchingIn:)``) and are delivered.
     func takeLocation(_ event: GeoClueClient.Event) {
-        for identifier in regionWatch.crossings(event) {
-            fireLocation(identifier)
-        }
-    }
-
-    /// A location request's region was crossed as it asks: a repeating one stays pending and
-    /// watched, the others leave the list; then it is delivered.
-    private func fireLocation(_ identifier: String) {
-        guard let entry = pending[identifier] else { return }
-        let repeats = entry.request.trigger?.repeats ?? false
-        if !repeats {
-            pending.remove(identifier)
-            regionWatch.unwatch([identifier])
-        }
+        let fired = pending.takeCrossed(regionWatch.crossings(event), unwatchingIn: regionWatch)
+        guard !fired.isEmpty else { return }
         scheduleSave()
-        deliver(entry.request, date: clock.now, waiter: nil)
-        if !repeats { release(entry.request) }
+        for (request, stays) in fired {
+            deliver(request, date: clock.now, waiter: nil)
+            if !stays { release(request) }
+        }
     }
 }

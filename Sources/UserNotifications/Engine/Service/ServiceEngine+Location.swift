@@ -45,14 +45,7 @@ extension ServiceEngine {
         let now = clock.now
         let fired = state.withLock { state -> [UNNotificationRequest] in
             guard !state.closed else { return [] }
-            return regionWatch.crossings(event).compactMap { identifier in
-                guard let entry = state.pending[identifier] else { return nil }
-                if !(entry.request.trigger?.repeats ?? false) {
-                    state.pending.remove(identifier)
-                    regionWatch.unwatch([identifier])
-                }
-                return entry.request
-            }
+            return state.pending.takeCrossed(regionWatch.crossings(event), unwatchingIn: regionWatch).map(\.request)
         }
         guard !fired.isEmpty else { return }
         stateChanged()

@@ -11,3 +11,23 @@ extension PendingTable {
         return (entry, next)
     }
 }
+
+extension PendingTable {
+    /// Takes the location entries whose regions a position crossed (`identifiers`, from
+    /// ``RegionWatch/crossings(_:)``): a repeating one stays pending and watched, the others
+    /// leave the table and `regionWatch`. Returns the requests to deliver, in the order given,
+    /// each with whether it stays pending.
+    mutating func takeCrossed(
+        _ identifiers: [String], unwatchingIn regionWatch: RegionWatch
+    ) -> [(request: UNNotificationRequest, stays: Bool)] {
+        identifiers.compactMap { identifier in
+            guard let entry = self[identifier] else { return nil }
+            let stays = entry.request.trigger?.repeats ?? false
+            if !stays {
+                remove(identifier)
+                regionWatch.unwatch([identifier])
+            }
+            return (entry.request, stays)
+        }
+    }
+}
