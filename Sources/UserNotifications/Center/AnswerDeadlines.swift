@@ -40,13 +40,18 @@ final class AnswerDeadlines: Sendable {
     /// has not come within `interval`. One of the two runs, once; `expired` must be quick. The
     /// work goes on after the deadline (nothing can stop the app's code), but nobody waits for
     /// it any more.
+    ///
+    /// Called on the main actor (a response told by the center's response queue), the work
+    /// starts at once, in the caller's job (`Task.immediate`), up to its first suspension: a
+    /// delegate that answers without suspending has answered when this returns. Called from
+    /// anywhere else, it is a job on the main actor.
     func ask<Value: Sendable>(
         within interval: Duration, _ work: @escaping @MainActor @Sendable () async -> Value,
         answered: @escaping @MainActor @Sendable (Value) -> Void, expired: @escaping @Sendable () -> Void
     ) {
         let settled = OnceFlag()
         let token = add(after: interval) { if settled.take() { expired() } }
-        Task { @MainActor in
+        Task.immediate { @MainActor in
             let value = await work()
             self.remove(token)
             if settled.take() { answered(value) }
