@@ -33,7 +33,12 @@ public final class XvfbDisplay: Sendable {
     /// The PID of `Xvfb`.
     public var pid: Int32 { process.pid }
 
-    /// Starts `Xvfb -displayfd 1 -screen 0 <screen> -nolisten tcp`.
+    /// Starts `Xvfb -displayfd 1 -screen 0 <screen> -nolisten tcp -noreset`.
+    ///
+    /// `-noreset`: an X server resets when its last client leaves (it frees everything and
+    /// starts its next generation, checking its listening sockets again), and a client that
+    /// connects meanwhile can be turned away. The gallery's terminal picture probes the display
+    /// with `xdpyinfo`, then its only client, and starts `xterm` right after it left.
     ///
     /// - Parameters:
     ///   - screen: Width, height and depth of screen 0.
@@ -45,7 +50,7 @@ public final class XvfbDisplay: Sendable {
         environment["DISPLAY"] = nil
         let process = try ChildProcess(
             executable: xvfb,
-            arguments: ["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp"],
+            arguments: ["-displayfd", "1", "-screen", "0", screen, "-nolisten", "tcp", "-noreset"],
             environment: environment
         )
         guard await process.waitForOutput(containing: "\n", timeout: startTimeout) else {
