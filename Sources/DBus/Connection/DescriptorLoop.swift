@@ -177,11 +177,6 @@ final class DescriptorLoop: Sendable {
         return jobs.withLock { !$0.queue.isEmpty }
     }
 
-    /// Whether `id` is still registered.
-    func isRegistered(_ id: UInt64) -> Bool {
-        registrations.withLock { $0[id] != nil }
-    }
-
     private func run() -> Never {
         loopThread.store(UInt(pthread_self()), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 64)
