@@ -138,13 +138,8 @@ final class DescriptorLoop: Sendable {
     /// woken inside it, that thread would often reach the connection's queue while the report
     /// still holds it, and wait there for it, a thread switch each way.
     static func afterReport(_ wakeUp: @escaping @Sendable () -> Void) {
-        guard let loop = running else { return wakeUp() }
-        loop.deferWakeUp(wakeUp)
-    }
-
-    private func deferWakeUp(_ wakeUp: @escaping @Sendable () -> Void) {
-        guard isLoopThread, inReport.load(ordering: .relaxed) else { return wakeUp() }
-        wakeUps.withLock { $0.append(wakeUp) }
+        guard let loop = running, loop.isLoopThread, loop.inReport.load(ordering: .relaxed) else { return wakeUp() }
+        loop.wakeUps.withLock { $0.append(wakeUp) }
     }
 
     /// Whether the caller runs on the loop's thread.
