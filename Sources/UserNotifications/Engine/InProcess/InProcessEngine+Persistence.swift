@@ -15,17 +15,17 @@ extension InProcessEngine {
     /// It reads on the actor: the engine of an app's own center. ``restoreOffActor()`` is the
     /// agent's.
     func restore() {
-        if keeper.restore(adopt: adopt) != nil { pruneAttachments() }
+        if stateStore.restore(adopt: adopt) != nil { pruneAttachments() }
     }
 
     /// ``restore()`` with the read (the lock, the file) on a thread of its own
     /// (``StateFileThread``), the actor taking inputs meanwhile; what was read is taken in on
     /// the actor. A read that another one finished first is dropped.
     func restoreOffActor() async {
-        guard !keeper.hasRead else { return }
-        let keeper = keeper
-        let read = await StateFileThread.run { keeper.read() }
-        if keeper.take(read, adopt: adopt) != nil { pruneAttachments() }
+        guard !stateStore.hasRead else { return }
+        let stateStore = stateStore
+        let read = await StateFileThread.run { stateStore.read() }
+        if stateStore.take(read, adopt: adopt) != nil { pruneAttachments() }
     }
 
     /// Removes the stored attachments that no request or notification of the state read holds.
@@ -65,12 +65,12 @@ extension InProcessEngine {
     /// that waits for a slow disk or a lock held on the file must not hold every app's calls.
     func scheduleSave() {
         SaveCoalescing.carryOut(
-            keeper.change(), write: { savesOffActor ? startSave() : saveNow() }, flush: { await self.flushWaitingSave() })
+            stateStore.change(), write: { savesOffActor ? startSave() : saveNow() }, flush: { await self.flushWaitingSave() })
     }
 
     /// Writes (starts, off the actor) a save that is still waiting for its burst to end, now.
     func flushWaitingSave() {
-        guard keeper.writeWaiting else { return }
+        guard stateStore.writeWaiting else { return }
         if savesOffActor { startSave() } else { saveNow() }
     }
 
@@ -83,7 +83,7 @@ extension InProcessEngine {
     func writeStateInOrder() async throws {
         await drain()
         await settleSaves()
-        if let problem = keeper.problem { throw problem }
+        if let problem = stateStore.problem { throw problem }
     }
 
     /// Writes a waiting save now; off the actor, waits for the save under way first and
@@ -95,31 +95,31 @@ extension InProcessEngine {
                 await saveUnderWay.value
                 continue
             }
-            guard keeper.writeWaiting || saveFollows else { return }
+            guard stateStore.writeWaiting || saveFollows else { return }
             saveFollows = false
             startSave()
         }
     }
 
-    /// Writes the state at once, on the actor (``EngineStateKeeper/write(_:)``), reading the
+    /// Writes the state at once, on the actor (``EngineStateStore/write(_:)``), reading the
     /// file first while it has not been read: a file that could not be read is never replaced.
     func saveNow() {
-        guard keeper.file != nil else { return }
-        keeper.writeStarted()
+        guard stateStore.file != nil else { return }
+        stateStore.writeStarted()
         restore()
-        keeper.write(snapshot)
+        stateStore.write(snapshot)
     }
 
     /// Starts a save whose file work runs off the actor (``saveOffActor()``); while one is
     /// under way, has another follow it instead: one save at a time, the next one with the
     /// state as it is when it starts.
     func startSave() {
-        guard keeper.file != nil else { return }
+        guard stateStore.file != nil else { return }
         guard saveUnderWay == nil else {
             saveFollows = true
             return
         }
-        keeper.writeStarted()
+        stateStore.writeStarted()
         saveUnderWay = Task { await self.saveOffActor() }
     }
 
@@ -130,14 +130,14 @@ extension InProcessEngine {
     /// ``scheduleSave()`` decides.
     private func saveOffActor() async {
         await restoreOffActor()
-        if keeper.hasRead {
-            let (keeper, ours) = (keeper, snapshot())
-            await StateFileThread.run { keeper.write { ours } }
+        if stateStore.hasRead {
+            let (stateStore, ours) = (stateStore, snapshot())
+            await StateFileThread.run { stateStore.write { ours } }
         }
         saveUnderWay = nil
         guard saveFollows else { return }
         saveFollows = false
-        if keeper.writeWaiting { startSave() } else { scheduleSave() }
+        if stateStore.writeWaiting { startSave() } else { scheduleSave() }
     }
 
     func snapshot() -> EngineState {

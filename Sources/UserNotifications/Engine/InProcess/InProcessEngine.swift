@@ -39,7 +39,7 @@ actor InProcessEngine: NotificationEngine {
     /// The app served; `nil` once it has gone.
     var host: (any EngineHost)? { hostReference.host }
     /// The state file and the bookkeeping of its saves.
-    let keeper: EngineStateKeeper
+    let stateStore: EngineStateStore
     let attachmentStore: AttachmentStore?
     private nonisolated let inbox = Locked<[EngineInput]>([])
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
@@ -128,7 +128,7 @@ actor InProcessEngine: NotificationEngine {
         self.client = client
         self.clock = clock
         self.hostReference = host
-        self.keeper = EngineStateKeeper(stateDirectory: stateDirectory, load: saves)
+        self.stateStore = EngineStateStore(stateDirectory: stateDirectory, load: saves)
         let folder = try? stateDirectory?.get()
         self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
     }
@@ -235,7 +235,7 @@ actor InProcessEngine: NotificationEngine {
         // Delivered notifications come back only while the server instance that shows them
         // still owns the name, which is known once the client has connected. Without a bus
         // the connection fails at once and they are dropped, as they should be.
-        if keeper.file != nil {
+        if stateStore.file != nil {
             do {
                 try await client.connect()
             } catch {

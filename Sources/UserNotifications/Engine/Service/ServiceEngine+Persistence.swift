@@ -15,12 +15,12 @@ extension ServiceEngine {
     /// (the newest). A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
     func restore() {
-        let restored = keeper.restore { saved in
+        let restored = stateStore.restore { saved in
             state.withLock { state -> (rescheduled: [(String, Date)], trimmed: Int) in
                 saved.adoptCategoriesAndAuthorization(into: &state.categories, &state.authorizationStatus, &state.authorizationOptions)
                 var rescheduled: [(String, Date)] = []
-                for kept in saved.pending where state.pending[kept.request.identifier] == nil {
-                    let entry = PendingEntry(request: kept.request.makeRequest(), anchor: kept.anchor, nextFire: kept.nextFire)
+                for pending in saved.pending where state.pending[pending.request.identifier] == nil {
+                    let entry = PendingEntry(request: pending.request.makeRequest(), anchor: pending.anchor, nextFire: pending.nextFire)
                     if let trigger = entry.request.trigger as? UNLocationNotificationTrigger {
                         restoreWatch(entry, trigger: trigger, into: &state)
                         continue
@@ -51,15 +51,15 @@ extension ServiceEngine {
     /// lately, so an app that adds one request and exits keeps it; else once at the end of
     /// the burst (or at ``flushSave()``, which ``close()`` and ``writeStateNow()`` call).
     func stateChanged() {
-        SaveCoalescing.carryOut(keeper.change(), write: {
-            keeper.writeStarted()
+        SaveCoalescing.carryOut(stateStore.change(), write: {
+            stateStore.writeStarted()
             write()
         }, flush: { self.flushSave() })
     }
 
     /// Writes a save that is still waiting for its burst to end, now.
     func flushSave() {
-        guard keeper.takeWaitingWrite() else { return }
+        guard stateStore.takeWaitingWrite() else { return }
         write()
     }
 
@@ -69,14 +69,14 @@ extension ServiceEngine {
     ///   ``InvalidApplicationIdentifierError`` when the app id cannot name its folder.
     func writeStateNow() async throws {
         flushSave()
-        if let problem = keeper.problem { throw problem }
+        if let problem = stateStore.problem { throw problem }
     }
 
-    /// Writes the state (``EngineStateKeeper/write(_:)``), reading the file first while it has
+    /// Writes the state (``EngineStateStore/write(_:)``), reading the file first while it has
     /// not been read (the read at start failed), and writing nothing when it still cannot be.
     private func write() {
         restore()
-        keeper.write(snapshot)
+        stateStore.write(snapshot)
     }
 
     /// What this engine keeps, as the state file holds it.

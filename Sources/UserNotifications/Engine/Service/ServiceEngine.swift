@@ -10,7 +10,7 @@ import FreedesktopNotifications
 /// watches them); it keeps its own delivered list (at most ``maximumDelivered``), and shows and
 /// withdraws through the service by identifier, one delivery at a time per identifier
 /// (``DeliveryLine``). Both lists, the categories and the authorization are kept across
-/// launches in the app's state file (``EngineStateKeeper``, as the in-process engine keeps
+/// launches in the app's state file (``EngineStateStore``, as the in-process engine keeps
 /// its own), under the service's bus name.
 ///
 /// A notification leaves the delivered list when it is withdrawn, replaced or answered
@@ -35,7 +35,7 @@ final class ServiceEngine: NotificationEngine {
     /// watched through.
     let regionWatch: RegionWatch
     /// Where the state is kept across launches.
-    let keeper: EngineStateKeeper
+    let stateStore: EngineStateStore
     /// One delivery at a time per identifier.
     let line = DeliveryLine()
 
@@ -53,7 +53,7 @@ final class ServiceEngine: NotificationEngine {
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>? = nil, locationHub: LocationHub? = nil
     ) async -> ServiceEngine {
         let engine = ServiceEngine(
-            service: service, identity: identity, clock: clock, host: host, keeper: EngineStateKeeper(stateDirectory: stateDirectory),
+            service: service, identity: identity, clock: clock, host: host, stateStore: EngineStateStore(stateDirectory: stateDirectory),
             locationHub: locationHub ?? LocationHub(desktopID: identity.id))
         engine.restore()
         await service.start { [weak engine] click in _ = engine?.take(click) }
@@ -62,11 +62,11 @@ final class ServiceEngine: NotificationEngine {
 
     private init(
         service: any NotificationService, identity: ApplicationIdentity, clock: any NotificationClock, host: EngineHostReference,
-        keeper: EngineStateKeeper, locationHub: LocationHub
+        stateStore: EngineStateStore, locationHub: LocationHub
     ) {
         self.service = service
         self.identity = identity
-        self.keeper = keeper
+        self.stateStore = stateStore
         self.clock = clock
         self.hostReference = host
         self.regionWatch = RegionWatch(hub: locationHub)

@@ -1,6 +1,6 @@
 import Foundation
 
-// What every engine keeps alike, to and from the state file: the pending list, the categories
+// What every engine saves alike, to and from the state file: the pending list, the categories
 // and the authorization. Each engine adds its own delivered list.
 extension EngineState {
     /// The state of an engine's pending list, categories and authorization; no delivered

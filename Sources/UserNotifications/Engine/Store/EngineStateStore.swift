@@ -7,11 +7,11 @@ import Foundation
 /// stamp of the engine's last write when it held the engine's state alone; the last
 /// ``problem``; when the next save is written (``SaveCoalescing``).
 ///
-/// The engine gives a snapshot and takes in what the file holds (its adopt closure); the keeper
-/// reads, merges, writes and records. A read taken in and a write each hold the keeper's turn,
+/// The engine gives a snapshot and takes in what the file holds (its adopt closure); the store
+/// reads, merges, writes and records. A read taken in and a write each hold the store's turn,
 /// so the last write holds the newest snapshot. The closures run inside the turn and must not
 /// start a save.
-final class EngineStateKeeper: Sendable {
+final class EngineStateStore: Sendable {
     /// The state file, `nil` when the center keeps no state.
     let file: StateFile<EngineState>?
     private let record: Locked<Record>
@@ -25,7 +25,7 @@ final class EngineStateKeeper: Sendable {
         var timing: SaveCoalescing
     }
 
-    /// The keeper of the file in `stateDirectory` (none kept when `nil`; a folder that cannot be
+    /// The store of the file in `stateDirectory` (no state saved when `nil`; a folder that cannot be
     /// named is logged and kept as the ``problem``), whose saves share `load`.
     init(stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, load: SaveLoad = SaveLoad()) {
         var problem: (any Error)?
