@@ -58,7 +58,9 @@ extension InProcessEngine {
             response = NotificationBridge.response(to: entry, category: category, actionKey: actionKey, text: text)
         }
         guard known else { return holdEarly(key, event) }
-        if let response { route(response) }
+        // The category's content extension sees it first, when there is one, and its answer
+        // is acted on (``apply(_:to:)``); else the host takes it.
+        if let response { host?.route(response) { option in await self.apply(option, to: response) } }
     }
 
     private func closed(_ key: ServerKey, reason: NotificationCloseReason, event: NotificationEvent) {
@@ -95,18 +97,8 @@ extension InProcessEngine {
 
     // MARK: - Responses
 
-    /// Hands a response to the content extension of its category first (when there is one),
-    /// then acts on its answer: keep showing, close, or close and tell the delegate.
-    private func route(_ response: UNNotificationResponse) {
-        guard let host else { return }
-        let category = response.notification.request.content.categoryIdentifier
-        guard host.hasContentExtension(forCategory: category) else { return host.receive(response) }
-        Task {
-            let option = await host.contentExtensionAnswer(for: response) ?? .dismissAndForwardAction
-            self.apply(option, to: response)
-        }
-    }
-
+    /// Acts on a content extension's answer to `response`: keep showing, close, or close and
+    /// tell the delegate.
     private func apply(_ option: UNNotificationContentExtensionResponseOption, to response: UNNotificationResponse) {
         let identifier = response.notification.request.identifier
         switch option {

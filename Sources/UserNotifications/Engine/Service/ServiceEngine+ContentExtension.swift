@@ -19,12 +19,6 @@ extension ServiceEngine {
     /// delivered list either way.
     func route(_ response: UNNotificationResponse) {
         guard let host else { return }
-        guard host.hasContentExtension(forCategory: response.notification.request.content.categoryIdentifier) else {
-            return host.receive(response)
-        }
-        Task {
-            let option = await host.contentExtensionAnswer(for: response) ?? .dismissAndForwardAction
-            if option == .dismissAndForwardAction { host.receive(response) }
-        }
+        host.route(response) { option in if option == .dismissAndForwardAction { host.receive(response) } }
     }
 }
