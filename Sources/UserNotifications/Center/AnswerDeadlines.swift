@@ -41,17 +41,17 @@ final class AnswerDeadlines: Sendable {
     /// work goes on after the deadline (nothing can stop the app's code), but nobody waits for
     /// it any more.
     ///
-    /// Called on the main actor (a response told by the center's response queue), the work
-    /// starts at once, in the caller's job (`Task.immediate`), up to its first suspension: a
-    /// delegate that answers without suspending has answered when this returns. Called from
-    /// anywhere else, it is a job on the main actor.
+    /// The work is a new main-actor job even when the caller is on the main actor already.
+    /// `Task.immediate` (run it in the caller's job when the caller is on the main actor) was
+    /// measured and left out: un-action took 0.7 % fewer instructions per round trip, un-pipe
+    /// 5.3 % more.
     func ask<Value: Sendable>(
         within interval: Duration, _ work: @escaping @MainActor @Sendable () async -> Value,
         answered: @escaping @MainActor @Sendable (Value) -> Void, expired: @escaping @Sendable () -> Void
     ) {
         let settled = OnceFlag()
         let token = add(after: interval) { if settled.take() { expired() } }
-        Task.immediate { @MainActor in
+        Task { @MainActor in
             let value = await work()
             self.remove(token)
             if settled.take() { answered(value) }
