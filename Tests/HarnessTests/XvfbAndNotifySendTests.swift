@@ -23,7 +23,7 @@ struct XvfbAndNotifySendTests {
 
         // The socket's identity: another test's Xvfb may take the freed display number at once,
         // and its new socket at the same path is not this one left behind.
-        let identity = { Self.identity(of: socket) }
+        let identity = { XvfbDisplay.identity(of: socket) }
         let ours = identity()
         #expect(ours != nil)
         await display.stop()
@@ -32,21 +32,12 @@ struct XvfbAndNotifySendTests {
         #expect(identity() != ours)
     }
 
-    /// A file's inode and change time: an inode alone does not tell a new socket from the
-    /// old one, since ext4 gives a freed inode to the next file made (a parallel test's Xvfb,
-    /// taking the freed display number, made its socket with this one's inode).
-    static func identity(of path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0 else { return nil }
-        return "\(status.st_dev):\(status.st_ino):\(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
-    }
-
     @Test("a killed Xvfb's socket is removed by stop(), as a stopped one removes its own")
     func killedLeavesNothing() async throws {
         let display = try await XvfbDisplay()
         let socket = "/tmp/.X11-unix/X\(display.number)"
         // By identity: another test's Xvfb may take the freed display number at once.
-        let identity = { Self.identity(of: socket) }
+        let identity = { XvfbDisplay.identity(of: socket) }
         let ours = identity()
         #expect(ours != nil)
         // SIGKILL, as stop() sends when SIGTERM takes longer than its grace on a loaded machine.

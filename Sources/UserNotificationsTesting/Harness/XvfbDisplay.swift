@@ -20,7 +20,7 @@ public final class XvfbDisplay: Sendable {
     /// `-displayfd` Xvfb keeps no lock file, and takes a display number whose socket a killed
     /// Xvfb left by removing that file and making its own: checked by inode alone, a killed
     /// Xvfb's stop removed a new Xvfb's socket so, in a parallel test run.
-    private struct FileIdentity: Equatable {
+    package struct FileIdentity: Equatable {
         let device: UInt
         let inode: UInt
         let changedSeconds: Int
@@ -71,7 +71,8 @@ public final class XvfbDisplay: Sendable {
         socket = Self.identity(of: path).map { (path, $0) }
     }
 
-    private static func identity(of path: String) -> FileIdentity? {
+    /// The identity of the file at `path` (not followed if a link), `nil` when there is none.
+    package static func identity(of path: String) -> FileIdentity? {
         var status = stat()
         guard lstat(path, &status) == 0 else { return nil }
         return FileIdentity(
