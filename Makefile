@@ -4,7 +4,7 @@
 #   make demo-deps  install only what building and the demo need (DEMO_PACKAGES)
 #   make build   swift build
 #   make test    deps, build with tests, swift test (16 at a time; the real desktops and the chaos runs apart, one test at a time), a ThreadSanitizer pass, then a short fuzz pass
-#   make demo    demo-deps, then swift run SaySomething (the seed 000 flow)
+#   make demo    demo-deps, then build and run SaySomething (the seed 000 flow)
 #   make demo-agent  demo-deps, then RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, each
 #                client's instructions per operation (Benchmarks/instructions.sh, callgrind), and the ratios
@@ -131,8 +131,12 @@ install-missing:
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update; \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing
 
+# swift build and swift package through .ci/swiftpm: once more when the SwiftPM tool itself
+# crashes (a signal, never a compile error).
+SWIFTPM := $(CURDIR)/.ci/swiftpm
+
 build:
-	swift build
+	$(SWIFTPM) build
 
 # The sounds the library plays itself (where a test's server plays none) go nowhere in make test:
 # libcanberra tries PulseAudio alone (not ALSA, which a desktop routes to its speakers), on a
@@ -140,19 +144,21 @@ build:
 test: export CANBERRA_DRIVER := pulse
 test: export PULSE_SERVER := unix:/nonexistent/desktopnotifications-tests/pulse/native
 test: deps
-	swift build --build-tests
+	$(SWIFTPM) build --build-tests
 	swift test --skip-build --skip '$(ALONE)'
 	swift test --skip-build --no-parallel --filter '$(ALONE)'
-	swift test --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)' --skip '$(REAL_DESKTOPS)'
+	$(SWIFTPM) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	swift test --skip-build --sanitize=thread --scratch-path .build-tsan --no-parallel --filter '$(TSAN_FILTER)' --skip '$(REAL_DESKTOPS)'
 	.build/debug/notify-fuzz --cases $(FUZZ_SHORT_CASES)
 
 demo: demo-deps
-	swift run SaySomething
+	$(SWIFTPM) build --product SaySomething
+	swift run --skip-build SaySomething
 
 # RemindMeLater through the agent, shown by the terminal presenter on a private bus: type 1.
 demo-agent: demo-deps
-	swift build --product notify
-	swift build --product RemindMeLater
+	$(SWIFTPM) build --product notify
+	$(SWIFTPM) build --product RemindMeLater
 	examples/RemindMeLater/demo-agent.sh "$$(swift build --show-bin-path)"
 
 # The peers live beside the checkout (../shared/bench); BENCH_ROUNDS, BENCH_N, BENCH_PROCS size the run.
@@ -169,8 +175,8 @@ BENCH_INSTALL := $(CURDIR)/.build-bench-install
 
 bench: bench-deps
 	@[ -x "$(BENCH_DIR)/bench.sh" ] || { echo "make bench: $(BENCH_DIR)/bench.sh not found (set BENCH_DIR)" >&2; exit 1; }
-	swift build -c release --product notify-bench
-	swift build -c release --product notify
+	$(SWIFTPM) build -c release --product notify-bench
+	$(SWIFTPM) build -c release --product notify
 	rm -rf $(BENCH_INSTALL)
 	$(MAKE) --no-print-directory install PREFIX=/usr/local DESTDIR=$(BENCH_INSTALL) NOTIFY_SEND_LINK=0
 	rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT)
@@ -189,8 +195,8 @@ bench: bench-deps
 # notify-bench's agent rows start the notify beside it (.build/release/notify) as the agent, and stop it by PID.
 bench-agent: bench-deps
 	@[ -x "$(BENCH_DIR)/run-bus.sh" ] || { echo "make bench-agent: $(BENCH_DIR)/run-bus.sh not found (set BENCH_DIR)" >&2; exit 1; }
-	swift build -c release --product notify-bench
-	swift build -c release --product notify
+	$(SWIFTPM) build -c release --product notify-bench
+	$(SWIFTPM) build -c release --product notify
 	$(MAKE) -s -C $(BENCH_DIR) null-server
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows agent-idle,agent-idle-stay,agent-100k,agent-100k-batch,agent-100k-center --samples $(BENCH_ROUNDS)
 
@@ -207,12 +213,12 @@ FUZZ_SEED ?= 1
 FUZZ_MEMORY_MIB ?= 512
 
 fuzz: deps
-	swift build -c release --product notify-fuzz
+	$(SWIFTPM) build -c release --product notify-fuzz
 	.build/release/notify-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED) --memory-limit-mib $(FUZZ_MEMORY_MIB)
 
 # In debug: the plugin builds every product first, and make test has built them so already.
 man:
-	swift package generate-manual --multi-page --configuration debug
+	$(SWIFTPM) package generate-manual --multi-page --configuration debug
 	@echo "man pages: $(MAN_OUT)/"
 
 MAN_OUT := .build/plugins/GenerateManual/outputs/notify
@@ -235,7 +241,7 @@ RELEASE_FLAGS := -c release --product notify --static-swift-stdlib --disable-loc
 INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' NOTIFY_SEND_LINK='$(NOTIFY_SEND_LINK)'
 
 release:
-	swift build $(RELEASE_FLAGS) --scratch-path $(RELEASE_SCRATCH)
+	$(SWIFTPM) build $(RELEASE_FLAGS) --scratch-path $(RELEASE_SCRATCH)
 
 install: release man
 	$(INSTALL_ENV) packaging/install.sh install $(RELEASE_SCRATCH)/release/notify $(MAN_OUT)
@@ -269,7 +275,7 @@ DOCS_OUT := $(DOCS_SCRATCH)/plugins/Swift-DocC/outputs
 DOCS_TARGETS := UserNotifications CoreLocation FreedesktopNotifications DBus UserNotificationsTesting
 
 docs:
-	swift package --scratch-path $(DOCS_SCRATCH) generate-documentation \
+	$(SWIFTPM) package --scratch-path $(DOCS_SCRATCH) generate-documentation \
 		$(foreach target,$(DOCS_TARGETS),--target $(target)) --warnings-as-errors
 	@echo "documentation: $(DOCS_OUT)/"
 
@@ -281,7 +287,7 @@ docs:
 GALLERY_OUT ?= docs/gallery
 
 gallery: deps
-	swift build --product notify-gallery
+	$(SWIFTPM) build --product notify-gallery
 	"$$(swift build --show-bin-path)/notify-gallery" $(GALLERY_OUT)
 	mkdir -p Sources/UserNotifications/UserNotifications.docc/Resources
 	for picture in $(GALLERY_OUT)/*.png; do cp "$$picture" "Sources/UserNotifications/UserNotifications.docc/Resources/gallery-$$(basename "$$picture")"; done
