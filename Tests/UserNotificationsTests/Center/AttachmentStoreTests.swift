@@ -101,6 +101,18 @@ struct AttachmentStoreTests {
         #expect(try scratch.names(in: victim.appendingPathComponent("inner")) == ["deeper.png"])
     }
 
+    @Test("an add refused after the copy was made (a trigger that never fires) leaves no copy")
+    func refusedAfterCopy() async throws {
+        let fixture = try await CenterFixture(persistent: true)
+        let image = try Self.png()
+        defer { try? FileManager.default.removeItem(at: image) }
+        let past = UNCalendarNotificationTrigger(dateMatching: DateComponents(year: 2001, month: 1, day: 1, hour: 9), repeats: false)
+        await #expect(throws: UNError.self) { try await fixture.center.add(try request("never", image: image, trigger: past)) }
+        #expect(storedFiles(fixture).isEmpty)
+        try await fixture.center.add(try request("later", image: image, trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false)))
+        #expect(storedFiles(fixture).count == 1)
+    }
+
     @Test("past the quota, add fails with attachmentMoveIntoDataStoreFailed and stores nothing")
     func quota() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")

@@ -9,9 +9,11 @@ extension InProcessEngine {
         _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, files: [Int32]?,
         waiter: EngineAnswer<Result<Void, any Error>>
     ) {
+        var stored: UNNotificationRequest?
         do {
             try Self.validate(request)
-            let request = try storingAttachments(of: request, files: files)
+            let request = try attachmentStore?.storing(request, files: files) ?? request
+            stored = request
             if let trigger = request.trigger as? UNLocationNotificationTrigger {
                 watch(request, trigger: trigger)
                 waiter.resolve(.success(()))
@@ -29,6 +31,9 @@ extension InProcessEngine {
                 deliver(request, date: clock.now, waiter: waiter, presentation: presentation)
             }
         } catch {
+            // Refused after its copies were made (a trigger that never fires), before anything
+            // held them: they go now.
+            if let stored { release(stored) }
             // `add` told the location hub of this region before it came in: tell it again
             // what is watched, so a refused request leaves no client running for nothing.
             if request.trigger is UNLocationNotificationTrigger { regionWatch.regionsChanged() }
@@ -50,38 +55,25 @@ extension InProcessEngine {
         if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
     }
 
-    /// The request with its attachments copied into the store (unchanged without a store),
-    /// from `files` when given, else from the paths they name.
-    private func storingAttachments(of request: UNNotificationRequest, files: [Int32]?) throws -> UNNotificationRequest {
-        guard let attachmentStore, !request.content.attachments.isEmpty else { return request }
-        let stored = try files.map { try attachmentStore.store(request.content.attachments, from: $0) }
-            ?? attachmentStore.store(request.content.attachments)
-        guard let content = request.content.mutableCopy() as? UNMutableNotificationContent else { return request }
-        content.attachments = stored.attachments
-        return UNNotificationRequest(identifier: request.identifier, content: content, trigger: request.trigger)
-    }
-
     // MARK: - Attachment holds
 
     /// The store folders the request's attachments live in.
     func folders(of request: UNNotificationRequest) -> [URL] {
-        guard let attachmentStore else { return [] }
-        return request.content.attachments.compactMap(attachmentStore.folder(of:))
+        attachmentStore?.folders(of: request) ?? []
     }
 
     /// Counts one more holder of the request's stored attachments.
     func hold(_ request: UNNotificationRequest) {
-        ledger.retain(folders(of: request))
+        ledger.hold(request, in: attachmentStore)
     }
 
     /// Counts one holder fewer; removes the folders nobody holds any more.
     func release(_ request: UNNotificationRequest) {
-        release(folders: folders(of: request))
+        ledger.release(request, from: attachmentStore)
     }
 
     func release(folders: [URL]) {
-        guard let attachmentStore else { return }
-        for folder in ledger.release(folders) { attachmentStore.release(folder) }
+        ledger.release(folders: folders, from: attachmentStore)
     }
 
     // MARK: - Pending

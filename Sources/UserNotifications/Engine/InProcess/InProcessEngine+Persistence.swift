@@ -15,7 +15,7 @@ extension InProcessEngine {
     /// It reads on the actor: the engine of an app's own center. ``restoreOffActor()`` is the
     /// agent's.
     func restore() {
-        if stateStore.restore(adopt: adopt) != nil { pruneAttachments() }
+        if stateStore.restore(adopt: adopt) != nil { ledger.prune(attachmentStore) }
     }
 
     /// ``restore()`` with the read (the lock, the file) on a thread of its own
@@ -25,12 +25,7 @@ extension InProcessEngine {
         guard !stateStore.hasRead else { return }
         let stateStore = stateStore
         let read = await StateFileThread.run { stateStore.read() }
-        if stateStore.take(read, adopt: adopt) != nil { pruneAttachments() }
-    }
-
-    /// Removes the stored attachments that no request or notification of the state read holds.
-    private func pruneAttachments() {
-        attachmentStore?.prune(keeping: Set(ledger.counts.keys))
+        if stateStore.take(read, adopt: adopt) != nil { ledger.prune(attachmentStore) }
     }
 
     /// Takes in what `state` holds that the center does not have yet.

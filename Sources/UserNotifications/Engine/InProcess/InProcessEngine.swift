@@ -129,8 +129,7 @@ actor InProcessEngine: NotificationEngine {
         self.clock = clock
         self.hostReference = host
         self.stateStore = EngineStateStore(stateDirectory: stateDirectory, load: saves)
-        let folder = try? stateDirectory?.get()
-        self.attachmentStore = folder.map { AttachmentStore(root: $0.appendingPathComponent("attachments", isDirectory: true)) }
+        self.attachmentStore = AttachmentStore(stateDirectory: stateDirectory)
     }
 
     // MARK: - The inbox

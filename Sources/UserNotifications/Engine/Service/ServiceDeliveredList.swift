@@ -21,10 +21,11 @@ struct ServiceDeliveredList: Sendable {
     /// The identifiers listed, in no order.
     var identifiers: [String] { Array(records.keys) }
 
-    /// Lists `record`, in place of the record of its identifier if there is one.
-    mutating func record(_ record: ServiceDelivered) {
-        records[record.identifier] = record
+    /// Lists `record`, in place of the record of its identifier if there is one (returned).
+    @discardableResult
+    mutating func record(_ record: ServiceDelivered) -> ServiceDelivered? {
         byDate.insert(record.identifier, at: record.notification.date)
+        return records.updateValue(record, forKey: record.identifier)
     }
 
     /// Takes `identifier` off the list; its record, or `nil` when it was not listed.
@@ -34,13 +35,12 @@ struct ServiceDeliveredList: Sendable {
         return records.removeValue(forKey: identifier)
     }
 
-    /// Takes the oldest records off the list until it holds at most `limit`; their identifiers,
+    /// Takes the oldest records off the list until it holds at most `limit`; those records,
     /// oldest first.
-    mutating func trim(to limit: Int) -> [String] {
-        var dropped: [String] = []
-        while records.count > limit, let oldest = byDate.first?.key {
-            remove(oldest)
-            dropped.append(oldest)
+    mutating func trim(to limit: Int) -> [ServiceDelivered] {
+        var dropped: [ServiceDelivered] = []
+        while records.count > limit, let oldest = byDate.first?.key, let record = remove(oldest) {
+            dropped.append(record)
         }
         return dropped
     }

@@ -10,8 +10,13 @@ extension ServiceEngine {
     /// the options showed nothing). Deliveries of one identifier go one at a time, in the
     /// order they came (``DeliveryLine``): the later content is the one shown and listed.
     ///
+    /// The caller holds `request`'s stored attachments for the delivery
+    /// (``AttachmentLedger/hold(_:in:)``); the delivery releases that hold when it ends, and the
+    /// listed notification holds them from then on.
+    ///
     /// - Throws: what the service's post throws (``NotificationService/post(_:category:options:replacing:)``).
     func deliver(_ request: UNNotificationRequest, date: Date) async throws {
+        defer { state.withLock { $0.ledger.release(request, from: attachmentStore) } }
         await line.enter(request.identifier)
         defer { line.leave(request.identifier) }
         let request = request.resolvingDeferredLocalizations()
@@ -24,13 +29,18 @@ extension ServiceEngine {
         let nonce = try await service.post(notification, category: category, options: options, replacing: replacing)
         let delivered = ServiceDelivered(notification: notification, actions: category?.actions ?? [], nonce: nonce)
         let dropped = state.withLock { state in
-            state.delivered.record(delivered)
-            return state.delivered.trim(to: Self.maximumDelivered)
+            state.ledger.hold(request, in: attachmentStore)
+            if let previous = state.delivered.record(delivered) {
+                state.ledger.release(previous.notification.request, from: attachmentStore)
+            }
+            let dropped = state.delivered.trim(to: Self.maximumDelivered)
+            for entry in dropped { state.ledger.release(entry.notification.request, from: attachmentStore) }
+            return dropped
         }
         for dropped in dropped {
             SubsystemLog.center.logger.info(
                 "the oldest notification left the delivered list, which holds at most \(Self.maximumDelivered)",
-                metadata: ["identifier": "\(TerminalText.singleLine(dropped))"])
+                metadata: ["identifier": "\(TerminalText.singleLine(dropped.identifier))"])
         }
         stateChanged()
         tellContentExtensionShown(notification)
@@ -70,6 +80,7 @@ extension ServiceEngine {
                 guard let expected = entry.actionNonce, PortalResponseID.nonce(nonce, matches: expected) else { return .wrongNonce }
             }
             state.delivered.remove(click.identifier)
+            state.ledger.release(entry.notification.request, from: attachmentStore)
             return .answered(entry, action)
         }
         switch outcome {

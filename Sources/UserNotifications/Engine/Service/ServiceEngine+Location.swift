@@ -17,7 +17,7 @@ extension ServiceEngine {
         try await regionWatch.need(adding: region)
         let entry = PendingEntry(request: request, anchor: clock.now, nextFire: RegionWatch.pendingDate)
         state.withLock { state in
-            state.pending.insert(entry)
+            if let replaced = state.pending.insert(entry) { state.ledger.release(replaced.request, from: attachmentStore) }
             regionWatch.watch(request.identifier, region: region)
         }
         scheduler?.cancel(request.identifier)
@@ -34,6 +34,7 @@ extension ServiceEngine {
             return
         }
         state.pending.insert(PendingEntry(request: entry.request, anchor: entry.anchor, nextFire: RegionWatch.pendingDate))
+        state.ledger.hold(entry.request, in: attachmentStore)
         regionWatch.watch(entry.identifier, region: trigger.regionRecord)
     }
 
@@ -45,7 +46,10 @@ extension ServiceEngine {
         let now = clock.now
         let fired = state.withLock { state -> [UNNotificationRequest] in
             guard !state.closed else { return [] }
-            return state.pending.takeCrossed(regionWatch.crossings(event), unwatchingIn: regionWatch).map(\.request)
+            let crossed = state.pending.takeCrossed(regionWatch.crossings(event), unwatchingIn: regionWatch)
+            // Each delivery holds the attachments: a request that left the list hands its hold on.
+            for (request, stays) in crossed where stays { state.ledger.hold(request, in: attachmentStore) }
+            return crossed.map(\.request)
         }
         guard !fired.isEmpty else { return }
         stateChanged()

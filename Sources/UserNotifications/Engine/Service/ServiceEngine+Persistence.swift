@@ -14,7 +14,10 @@ extension ServiceEngine {
     /// has not seen withdrawn or answered, at most ``ServiceEngine/maximumDelivered`` of them
     /// (the newest). A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
-    func restore() {
+    ///
+    /// With `pruning` (at start, before any request came in), the stored attachments that
+    /// nothing restored holds are removed.
+    func restore(pruning: Bool = false) {
         let restored = stateStore.restore { saved in
             state.withLock { state -> (rescheduled: [(String, Date)], trimmed: Int) in
                 saved.adoptCategoriesAndAuthorization(into: &state.categories, &state.authorizationStatus, &state.authorizationOptions)
@@ -26,15 +29,23 @@ extension ServiceEngine {
                         continue
                     }
                     state.pending.insert(entry)
+                    state.ledger.hold(entry.request, in: attachmentStore)
                     rescheduled.append((entry.identifier, entry.nextFire))
                 }
                 for entry in saved.delivered where entry.server == service.busName {
                     let notification = entry.notification.makeNotification()
                     guard state.delivered[notification.request.identifier] == nil else { continue }
                     state.delivered.record(ServiceDelivered(restoring: notification, nonce: entry.nonce, categories: state.categories))
+                    state.ledger.hold(notification.request, in: attachmentStore)
                 }
                 // A file written before the list was bounded (GNOME's, until d5ed40b) may hold more.
-                return (rescheduled, state.delivered.trim(to: Self.maximumDelivered).count)
+                let trimmed = state.delivered.trim(to: Self.maximumDelivered)
+                for entry in trimmed { state.ledger.release(entry.notification.request, from: attachmentStore) }
+                // What no restored request or notification holds (a launch that ended before its
+                // save left it). Only at start: later, an add may have copied files it holds
+                // only once it takes the lock.
+                if pruning { state.ledger.prune(attachmentStore) }
+                return (rescheduled, trimmed.count)
             }
         }
         guard let restored else { return }

@@ -11,7 +11,11 @@ import FreedesktopNotifications
 /// withdraws through the service by identifier, one delivery at a time per identifier
 /// (``DeliveryLine``). Both lists, the categories and the authorization are kept across
 /// launches in the app's state file (``EngineStateStore``, as the in-process engine keeps
-/// its own), under the service's bus name.
+/// its own), under the service's bus name. Where state is kept, a request's attachments are
+/// copied into the app's attachment store when it comes in (``AttachmentStore``, the in-process
+/// engine's), so the files the service is sent at delivery are the ones the app attached, even
+/// when the app has removed its own since; a copy goes once no pending request, delivery or
+/// listed notification holds it.
 ///
 /// A notification leaves the delivered list when it is withdrawn, replaced or answered
 /// (servers withdraw an activated notification). The services say nothing when a notification
@@ -36,6 +40,9 @@ final class ServiceEngine: NotificationEngine {
     let regionWatch: RegionWatch
     /// Where the state is kept across launches.
     let stateStore: EngineStateStore
+    /// Where the attachments of the pending and listed requests are kept; `nil` when no
+    /// state is kept.
+    let attachmentStore: AttachmentStore?
     /// One delivery at a time per identifier.
     let line = DeliveryLine()
 
@@ -54,19 +61,20 @@ final class ServiceEngine: NotificationEngine {
     ) async -> ServiceEngine {
         let engine = ServiceEngine(
             service: service, identity: identity, clock: clock, host: host, stateStore: EngineStateStore(stateDirectory: stateDirectory),
-            locationHub: locationHub ?? LocationHub(desktopID: identity.id))
-        engine.restore()
+            attachmentStore: AttachmentStore(stateDirectory: stateDirectory), locationHub: locationHub ?? LocationHub(desktopID: identity.id))
+        engine.restore(pruning: true)
         await service.start { [weak engine] click in _ = engine?.take(click) }
         return engine
     }
 
     private init(
         service: any NotificationService, identity: ApplicationIdentity, clock: any NotificationClock, host: EngineHostReference,
-        stateStore: EngineStateStore, locationHub: LocationHub
+        stateStore: EngineStateStore, attachmentStore: AttachmentStore?, locationHub: LocationHub
     ) {
         self.service = service
         self.identity = identity
         self.stateStore = stateStore
+        self.attachmentStore = attachmentStore
         self.clock = clock
         self.hostReference = host
         self.regionWatch = RegionWatch(hub: locationHub)
@@ -79,28 +87,47 @@ final class ServiceEngine: NotificationEngine {
 
     // MARK: - NotificationEngine
 
-    /// Adds `request`: a location request is watched (once the location service runs), a
-    /// request with another trigger is scheduled, any other is delivered now.
+    /// Adds `request`, its attachments copied into the store first: a location request is
+    /// watched (once the location service runs), a request with another trigger is scheduled,
+    /// any other is delivered now.
     ///
     /// - Throws: ``LocationServiceError`` for a location request when GeoClue is absent or
     ///   denies the app, as the in-process engine does; `UNError(.notificationInvalidNoDate)`
-    ///   for a trigger that never fires; what validation and delivery throw.
+    ///   for a trigger that never fires; what validation, the attachment store
+    ///   (``AttachmentStore/storing(_:files:)``) and delivery throw.
     func add(_ request: UNNotificationRequest) async throws {
         try InProcessEngine.validate(request)
-        if let trigger = request.trigger as? UNLocationNotificationTrigger {
-            try await watch(request, trigger: trigger)
-            return
-        }
-        if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
-            let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-            let replaced = state.withLock { $0.pending.insert(entry) }
-            if let replaced { regionWatch.unwatch([replaced.identifier]) }
-            scheduler?.schedule(request.identifier, at: entry.nextFire)
-            stateChanged()
-            return
+        let request = try attachmentStore?.storing(request) ?? request
+        // The copies are held from here: by the pending entry, or by the delivery.
+        state.withLock { $0.ledger.hold(request, in: attachmentStore) }
+        do {
+            if let trigger = request.trigger as? UNLocationNotificationTrigger {
+                return try await watch(request, trigger: trigger)
+            }
+            if let trigger = request.trigger, !(trigger is UNPushNotificationTrigger) {
+                return try schedule(request, trigger: trigger)
+            }
+        } catch {
+            state.withLock { $0.ledger.release(request, from: attachmentStore) }
+            throw error
         }
         removePendingRequests(withIdentifiers: [request.identifier])
         try await deliver(request, date: clock.now)
+    }
+
+    /// Puts `request` in the pending list, in place of one of its identifier, and schedules it.
+    ///
+    /// - Throws: `UNError(.notificationInvalidNoDate)` for a trigger that never fires.
+    private func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
+        let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
+        let replaced = state.withLock { state in
+            let replaced = state.pending.insert(entry)
+            if let replaced { state.ledger.release(replaced.request, from: attachmentStore) }
+            return replaced
+        }
+        if let replaced { regionWatch.unwatch([replaced.identifier]) }
+        scheduler?.schedule(request.identifier, at: entry.nextFire)
+        stateChanged()
     }
 
     func pendingRequests() async -> [UNNotificationRequest] {
@@ -109,7 +136,9 @@ final class ServiceEngine: NotificationEngine {
 
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
         let removed = state.withLock { state in
-            identifiers.map { $0.compactMap { state.pending.remove($0)?.identifier } } ?? state.pending.removeAll().map(\.identifier)
+            let entries = identifiers.map { $0.compactMap { state.pending.remove($0) } } ?? state.pending.removeAll()
+            for entry in entries { state.ledger.release(entry.request, from: attachmentStore) }
+            return entries.map(\.identifier)
         }
         for identifier in removed { scheduler?.cancel(identifier) }
         regionWatch.unwatch(removed)
@@ -127,7 +156,11 @@ final class ServiceEngine: NotificationEngine {
         let withdrawsUnlisted = service.withdrawsUnlisted
         let (removed, withdrawn) = state.withLock { state -> ([String], [String]) in
             let chosen = identifiers ?? state.delivered.identifiers
-            let removed = chosen.filter { state.delivered.remove($0) != nil }
+            let removed = chosen.filter { identifier in
+                guard let entry = state.delivered.remove(identifier) else { return false }
+                state.ledger.release(entry.notification.request, from: attachmentStore)
+                return true
+            }
             guard withdrawsUnlisted, let identifiers else { return (removed, removed) }
             var seen = Set<String>()
             return (removed, identifiers.filter { seen.insert($0).inserted })
@@ -213,11 +246,14 @@ final class ServiceEngine: NotificationEngine {
     // MARK: - Triggers
 
     /// A pending request fell due: a repeating one is scheduled again, the others leave the
-    /// list; then it is delivered, and a failure is logged (nobody waits for it).
+    /// list (their hold on the attachments goes to the delivery); then it is delivered, and a
+    /// failure is logged (nobody waits for it).
     func fire(_ identifier: String, due: Date) {
         let now = clock.now
-        let fired = state.withLock { state in
-            state.closed ? nil : state.pending.takeFired(identifier, due: due, now: now)
+        let fired = state.withLock { state -> (entry: PendingEntry, next: Date?)? in
+            guard !state.closed, let fired = state.pending.takeFired(identifier, due: due, now: now) else { return nil }
+            if fired.next != nil { state.ledger.hold(fired.entry.request, in: attachmentStore) }
+            return fired
         }
         guard let fired else { return }
         if let next = fired.next { scheduler?.schedule(identifier, at: next) }
