@@ -22,9 +22,7 @@ struct NotificationBridge {
         hints.urgency = Self.urgency(for: content.interruptionLevel)
         if options.showsBanner && !options.showsInList { hints.transient = true }
         if let progress = content.progress { hints.value = NotificationProgress.percent(progress) }
-        applySound(
-            content.interruptionLevel == .passive ? nil : content.sound, audio: content.attachments.first(where: \.isAudio),
-            options: options, to: &hints)
+        Self.applySound(of: content, options: options, to: &hints)
         if let image = Self.shownImage(among: content.attachments) {
             if let clipped = image.clippedThumbnail {
                 hints.image = clipped
@@ -84,11 +82,9 @@ struct NotificationBridge {
     /// a sound): `suppress-sound` alone. The default sound plays
     /// the first audio attachment (`sound-file`, the stored copy) when there is one, else the
     /// theme's default; a named sound always wins over the attachment.
-    private func applySound(
-        _ sound: UNNotificationSound?, audio: UNNotificationAttachment?, options: UNNotificationPresentationOptions,
-        to hints: inout NotificationHints
-    ) {
-        guard let sound, options.contains(.sound) else {
+    static func applySound(of content: UNNotificationContent, options: UNNotificationPresentationOptions, to hints: inout NotificationHints) {
+        let audio = content.attachments.first(where: \.isAudio)
+        guard let sound = content.sound, content.interruptionLevel != .passive, options.contains(.sound) else {
             hints.suppressSound = true
             return
         }

@@ -49,6 +49,43 @@ struct EventSoundDecisionTests {
         } == .themed(NotificationBridge.defaultSoundName))
     }
 
+    @Test("for a service that plays none (GNOME's interface, the portal before version 2), the sound a Notify would carry")
+    func fromContent() throws {
+        let bridge = NotificationBridge(
+            identity: ApplicationIdentity(id: "org.example.Sound", displayName: "Sound"), capabilities: Self.withoutSound)
+        let folder = try TemporaryDirectory()
+        let voice = try folder.file(named: "voice.wav", header: FileHeader.wave + [UInt8](repeating: 1, count: 64))
+        let cases: [(String, (UNMutableNotificationContent) throws -> Void, UNNotificationPresentationOptions)] = [
+            ("default", { $0.sound = .default }, [.banner, .sound]),
+            ("audio attachment", { content in
+                content.sound = .default
+                content.attachments = [try UNNotificationAttachment(identifier: "voice", url: voice)]
+            }, [.banner, .sound]),
+            ("named file", { $0.sound = UNNotificationSound(named: UNNotificationSoundName(voice.path)) }, [.banner, .sound]),
+            ("named", { $0.sound = UNNotificationSound(named: UNNotificationSoundName("complete")) }, [.banner, .sound]),
+            ("none", { $0.sound = nil }, [.banner, .sound]),
+            ("no .sound option", { $0.sound = .default }, [.banner]),
+            ("passive", { content in
+                content.sound = .default
+                content.interruptionLevel = .passive
+            }, [.banner, .sound]),
+        ]
+        var played: [EventSound?] = []
+        for (name, configure, options) in cases {
+            let content = UNMutableNotificationContent()
+            content.title = name
+            try configure(content)
+            let request = UNNotificationRequest(identifier: "s", content: content, trigger: nil)
+            let viaNotify = EventSound(hints: bridge.notifyRequest(for: request, category: nil, options: options, replacesID: 0).hints, capabilities: [])
+            let fromContent = EventSound(content: content, options: options)
+            #expect(fromContent == viaNotify, "\(name)")
+            played.append(fromContent)
+        }
+        #expect(played == [
+            .themed(NotificationBridge.defaultSoundName), .file(voice.path), .file(voice.path), .themed("complete"), nil, nil, nil,
+        ])
+    }
+
     @Test("a passive request asks every server for silence, as Apple delivers it without a sound")
     func passiveIsSilent() {
         let bridge = NotificationBridge(

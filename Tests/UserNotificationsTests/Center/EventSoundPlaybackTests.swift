@@ -84,6 +84,47 @@ struct EventSoundPlaybackTests {
 }
 
 extension EventSoundPlaybackTests {
+    /// A request with the default sound, or none.
+    static func request(_ identifier: String, sound: UNNotificationSound? = .default) -> UNNotificationRequest {
+        let content = UNMutableNotificationContent()
+        content.title = "Sound \(identifier)"
+        content.sound = sound
+        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
+    }
+
+    /// Waits for the shared player's sounds, then gives a stream that would start late a second.
+    static func settled(_ pulse: PulseAudioServer) async throws -> Int {
+        await EventSoundPlayer.shared.settle()
+        try await Task.sleep(for: .seconds(1))
+        return pulse.streamsStarted
+    }
+
+    @Test("GNOME's interface and the portal before version 2 play no sound: the center plays each delivery's; to version 2 it plays none")
+    func serviceEngines() async throws {
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            let gnome = try await GnomeFixture()
+            try await gnome.center.add(Self.request("a"))
+            #expect(try await pulse.waitForStreams(count: 1) == 1)
+            // An update in place plays again, as every delivery does.
+            try await gnome.center.add(Self.request("a"))
+            #expect(try await pulse.waitForStreams(count: 2) == 2)
+            try await gnome.center.add(Self.request("quiet", sound: nil))
+            #expect(try await Self.settled(pulse) == 2, "a request without a sound plays none")
+            await gnome.stop()
+
+            let version1 = try await PortalFixture(version: 1)
+            try await version1.post("b")
+            #expect(try await pulse.waitForStreams(count: 3) == 3)
+            await version1.stop()
+
+            let version2 = try await PortalFixture(version: 2)
+            try await version2.post("c")
+            #expect(version2.portal.added.last?.notification["sound"] == .string("default"), "the portal plays it")
+            #expect(try await Self.settled(pulse) == 3, "the center plays none for version 2")
+            await version2.stop()
+        }
+    }
+
     @Test("no sound server: nothing traps, the first failure is an error in the log, the next ones debug lines")
     func noServer() async throws {
         let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")

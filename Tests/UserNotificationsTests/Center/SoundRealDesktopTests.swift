@@ -8,8 +8,9 @@ import UserNotificationsTesting
 /// PulseAudio server (a null sink) that every process plays on: dunst, mako and xfce4-notifyd
 /// advertise no `sound` capability, so the center plays the sound itself (once); GNOME Shell
 /// plays `sound-name` through its own libcanberra, so the center plays nothing and exactly one
-/// stream is counted. Four requests each: the default sound, a named one, none, and a critical
-/// one; each test prints its row of the table.
+/// stream is counted. Through GNOME's `org.gtk.Notifications` (the GNOME engine) the shell plays
+/// nothing, so the center plays it. Four requests each: the default sound, a named one, none,
+/// and a critical one; each test prints its row of the table.
 @Suite("Sounds on real desktops: played once, by the server or by the center", .serialized)
 struct SoundRealDesktopTests {
     /// The table's columns, in order.
@@ -44,10 +45,12 @@ struct SoundRealDesktopTests {
             // time; in a headless shell only the first notification of a session played (the
             // later banners never showed, even with the first dismissed): each request gets a
             // shell of its own there.
-            let sessions = desktop == .gnome ? Variant.allCases.map { [$0] } : [Variant.allCases]
+            let sessions = desktop.isGnome ? Variant.allCases.map { [$0] } : [Variant.allCases]
             for variants in sessions {
                 try await desktop.run { bus, shown in
-                    let center = UNUserNotificationCenter(identity: Self.identity, bus: .address(bus.address), persistent: false)
+                    let center = UNUserNotificationCenter(
+                        identity: Self.identity, bus: .address(bus.address), persistent: false,
+                        engine: desktop == .gnomeEngine ? .gnome : nil)
                     for (index, variant) in variants.enumerated() {
                         let before = pulse.streamsStarted
                         try await center.add(variant.request)
@@ -76,8 +79,12 @@ struct SoundRealDesktopTests {
 /// The desktops of the sound table.
 enum SoundDesktop: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case dunst, mako, xfce, gnome
+    /// GNOME Shell through `org.gtk.Notifications` (the GNOME engine).
+    case gnomeEngine
 
     var testDescription: String { rawValue }
+
+    var isGnome: Bool { self == .gnome || self == .gnomeEngine }
 
     /// Starts the desktop (inheriting this process's `PULSE_SERVER`), runs `body` with its bus
     /// and a wait until the server has been given `count` notifications, the last one titled
@@ -108,6 +115,14 @@ enum SoundDesktop: String, CaseIterable, Sendable, CustomTestStringConvertible {
                     try await waitUntil(1, "titled \(title) on GNOME Shell") {
                         try await desktop.shell.list().count { $0.title == title }
                     }
+                }
+            }
+        case .gnomeEngine:
+            let appID = SoundRealDesktopTests.identity.id
+            let entry = "[Desktop Entry]\nType=Application\nName=Sound Tests\nExec=/bin/true\n"
+            try await GnomeDesktop.run(applications: ["\(appID).desktop": entry]) { desktop in
+                try await body(desktop.testBus) { count, title in
+                    _ = try await desktop.shell.waitForGtkList(appID: appID, count: count) { $0.last?.title == title }
                 }
             }
         }

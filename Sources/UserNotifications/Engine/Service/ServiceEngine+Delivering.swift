@@ -27,6 +27,7 @@ extension ServiceEngine {
             (state.categories[request.content.categoryIdentifier], state.delivered[request.identifier] != nil)
         }
         let nonce = try await service.post(notification, category: category, options: options, replacing: replacing)
+        await playSound(of: notification, options: options)
         let delivered = ServiceDelivered(notification: notification, actions: category?.actions ?? [], nonce: nonce)
         let dropped = state.withLock { state in
             state.ledger.hold(request, in: attachmentStore)
@@ -44,6 +45,15 @@ extension ServiceEngine {
         }
         stateChanged()
         tellContentExtensionShown(notification)
+    }
+
+    /// Plays the sound of `notification`, which the service took, when the service plays none
+    /// (no `sound` capability; ``EventSound/init(content:options:)``): on every delivery, an
+    /// update in place too, as the in-process engine does for a server without `sound`.
+    private func playSound(of notification: UNNotification, options: UNNotificationPresentationOptions) async {
+        guard let sound = EventSound(content: notification.request.content, options: options),
+              await !service.capabilities().contains(.sound) else { return }
+        EventSoundPlayer.shared.play(sound, appID: identity.id, identifier: notification.request.identifier)
     }
 
     /// The options the host gives `notification`, after setting the badge they ask for (a
