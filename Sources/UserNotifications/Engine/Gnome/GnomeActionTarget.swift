@@ -20,7 +20,7 @@ package enum GnomeActionTarget {
 
     /// The target of `actionIdentifier` on `request` delivered at `date` (`userText` set,
     /// empty, for a text-input action); `nil` when not even the reduced form fits, or the user
-    /// info cannot be archived (``InProcessEngine/validate(_:)`` refuses such a request before).
+    /// info cannot be archived (``UNNotificationRequest/validateForDelivery()`` refuses such a request before).
     package static func encode(_ request: UNNotificationRequest, date: Date, actionIdentifier: String, textInput: Bool) -> String? {
         encode(request, date: date, actions: [Action(identifier: actionIdentifier, textInput: textInput)])[0]
     }

@@ -11,7 +11,7 @@ extension InProcessEngine {
     ) {
         var stored: UNNotificationRequest?
         do {
-            try Self.validate(request)
+            try request.validateForDelivery()
             let request = try attachmentStore?.storing(request, files: files) ?? request
             stored = request
             if let trigger = request.trigger as? UNLocationNotificationTrigger {
@@ -39,20 +39,6 @@ extension InProcessEngine {
             if request.trigger is UNLocationNotificationTrigger { regionWatch.regionsChanged() }
             waiter.resolve(.failure(error))
         }
-    }
-
-    static func validate(_ request: UNNotificationRequest) throws {
-        try request.trigger?.validate()
-        let content = request.content
-        let fields = [
-            ("identifier", request.identifier), ("title", content.title), ("subtitle", content.subtitle),
-            ("body", content.body), ("categoryIdentifier", content.categoryIdentifier),
-            ("threadIdentifier", content.threadIdentifier),
-        ]
-        for (field, text) in fields where text.containsNUL {
-            throw NotificationDeliveryError.invalidContent(field: field, reason: "contains a NUL character")
-        }
-        if !content.userInfo.isEmpty { _ = try NotificationContentSnapshot(content) }
     }
 
     // MARK: - Attachment holds

@@ -96,7 +96,7 @@ final class ServiceEngine: NotificationEngine {
     ///   for a trigger that never fires; what validation, the attachment store
     ///   (``AttachmentStore/storing(_:files:)``) and delivery throw.
     func add(_ request: UNNotificationRequest) async throws {
-        try InProcessEngine.validate(request)
+        try request.validateForDelivery()
         let request = try attachmentStore?.storing(request) ?? request
         // The copies are held from here: by the pending entry, or by the delivery.
         state.withLock { $0.ledger.hold(request, in: attachmentStore) }
