@@ -23,9 +23,6 @@ final class EngineStateStore: Sendable {
         var stamp: StateFileStamp?
         var problem: (any Error)?
         var timing: SaveCoalescing
-        /// When the write under way started (``writeStarted()``): its duration, which spaces
-        /// the next saves, counts from there, the wait for a thread and for the turn included.
-        var writeStart: ContinuousClock.Instant?
     }
 
     /// The store of the file in `stateDirectory` (no state saved when `nil`; a folder that cannot be
@@ -95,15 +92,11 @@ final class EngineStateStore: Sendable {
     func write(_ snapshot: () -> EngineState) {
         guard let file else { return }
         turn.withLock { _ in
-            let now = ContinuousClock.now
-            guard let (baseline, stamp, started) = record.withLock({ record in
-                record.baseline.map { ($0, record.stamp, record.writeStart ?? now) }
-            }) else { return }
+            guard let (baseline, stamp) = record.withLock({ record in record.baseline.map { ($0, record.stamp) } }) else { return }
             let ours = snapshot()
             let written = Result { try EngineState.write(ours, to: file, since: baseline, unchangedSince: stamp) }
             record.withLock { record in
-                record.timing.writeEnded(after: ContinuousClock.now - started)
-                record.writeStart = nil
+                record.timing.writeEnded(at: ContinuousClock.now)
                 switch written {
                 case .success(let stamp):
                     record.stamp = stamp
@@ -132,21 +125,12 @@ final class EngineStateStore: Sendable {
 
     /// A write starts now (it takes a waiting one along).
     func writeStarted() {
-        let now = ContinuousClock.now
-        record.withLock { record in
-            record.timing.writeStarted(at: now)
-            record.writeStart = now
-        }
+        record.withLock { $0.timing.writeStarted(at: ContinuousClock.now) }
     }
 
     /// Starts the write waiting for its burst to end: `true` when one waited and must be written.
     func takeWaitingWrite() -> Bool {
-        let now = ContinuousClock.now
-        return record.withLock { record in
-            guard record.timing.takeWaitingWrite(at: now) else { return false }
-            record.writeStart = now
-            return true
-        }
+        record.withLock { $0.timing.takeWaitingWrite(at: ContinuousClock.now) }
     }
 
     /// Whether a write waits for the end of its burst.

@@ -34,7 +34,7 @@ package struct SaveCoalescing: Sendable {
 
     /// Whether a write waits for the end of its burst.
     package private(set) var writeWaiting = false
-    /// When the state was last written.
+    /// When the last write started.
     private var lastWrite: ContinuousClock.Instant?
     /// How long the last write took, which spaces the next.
     private var lastWriteDuration: Duration = .zero
@@ -69,6 +69,12 @@ package struct SaveCoalescing: Sendable {
         guard writeWaiting else { return false }
         writeStarted(at: now)
         return true
+    }
+
+    /// The write that started last (``writeStarted(at:)``) ended at `now`: its duration counts
+    /// from its start, the wait for a thread and for the file's turn included.
+    package mutating func writeEnded(at now: ContinuousClock.Instant) {
+        writeEnded(after: lastWrite.map { now - $0 } ?? .zero)
     }
 
     /// The write that started last took `duration`.
