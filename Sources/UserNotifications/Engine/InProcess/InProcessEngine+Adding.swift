@@ -33,7 +33,7 @@ extension InProcessEngine {
         } catch {
             // Refused after its copies were made (a trigger that never fires), before anything
             // held them: they go now.
-            if let stored { release(stored) }
+            if let stored { ledger.release(stored) }
             // `add` told the location hub of this region before it came in: tell it again
             // what is watched, so a refused request leaves no client running for nothing.
             if request.trigger is UNLocationNotificationTrigger { regionWatch.regionsChanged() }
@@ -48,27 +48,13 @@ extension InProcessEngine {
         attachmentStore?.folders(of: request) ?? []
     }
 
-    /// Counts one more holder of the request's stored attachments.
-    func hold(_ request: UNNotificationRequest) {
-        ledger.hold(request, in: attachmentStore)
-    }
-
-    /// Counts one holder fewer; removes the folders nobody holds any more.
-    func release(_ request: UNNotificationRequest) {
-        ledger.release(request, from: attachmentStore)
-    }
-
-    func release(folders: [URL]) {
-        ledger.release(folders: folders, from: attachmentStore)
-    }
-
     // MARK: - Pending
 
     func schedule(_ request: UNNotificationRequest, trigger: UNNotificationTrigger) throws {
         let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
-        hold(entry.request)
+        ledger.hold(entry.request)
         if let replaced = pending.insert(entry) {
-            release(replaced.request)
+            ledger.release(replaced.request)
             regionWatch.unwatch([replaced.identifier])
         }
         scheduler?.schedule(request.identifier, at: entry.nextFire)
@@ -86,7 +72,7 @@ extension InProcessEngine {
             scheduler?.cancelAll()
             regionWatch.unwatchAll()
         }
-        for entry in removed { release(entry.request) }
+        for entry in removed { ledger.release(entry.request) }
         if !removed.isEmpty || identifiers == nil { scheduleSave() }
     }
 
@@ -96,8 +82,8 @@ extension InProcessEngine {
     /// saved as a scheduled request is, until the server took it.
     private func keep(_ request: UNNotificationRequest) {
         let now = clock.now
-        hold(request)
-        if let replaced = pending.insert(PendingEntry(request: request, anchor: now, nextFire: now)) { release(replaced.request) }
+        ledger.hold(request)
+        if let replaced = pending.insert(PendingEntry(request: request, anchor: now, nextFire: now)) { ledger.release(replaced.request) }
         scheduleSave()
     }
 
@@ -121,7 +107,7 @@ extension InProcessEngine {
         case .success:
             pending.remove(request.identifier)
             scheduler?.cancel(request.identifier)
-            release(request)
+            ledger.release(request)
             scheduleSave()
         case .failure where retry:
             deliverKept(request)
@@ -168,7 +154,7 @@ extension InProcessEngine {
         }
         scheduleSave()
         deliver(entry.request, date: due, waiter: nil)
-        if leaves { release(entry.request) }
+        if leaves { ledger.release(entry.request) }
     }
 }
 

@@ -203,7 +203,7 @@ extension InProcessEngine {
         let key = ServerKey(server: posting.server, id: posting.id)
         ledger.retain(delivery.folders)
         if let previous = delivered.record(DeliveredEntry(notification: delivery.notification, key: key)) {
-            release(previous.notification.request)
+            ledger.release(previous.notification.request)
         }
         for early in deliveries.takeEarly(for: key) { handle(early.event) }
         scheduleSave()
@@ -225,7 +225,7 @@ extension InProcessEngine {
         // with it (a kept request's delivery that starts after it tries the new server anyway).
         let retry = keptRetries.remove(finished.identifier) != nil
         forgetReplyWaiter(tag)
-        release(folders: finished.folders)
+        ledger.release(folders: finished.folders)
         if let waiter = finished.waiter {
             waiter.resolve(outcome.mapError { $0 as any Error })
         } else if let kept = finished.kept {
@@ -294,7 +294,7 @@ extension InProcessEngine {
     /// this id are ignored.
     private func finishClosing(_ key: ServerKey) {
         guard let entry = delivered.finishClosing(key) else { return }
-        release(entry.notification.request)
+        ledger.release(entry.notification.request)
         guard entry.dismissPending, !entry.responded else { return }
         host?.receive(UNNotificationResponse(
             notification: entry.notification, actionIdentifier: UNNotificationDismissActionIdentifier,

@@ -86,7 +86,7 @@ extension InProcessEngine {
     func dropServer(_ server: String) {
         voidTickets()
         let dropped = delivered.dropServer(server)
-        for entry in dropped { release(entry.notification.request) }
+        for entry in dropped { ledger.release(entry.notification.request) }
         if capabilityCache?.server == server { capabilityCache = nil }
         guard !dropped.isEmpty else { return }
         SubsystemLog.center.logger.info(

@@ -16,10 +16,10 @@ extension InProcessEngine {
     /// Takes a location request in: pending, its region watched.
     func watch(_ request: UNNotificationRequest, trigger: UNLocationNotificationTrigger) {
         let entry = PendingEntry(request: request, anchor: clock.now, nextFire: RegionWatch.pendingDate)
-        hold(entry.request)
+        ledger.hold(entry.request)
         if let replaced = pending.insert(entry) {
             scheduler?.cancel(replaced.identifier)
-            release(replaced.request)
+            ledger.release(replaced.request)
         }
         regionWatch.watch(request.identifier, region: trigger.regionRecord)
         scheduleSave()
@@ -31,7 +31,7 @@ extension InProcessEngine {
         if let problem = trigger.regionRecord.problem {
             SubsystemLog.center.logger.error(
                 "a saved location request was dropped", metadata: ["identifier": "\(request.identifier)", "reason": "\(problem)"])
-            release(request)
+            ledger.release(request)
             scheduleSave()
             return
         }
@@ -47,7 +47,7 @@ extension InProcessEngine {
         scheduleSave()
         for (request, stays) in fired {
             deliver(request, date: clock.now, waiter: nil)
-            if !stays { release(request) }
+            if !stays { ledger.release(request) }
         }
     }
 }

@@ -15,7 +15,7 @@ extension InProcessEngine {
     /// It reads on the actor: the engine of an app's own center. ``restoreOffActor()`` is the
     /// agent's.
     func restore() {
-        if stateStore.restore(adopt: adopt) != nil { ledger.prune(attachmentStore) }
+        if stateStore.restore(adopt: adopt) != nil { ledger.prune() }
     }
 
     /// ``restore()`` with the read (the lock, the file) on a thread of its own
@@ -25,7 +25,7 @@ extension InProcessEngine {
         guard !stateStore.hasRead else { return }
         let stateStore = stateStore
         let read = await StateFileThread.run { stateStore.read() }
-        if stateStore.take(read, adopt: adopt) != nil { ledger.prune(attachmentStore) }
+        if stateStore.take(read, adopt: adopt) != nil { ledger.prune() }
     }
 
     /// Takes in what `state` holds that the center does not have yet.
@@ -33,7 +33,7 @@ extension InProcessEngine {
         state.adoptCategoriesAndAuthorization(into: &categories, &authorizationStatus, &authorizationOptions)
         for saved in state.pending where pending[saved.request.identifier] == nil {
             let request = saved.request.makeRequest()
-            hold(request)
+            ledger.hold(request)
             if let trigger = request.trigger as? UNLocationNotificationTrigger {
                 restoreWatch(request, trigger: trigger, anchor: saved.anchor)
                 continue
@@ -44,7 +44,7 @@ extension InProcessEngine {
         owner = owner ?? client.serverOwner
         for saved in state.delivered where saved.server == owner && delivered[saved.notification.request.identifier] == nil {
             let notification = saved.notification.makeNotification()
-            hold(notification.request)
+            ledger.hold(notification.request)
             delivered.record(DeliveredEntry(notification: notification, key: ServerKey(server: saved.server, id: saved.id)))
         }
     }

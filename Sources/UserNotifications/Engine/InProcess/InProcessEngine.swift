@@ -70,7 +70,7 @@ actor InProcessEngine: NotificationEngine {
     /// Kept requests whose delivery was under way when a server got the name: tried once more
     /// if that delivery fails (``retryKept()``).
     var keptRetries: Set<String> = []
-    var ledger = AttachmentLedger()
+    var ledger: AttachmentLedger
     var authorizationStatus: UNAuthorizationStatus = .notDetermined
     var authorizationOptions: UNAuthorizationOptions = []
     /// The owner of the notification service as of the last channel item.
@@ -130,6 +130,7 @@ actor InProcessEngine: NotificationEngine {
         self.hostReference = host
         self.stateStore = EngineStateStore(stateDirectory: stateDirectory, load: saves)
         self.attachmentStore = AttachmentStore(stateDirectory: stateDirectory)
+        self.ledger = AttachmentLedger(store: attachmentStore)
     }
 
     // MARK: - The inbox

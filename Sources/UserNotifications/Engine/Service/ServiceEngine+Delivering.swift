@@ -11,12 +11,12 @@ extension ServiceEngine {
     /// order they came (``DeliveryLine``): the later content is the one shown and listed.
     ///
     /// The caller holds `request`'s stored attachments for the delivery
-    /// (``AttachmentLedger/hold(_:in:)``); the delivery releases that hold when it ends, and the
+    /// (``AttachmentLedger/hold(_:)``); the delivery releases that hold when it ends, and the
     /// listed notification holds them from then on.
     ///
     /// - Throws: what the service's post throws (``NotificationService/post(_:category:options:replacing:)``).
     func deliver(_ request: UNNotificationRequest, date: Date) async throws {
-        defer { state.withLock { $0.ledger.release(request, from: attachmentStore) } }
+        defer { state.withLock { $0.ledger.release(request) } }
         await line.enter(request.identifier)
         defer { line.leave(request.identifier) }
         let request = request.resolvingDeferredLocalizations()
@@ -30,12 +30,12 @@ extension ServiceEngine {
         await playSound(of: notification, options: options)
         let delivered = ServiceDelivered(notification: notification, actions: category?.actions ?? [], nonce: nonce)
         let dropped = state.withLock { state in
-            state.ledger.hold(request, in: attachmentStore)
+            state.ledger.hold(request)
             if let previous = state.delivered.record(delivered) {
-                state.ledger.release(previous.notification.request, from: attachmentStore)
+                state.ledger.release(previous.notification.request)
             }
             let dropped = state.delivered.trim(to: Self.maximumDelivered)
-            for entry in dropped { state.ledger.release(entry.notification.request, from: attachmentStore) }
+            for entry in dropped { state.ledger.release(entry.notification.request) }
             return dropped
         }
         for dropped in dropped {
@@ -90,7 +90,7 @@ extension ServiceEngine {
                 guard let expected = entry.actionNonce, PortalResponseID.nonce(nonce, matches: expected) else { return .wrongNonce }
             }
             state.delivered.remove(click.identifier)
-            state.ledger.release(entry.notification.request, from: attachmentStore)
+            state.ledger.release(entry.notification.request)
             return .answered(entry, action)
         }
         switch outcome {

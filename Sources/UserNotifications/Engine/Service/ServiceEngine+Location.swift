@@ -17,7 +17,7 @@ extension ServiceEngine {
         try await regionWatch.need(adding: region)
         let entry = PendingEntry(request: request, anchor: clock.now, nextFire: RegionWatch.pendingDate)
         state.withLock { state in
-            if let replaced = state.pending.insert(entry) { state.ledger.release(replaced.request, from: attachmentStore) }
+            if let replaced = state.pending.insert(entry) { state.ledger.release(replaced.request) }
             regionWatch.watch(request.identifier, region: region)
         }
         scheduler?.cancel(request.identifier)
@@ -34,7 +34,7 @@ extension ServiceEngine {
             return
         }
         state.pending.insert(PendingEntry(request: entry.request, anchor: entry.anchor, nextFire: RegionWatch.pendingDate))
-        state.ledger.hold(entry.request, in: attachmentStore)
+        state.ledger.hold(entry.request)
         regionWatch.watch(entry.identifier, region: trigger.regionRecord)
     }
 
@@ -48,7 +48,7 @@ extension ServiceEngine {
             guard !state.closed else { return [] }
             let crossed = state.pending.takeCrossed(regionWatch.crossings(event), unwatchingIn: regionWatch)
             // Each delivery holds the attachments: a request that left the list hands its hold on.
-            for (request, stays) in crossed where stays { state.ledger.hold(request, in: attachmentStore) }
+            for (request, stays) in crossed where stays { state.ledger.hold(request) }
             return crossed.map(\.request)
         }
         guard !fired.isEmpty else { return }

@@ -29,22 +29,22 @@ extension ServiceEngine {
                         continue
                     }
                     state.pending.insert(entry)
-                    state.ledger.hold(entry.request, in: attachmentStore)
+                    state.ledger.hold(entry.request)
                     rescheduled.append((entry.identifier, entry.nextFire))
                 }
                 for entry in saved.delivered where entry.server == service.busName {
                     let notification = entry.notification.makeNotification()
                     guard state.delivered[notification.request.identifier] == nil else { continue }
                     state.delivered.record(ServiceDelivered(restoring: notification, nonce: entry.nonce, categories: state.categories))
-                    state.ledger.hold(notification.request, in: attachmentStore)
+                    state.ledger.hold(notification.request)
                 }
                 // A file written before the list was bounded (GNOME's, until d5ed40b) may hold more.
                 let trimmed = state.delivered.trim(to: Self.maximumDelivered)
-                for entry in trimmed { state.ledger.release(entry.notification.request, from: attachmentStore) }
+                for entry in trimmed { state.ledger.release(entry.notification.request) }
                 // What no restored request or notification holds (a launch that ended before its
                 // save left it). Only at start: later, an add may have copied files it holds
                 // only once it takes the lock.
-                if pruning { state.ledger.prune(attachmentStore) }
+                if pruning { state.ledger.prune() }
                 return (rescheduled, trimmed.count)
             }
         }

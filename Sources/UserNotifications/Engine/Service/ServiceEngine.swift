@@ -33,7 +33,7 @@ final class ServiceEngine: NotificationEngine {
     let identity: ApplicationIdentity
     let clock: any NotificationClock
     private let hostReference: EngineHostReference
-    let state = Locked(ServiceEngineState())
+    let state: Locked<ServiceEngineState>
     private let schedulerSlot = Locked<PendingScheduler<String>?>(nil)
     /// The regions of the pending location requests and the location service they are
     /// watched through.
@@ -75,6 +75,7 @@ final class ServiceEngine: NotificationEngine {
         self.identity = identity
         self.stateStore = stateStore
         self.attachmentStore = attachmentStore
+        self.state = Locked(ServiceEngineState(ledger: AttachmentLedger(store: attachmentStore)))
         self.clock = clock
         self.hostReference = host
         self.regionWatch = RegionWatch(hub: locationHub)
@@ -99,7 +100,7 @@ final class ServiceEngine: NotificationEngine {
         try request.validateForDelivery()
         let request = try attachmentStore?.storing(request) ?? request
         // The copies are held from here: by the pending entry, or by the delivery.
-        state.withLock { $0.ledger.hold(request, in: attachmentStore) }
+        state.withLock { $0.ledger.hold(request) }
         do {
             if let trigger = request.trigger as? UNLocationNotificationTrigger {
                 return try await watch(request, trigger: trigger)
@@ -108,7 +109,7 @@ final class ServiceEngine: NotificationEngine {
                 return try schedule(request, trigger: trigger)
             }
         } catch {
-            state.withLock { $0.ledger.release(request, from: attachmentStore) }
+            state.withLock { $0.ledger.release(request) }
             throw error
         }
         removePendingRequests(withIdentifiers: [request.identifier])
@@ -122,7 +123,7 @@ final class ServiceEngine: NotificationEngine {
         let entry = try PendingEntry(scheduling: request, trigger: trigger, at: clock.now)
         let replaced = state.withLock { state in
             let replaced = state.pending.insert(entry)
-            if let replaced { state.ledger.release(replaced.request, from: attachmentStore) }
+            if let replaced { state.ledger.release(replaced.request) }
             return replaced
         }
         if let replaced { regionWatch.unwatch([replaced.identifier]) }
@@ -137,7 +138,7 @@ final class ServiceEngine: NotificationEngine {
     func removePendingRequests(withIdentifiers identifiers: [String]?) {
         let removed = state.withLock { state in
             let entries = identifiers.map { $0.compactMap { state.pending.remove($0) } } ?? state.pending.removeAll()
-            for entry in entries { state.ledger.release(entry.request, from: attachmentStore) }
+            for entry in entries { state.ledger.release(entry.request) }
             return entries.map(\.identifier)
         }
         for identifier in removed { scheduler?.cancel(identifier) }
@@ -158,7 +159,7 @@ final class ServiceEngine: NotificationEngine {
             let chosen = identifiers ?? state.delivered.identifiers
             let removed = chosen.filter { identifier in
                 guard let entry = state.delivered.remove(identifier) else { return false }
-                state.ledger.release(entry.notification.request, from: attachmentStore)
+                state.ledger.release(entry.notification.request)
                 return true
             }
             guard withdrawsUnlisted, let identifiers else { return (removed, removed) }
@@ -252,7 +253,7 @@ final class ServiceEngine: NotificationEngine {
         let now = clock.now
         let fired = state.withLock { state -> (entry: PendingEntry, next: Date?)? in
             guard !state.closed, let fired = state.pending.takeFired(identifier, due: due, now: now) else { return nil }
-            if fired.next != nil { state.ledger.hold(fired.entry.request, in: attachmentStore) }
+            if fired.next != nil { state.ledger.hold(fired.entry.request) }
             return fired
         }
         guard let fired else { return }

@@ -4,7 +4,14 @@ import Foundation
 /// its way, a shown notification and a closing one each count once. A folder whose count
 /// falls to zero is returned for removal; nothing is scanned.
 struct AttachmentLedger {
+    /// The store whose folders the ledger counts, and removes once unused (its request-level
+    /// calls, ``hold(_:)`` and ``release(_:)``); `nil` when no state is kept: they do nothing.
+    let store: AttachmentStore?
     private(set) var counts: [URL: Int] = [:]
+
+    init(store: AttachmentStore? = nil) {
+        self.store = store
+    }
 
     var isEmpty: Bool { counts.isEmpty }
 

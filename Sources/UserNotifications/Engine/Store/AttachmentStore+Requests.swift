@@ -31,30 +31,29 @@ extension AttachmentStore {
 }
 
 extension AttachmentLedger {
-    /// Counts one more holder of the folders in `store` that `request`'s attachments live in
+    /// Counts one more holder of the store's folders that `request`'s attachments live in
     /// (nothing without a store).
-    mutating func hold(_ request: UNNotificationRequest, in store: AttachmentStore?) {
+    mutating func hold(_ request: UNNotificationRequest) {
         guard let store else { return }
         retain(store.folders(of: request))
     }
 
-    /// Counts one holder fewer of `request`'s folders in `store`, and removes those nobody
-    /// holds any more.
-    mutating func release(_ request: UNNotificationRequest, from store: AttachmentStore?) {
+    /// Counts one holder fewer of `request`'s folders, and removes those nobody holds any more.
+    mutating func release(_ request: UNNotificationRequest) {
         guard let store else { return }
-        release(folders: store.folders(of: request), from: store)
+        release(folders: store.folders(of: request))
     }
 
-    /// Counts one holder fewer of each of `folders`, and removes from `store` those nobody holds
-    /// any more.
-    mutating func release(folders: [URL], from store: AttachmentStore?) {
+    /// Counts one holder fewer of each of `folders`, and removes from the store those nobody
+    /// holds any more.
+    mutating func release(folders: [URL]) {
         guard let store else { return }
         for folder in release(folders) { store.release(folder) }
     }
 
-    /// Removes from `store` every folder this ledger does not count (after a state was read: what
-    /// no restored request or notification uses).
-    func prune(_ store: AttachmentStore?) {
+    /// Removes from the store every folder the ledger does not count (after a state was read:
+    /// what no restored request or notification uses).
+    func prune() {
         store?.prune(keeping: Set(counts.keys))
     }
 }
