@@ -15,9 +15,9 @@ extension ServiceEngine {
     /// (the newest). A file that cannot be read is logged and nothing is written over it (each
     /// save reads it again first, and writes once a read succeeds).
     ///
-    /// With `pruning` (at start, before any request came in), the stored attachments that
-    /// nothing restored holds are removed.
-    func restore(pruning: Bool = false) {
+    /// Returns whether the file was read and taken in now.
+    @discardableResult
+    func restore() -> Bool {
         let restored = stateStore.restore { saved in
             state.withLock { state -> (rescheduled: [(String, Date)], trimmed: Int) in
                 saved.adoptCategoriesAndAuthorization(into: &state.categories, &state.authorizationStatus, &state.authorizationOptions)
@@ -41,14 +41,10 @@ extension ServiceEngine {
                 // A file written before the list was bounded (GNOME's, until d5ed40b) may hold more.
                 let trimmed = state.delivered.trim(to: Self.maximumDelivered)
                 for entry in trimmed { state.ledger.release(entry.notification.request) }
-                // What no restored request or notification holds (a launch that ended before its
-                // save left it). Only at start: later, an add may have copied files it holds
-                // only once it takes the lock.
-                if pruning { state.ledger.prune() }
                 return (rescheduled, trimmed.count)
             }
         }
-        guard let restored else { return }
+        guard let restored else { return false }
         for (identifier, due) in restored.rescheduled { scheduler?.schedule(identifier, at: due) }
         if restored.trimmed > 0 {
             SubsystemLog.center.logger.info(
@@ -56,6 +52,7 @@ extension ServiceEngine {
                 metadata: ["dropped": "\(restored.trimmed)"])
             stateChanged()
         }
+        return true
     }
 
     /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written

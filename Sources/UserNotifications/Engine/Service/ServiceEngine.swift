@@ -62,7 +62,11 @@ final class ServiceEngine: NotificationEngine {
         let engine = ServiceEngine(
             service: service, identity: identity, clock: clock, host: host, stateStore: EngineStateStore(stateDirectory: stateDirectory),
             attachmentStore: AttachmentStore(stateDirectory: stateDirectory), locationHub: locationHub ?? LocationHub(desktopID: identity.id))
-        engine.restore(pruning: true)
+        // The stored attachments nothing restored holds (a launch that ended before its save
+        // left them) go, as the in-process engine prunes after its read. Only here, before any
+        // request came in: a later first read could meet an add that has copied its files but
+        // not yet taken the lock to hold them.
+        if engine.restore() { engine.state.withLock { $0.ledger.prune() } }
         await service.start { [weak engine] click in _ = engine?.take(click) }
         return engine
     }
