@@ -208,8 +208,10 @@ package final class UnifiedPushConnector: Sendable {
         }
         switch event {
         case .newEndpoint(_, let endpoint):
-            if let waiter = endpointWaiters.withLock({ $0[token] }) { waiter.resume(returning: endpoint) }
+            // Kept (and told) before `register` returns: kept after, it could land after an
+            // `unregister` the app made at once, and bring the dropped endpoint back.
             await registration.handlers.newEndpoint(endpoint)
+            if let waiter = endpointWaiters.withLock({ $0[token] }) { waiter.resume(returning: endpoint) }
         case .message(_, let bytes, let id): await registration.handlers.message(bytes, id)
         case .unregistered:
             // While the token registers again, an `Unregistered` is the late confirmation of
