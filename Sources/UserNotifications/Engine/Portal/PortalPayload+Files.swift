@@ -25,8 +25,10 @@ extension PortalPayload {
 
     /// ``entries(for:category:options:replacing:)``, and with version 2 keys the image
     /// attachment shown (the first image whose thumbnail is not hidden, as the freedesktop
-    /// mapping picks it; sent whole, a clipping rectangle is not applied) as `icon` and the
-    /// sound file as `sound`, each a sealed memory file (``PortalSealedFile``).
+    /// mapping picks it) as `icon` and the sound file as `sound`, each a sealed memory file
+    /// (``PortalSealedFile``). An image with a clipping rectangle is sent as the clipped
+    /// thumbnail the freedesktop mapping sends as pixels, encoded as PNG (``ClippedThumbnail``);
+    /// when it cannot be decoded here, the whole file.
     ///
     /// The sound file is the named sound when its name is a readable absolute path, else, for
     /// the default sound, the first audio attachment; other sounds stay `default`, and no
@@ -41,7 +43,7 @@ extension PortalPayload {
         guard features.hasVersion2Keys else { return delivery }
         let content = request.content
         if let image = NotificationBridge.shownImage(among: content.attachments),
-           let file = Self.sealed(image.url, named: "icon", limit: PortalSealedFile.maximumIconBytes, identifier: request.identifier) {
+           let file = Self.icon(of: image, identifier: request.identifier) {
             delivery.replace("icon", with: file)
         }
         if let sound = content.sound, options.contains(.sound),
@@ -60,9 +62,31 @@ extension PortalPayload {
         return URL(fileURLWithPath: name)
     }
 
+    /// The icon file of `image`: its clipped thumbnail as PNG when it has one, else the file.
+    private static func icon(of image: UNNotificationAttachment, identifier: String) -> DBusFileDescriptor? {
+        let limit = PortalSealedFile.maximumIconBytes
+        guard let clipped = image.clippedThumbnail.flatMap(ClippedThumbnail.png(of:)) else {
+            return sealed(image.url, named: "icon", limit: limit, identifier: identifier)
+        }
+        return sealed(named: "icon", identifier: identifier) { () throws(PortalSealedFile.Failure) in
+            guard clipped.count <= limit else {
+                throw PortalSealedFile.Failure.tooLarge(path: "the clipped thumbnail of \(image.url.path)", limit: limit)
+            }
+            return clipped
+        }
+    }
+
     private static func sealed(_ url: URL, named name: String, limit: Int, identifier: String) -> DBusFileDescriptor? {
+        sealed(named: name, identifier: identifier) { () throws(PortalSealedFile.Failure) in try PortalSealedFile.read(url, limit: limit) }
+    }
+
+    /// A sealed memory file of the bytes `bytes` gives; `nil`, logged, when they or the file
+    /// cannot be had.
+    private static func sealed(
+        named name: String, identifier: String, bytes: () throws(PortalSealedFile.Failure) -> [UInt8]
+    ) -> DBusFileDescriptor? {
         do throws(PortalSealedFile.Failure) {
-            return try PortalSealedFile.make(named: "desktopnotifications-" + name, bytes: try PortalSealedFile.read(url, limit: limit))
+            return try PortalSealedFile.make(named: "desktopnotifications-" + name, bytes: try bytes())
         } catch {
             SubsystemLog.center.logger.warning(
                 "a notification's \(name) was not sent as a file; the portal gets what version 1 gets",

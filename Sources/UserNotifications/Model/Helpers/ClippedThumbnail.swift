@@ -2,7 +2,8 @@ import FreedesktopNotifications
 
 /// An image attachment's clipped thumbnail as raw pixels for the `image-data` hint: the file
 /// decoded with gdk-pixbuf (``GdkPixbufLibrary``), turned upright by its EXIF orientation,
-/// cut to the clipping rectangle and, when large, scaled down.
+/// cut to the clipping rectangle and, when large, scaled down; and those pixels as a PNG file
+/// for the portal (``png(of:)``).
 enum ClippedThumbnail {
     /// The most pixel bytes sent: 4 MiB (1024 × 1024 with alpha), a quarter of the client's
     /// `image-data` cap (``NotificationLimits/imageBytes``) and far more than any server shows.
@@ -40,6 +41,24 @@ enum ClippedThumbnail {
         if fitted.width * fitted.height * channels > maximumBytes { fitted.height = max(1, maximumBytes / (fitted.width * channels)) }
         if fitted.width * fitted.height * channels > maximumBytes { fitted.width = max(1, maximumBytes / (fitted.height * channels)) }
         return fitted
+    }
+
+    /// `image` encoded as a PNG file, for a service that takes image files, not pixels (the
+    /// portal's `icon`); `nil` when gdk-pixbuf is not installed or cannot encode it.
+    static func png(of image: NotificationImage) -> [UInt8]? {
+        guard let library = GdkPixbufLibrary.shared, image.bitsPerSample == 8 else { return nil }
+        return image.data.withUnsafeBufferPointer { pixels -> [UInt8]? in
+            // The pixbuf borrows the pixels (no destroy function): it is released before they are.
+            guard let pixbuf = library.newFromData(
+                pixels.baseAddress, GdkPixbufLibrary.rgb, image.hasAlpha ? 1 : 0, image.bitsPerSample, image.width, image.height,
+                image.rowStride, nil, nil) else { return nil }
+            defer { library.unref(pixbuf) }
+            var buffer: UnsafeMutablePointer<CChar>?
+            var size = 0
+            guard library.saveToBuffer(pixbuf, &buffer, &size, "png", nil, nil, nil) != 0, let buffer else { return nil }
+            defer { library.free(buffer) }
+            return buffer.withMemoryRebound(to: UInt8.self, capacity: size) { [UInt8](UnsafeBufferPointer(start: $0, count: size)) }
+        }
     }
 
     /// Copies a pixbuf's rows without their padding (a sub-pixbuf's rows are its parent's).
