@@ -415,7 +415,7 @@ struct ChaosRunTests {
         center.removeAllPendingNotificationRequests()
         center.removeAllDeliveredNotifications()
         #expect(await eventually { await center.deliveredNotifications().isEmpty })
-        let owner = center.inProcessEngine?.client.serverOwner
+        let owner = center.inProcessEngine?.transport.serverOwner
         #expect(await eventually {
             Self.ourLive(on: server) == orphans
         }, "after withdrawing everything the server should show only the orphans; it shows \(Self.ourLive(on: server).sorted()), orphans \(orphans.sorted()), owner \(owner ?? "none"), server \(server.uniqueName)")
@@ -524,7 +524,7 @@ struct Bookkeeping: Equatable, CustomStringConvertible {
     static func of(_ center: UNUserNotificationCenter) async -> Bookkeeping {
         let engine = await center.inProcessEngine?.bookkeeping() ?? .empty
         var connection = Connection()
-        if let link = try? await center.inProcessEngine?.client.connect() {
+        if let link = try? await (center.inProcessEngine?.transport as? FreedesktopTransport)?.client.connect() {
             let core = link.core
             core.performNow {
                 connection = Connection(

@@ -50,7 +50,7 @@ extension InProcessEngine {
         let intercepted = host.hasContentExtension(forCategory: request.content.categoryIdentifier)
         let ticket = PostTicket(
             tag: delivery.tag, request: request, category: categories[request.content.categoryIdentifier],
-            bridge: NotificationBridge(identity: identity, capabilities: cache.capabilities),
+            capabilities: cache.capabilities,
             replacesID: delivered.replacementID(for: request.identifier, on: owner), intercepted: intercepted,
             channel: channel)
         deliveries.update(delivery.tag) { $0.intercepted = intercepted }
@@ -74,24 +74,20 @@ extension InProcessEngine {
     private nonisolated func post(_ ticket: PostTicket, options: UNNotificationPresentationOptions) {
         let content = ticket.request.content
         if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: ticket.request.identifier) }
-        var arguments = ticket.bridge.notifyRequest(
-            for: ticket.request, category: ticket.category, options: options, replacesID: ticket.replacesID)
-        if ticket.intercepted { arguments.hints.resident = true }
-        send(arguments, tag: ticket.tag, capabilities: ticket.bridge.capabilities, on: ticket.channel)
+        send(
+            TransportPost(
+                request: ticket.request, category: ticket.category, options: options, replacesID: ticket.replacesID,
+                resident: ticket.intercepted, capabilities: ticket.capabilities),
+            tag: ticket.tag, on: ticket.channel)
     }
 
-    /// Sends the `Notify` of delivery `tag`: the one place both ways of posting meet. A sound
-    /// the server will not play (``EventSound``) is kept to be played once the server accepts
-    /// the notification (``posted(_:_:owner:)``): on every delivery, an update in place too,
-    /// as Apple plays a request's sound each time it is delivered. (GNOME Shell 43, which plays
-    /// the sound itself, replays it for an update only when the sound changed.)
-    private nonisolated func send(
-        _ arguments: NotifyRequest, tag: UInt64, capabilities: Set<NotificationCapability>, on channel: NotificationChannel
-    ) {
-        if let sound = EventSound(hints: arguments.hints, capabilities: capabilities) {
-            soundsToPlay.withLock { $0[tag] = sound }
-        }
-        client.post(arguments, tag: tag, on: channel)
+    /// Sends delivery `tag` through the transport: the one place both ways of posting meet. A
+    /// sound the server will not play (``EventSound``) is kept to be played once the server
+    /// accepts the notification (``posted(_:_:owner:)``): on every delivery, an update in place
+    /// too, as Apple plays a request's sound each time it is delivered. (GNOME Shell 43, which
+    /// plays the sound itself, replays it for an update only when the sound changed.)
+    private nonisolated func send(_ post: TransportPost, tag: UInt64, on channel: NotificationChannel) {
+        transport.post(post, tag: tag, on: channel) { sound in soundsToPlay.withLock { $0[tag] = sound } }
     }
 
     /// Voids the ticket of `identifier`, before a change that its `Notify` depends on.
@@ -133,11 +129,11 @@ extension InProcessEngine {
             return
         }
         capabilityWaiters = [tag]
-        let client = self.client
+        let transport = self.transport
         Task {
             let result: Result<(capabilities: [NotificationCapability], server: String?), NotificationsError>
             do throws(NotificationsError) {
-                result = .success(try await client.capabilityAnswer())
+                result = .success(try await transport.capabilityAnswer())
             } catch {
                 result = .failure(error)
             }
@@ -175,14 +171,13 @@ extension InProcessEngine {
     private func post(_ tag: UInt64, capabilities: Set<NotificationCapability>) {
         guard let channel, let delivery = deliveries[tag] else { return }
         let request = delivery.notification.request
-        let bridge = NotificationBridge(identity: identity, capabilities: capabilities)
-        var arguments = bridge.notifyRequest(
-            for: request, category: categories[request.content.categoryIdentifier], options: delivery.options,
-            replacesID: delivered.replacementID(for: request.identifier, on: owner))
-        if delivery.intercepted { arguments.hints.resident = true }
+        let post = TransportPost(
+            request: request, category: categories[request.content.categoryIdentifier], options: delivery.options,
+            replacesID: delivered.replacementID(for: request.identifier, on: owner), resident: delivery.intercepted,
+            capabilities: capabilities)
         deliveries.markPosted(tag)
         if let waiter = delivery.waiter { wakeOnReply(tag, waiter) }
-        send(arguments, tag: tag, capabilities: capabilities, on: channel)
+        send(post, tag: tag, on: channel)
     }
 
     /// The reply to a delivery's `Notify`, in its place among the signals.
@@ -239,11 +234,11 @@ extension InProcessEngine {
     }
 
     private nonisolated func updateBadge(_ count: Int, for identifier: String) {
-        let client = self.client
+        let transport = self.transport
         let appID = identity.id
         Task {
             do {
-                try await client.setBadge(appID: appID, count: count)
+                try await transport.setBadge(appID: appID, count: count)
             } catch {
                 SubsystemLog.center.logger.warning(
                     "the badge of a notification was not set",
@@ -258,21 +253,21 @@ extension InProcessEngine {
     /// `CloseNotification` (its `NotificationClosed` finds it already answered). One on its
     /// way is closed as soon as its id is known.
     func removeDelivered(_ identifiers: [String]) {
-        var ids: [UInt32] = []
+        var withdrawn: [(id: UInt32, identifier: String)] = []
         for identifier in identifiers {
             _ = deliveries.withdrawOnArrival(identifier)
             voidTicket(identifier)
             guard let entry = delivered.close(identifier, { $0.responded = true }) else { continue }
             startGracePeriod(entry.key)
-            if entry.key.server == owner { ids.append(entry.key.id) }
+            if entry.key.server == owner { withdrawn.append((entry.key.id, identifier)) }
         }
         scheduleSave()
-        guard !ids.isEmpty else { return }
-        let client = self.client
+        guard !withdrawn.isEmpty else { return }
+        let transport = self.transport
         Task {
-            for id in ids {
+            for (id, identifier) in withdrawn {
                 do {
-                    try await client.closeNotification(id: id)
+                    try await transport.withdraw(id: id, identifier: identifier)
                 } catch {
                     // Servers answer an id that closed meanwhile with an error; nothing is lost.
                     SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])

@@ -41,7 +41,7 @@ extension InProcessEngine {
             pending.insert(PendingEntry(request: request, anchor: saved.anchor, nextFire: saved.nextFire))
             scheduler?.schedule(request.identifier, at: saved.nextFire)
         }
-        owner = owner ?? client.serverOwner
+        owner = owner ?? transport.serverOwner
         for saved in state.delivered where saved.server == owner && delivered[saved.notification.request.identifier] == nil {
             let notification = saved.notification.makeNotification()
             ledger.hold(notification.request)

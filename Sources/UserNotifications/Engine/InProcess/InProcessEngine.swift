@@ -22,7 +22,8 @@ actor InProcessEngine: NotificationEngine {
     static let closeGracePeriod: Duration = .milliseconds(250)
 
     nonisolated let identity: ApplicationIdentity
-    nonisolated let client: NotificationsClient
+    /// Where the notifications go: the freedesktop service (``FreedesktopTransport``).
+    nonisolated let transport: any NotificationTransport
     nonisolated let clock: any NotificationClock
     /// Set in the agent (``HostedEngine``): an immediate request is accepted (its `add`
     /// returns) once it is validated, its attachments taken and it is kept in the pending list
@@ -125,7 +126,7 @@ actor InProcessEngine: NotificationEngine {
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.taskExecutor = taskExecutor
         self.regionWatch = RegionWatch(hub: locationHub)
-        self.client = client
+        self.transport = FreedesktopTransport(client: client, identity: identity)
         self.clock = clock
         self.hostReference = host
         self.stateStore = EngineStateStore(stateDirectory: stateDirectory, load: saves)
@@ -228,7 +229,7 @@ actor InProcessEngine: NotificationEngine {
     }
 
     private func startUp() async {
-        channel = client.openChannel { [weak self] item in self?.receive(item) }
+        channel = transport.openChannel { [weak self] item in self?.receive(item) }
         scheduler = PendingScheduler(clock: clock) { [weak self] identifier, deadline in
             Task { await self?.fire(identifier, due: deadline) }
         }
@@ -237,7 +238,7 @@ actor InProcessEngine: NotificationEngine {
         // the connection fails at once and they are dropped, as they should be.
         if stateStore.file != nil {
             do {
-                try await client.connect()
+                try await transport.connect()
             } catch {
                 SubsystemLog.center.logger.info("no notification service at start", metadata: ["error": SubsystemLog.describe(error)])
             }
@@ -363,7 +364,7 @@ actor InProcessEngine: NotificationEngine {
 
     nonisolated func setBadgeCount(_ count: Int) async throws {
         do {
-            try await client.setBadge(appID: identity.id, count: count)
+            try await transport.setBadge(appID: identity.id, count: count)
         } catch {
             throw NotificationDeliveryError(error)
         }
@@ -389,7 +390,7 @@ actor InProcessEngine: NotificationEngine {
     }
 
     /// The notifications live in this process.
-    nonisolated func kind() async -> NotificationEngineKind { .inProcess }
+    nonisolated func kind() async -> NotificationEngineKind { transport.kind }
 
     nonisolated func close() {
         submitInBackground(.close)
@@ -413,7 +414,7 @@ actor InProcessEngine: NotificationEngine {
     private nonisolated func serverReachable() async -> Bool {
         guard !GnomeNotificationSwitch.isTurnedOff(appID: identity.id) else { return false }
         do {
-            return try await client.isServerAvailable()
+            return try await transport.isServerAvailable()
         } catch {
             SubsystemLog.center.logger.info("no notification service reachable", metadata: ["error": SubsystemLog.describe(error)])
             return false
@@ -423,9 +424,9 @@ actor InProcessEngine: NotificationEngine {
     /// The current server's capabilities (asked once per server instance), or `nil` with no
     /// server.
     func currentCapabilities() async -> Set<NotificationCapability>? {
-        if let cache = capabilityCache, cache.server == owner ?? client.serverOwner { return cache.capabilities }
+        if let cache = capabilityCache, cache.server == owner ?? transport.serverOwner { return cache.capabilities }
         do {
-            let answer = try await client.capabilityAnswer()
+            let answer = try await transport.capabilityAnswer()
             let capabilities = Set(answer.capabilities)
             learned(capabilities, of: answer.server)
             return capabilities
@@ -456,7 +457,8 @@ struct PostTicket: Sendable {
     let tag: UInt64
     let request: UNNotificationRequest
     let category: UNNotificationCategory?
-    let bridge: NotificationBridge
+    /// The server's capabilities, as the engine knew them.
+    let capabilities: Set<NotificationCapability>
     let replacesID: UInt32
     /// A content extension shows it: posted resident.
     let intercepted: Bool
