@@ -45,4 +45,10 @@ public struct NotificationPosting: Sendable, Hashable {
     public let id: UInt32
     /// The unique bus name of the server that replied.
     public let server: String
+
+    /// Where a notification landed: `id` on `server`.
+    package init(id: UInt32, server: String) {
+        self.id = id
+        self.server = server
+    }
 }

@@ -1,15 +1,4 @@
 extension EngineHost {
-    /// The presentation options for `notification`: known at once without a delegate, else
-    /// the delegate's answer (bounded by the presentation deadline).
-    package func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {
-        if let options = presentationOptionsWithoutAsking { return options }
-        return await withCheckedContinuation { continuation in
-            askPresentationOptions(for: notification) { continuation.resume(returning: $0) }
-        }
-    }
-}
-
-extension EngineHost {
     /// Hands `response` to the content extension of its category first, when there is one, and
     /// its answer (`.dismissAndForwardAction` when it gives none) to `answered`, in a task of its
     /// own; without an extension the host receives the response at once.

@@ -17,9 +17,9 @@ struct PortalForgedClickTests {
         _ = try await connection.call(message, timeout: .seconds(10))
     }
 
-    static func portalEngine(of center: UNUserNotificationCenter) async -> ServiceEngine? {
+    static func portalEngine(of center: UNUserNotificationCenter) async -> InProcessEngine? {
         _ = await center.engineKind
-        return (center.engine as? ServiceEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? ServiceEngine)
+        return (center.engine as? InProcessEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? InProcessEngine)
     }
 
     @Test("another peer's ActivateAction with the notification's very target is refused and the delegate hears nothing; the portal's click is taken")

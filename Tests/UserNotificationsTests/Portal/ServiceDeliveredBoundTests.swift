@@ -5,11 +5,11 @@ import UserNotificationsTesting
 
 @Suite("Service engine: the delivered list is bounded, on the portal and on GNOME")
 struct ServiceDeliveredBoundTests {
-    static let total = ServiceEngine.maximumDelivered + 2
+    static let total = ServiceTransport.maximumDelivered + 2
 
     /// The delivered list after `total` posts one second apart: the oldest two have left it.
     static func expectBounded(_ delivered: [String]) {
-        #expect(delivered.count == ServiceEngine.maximumDelivered)
+        #expect(delivered.count == ServiceTransport.maximumDelivered)
         #expect(delivered.first == "n2")
         #expect(delivered.last == "n\(total - 1)")
     }
@@ -51,7 +51,7 @@ struct ServiceDeliveredBoundTests {
         try EngineState.file(in: folder.url).save(saved)
         let fixture = try await GnomeFixture(stateDirectory: folder.url)
         let delivered = await fixture.center.deliveredNotifications().map(\.request.identifier)
-        #expect(delivered.count == ServiceEngine.maximumDelivered)
+        #expect(delivered.count == ServiceTransport.maximumDelivered)
         #expect(delivered.first == "n2")
         #expect(delivered.last == "n\(Self.total - 1)")
         try await fixture.center.writeStateNow()
@@ -59,7 +59,7 @@ struct ServiceDeliveredBoundTests {
             Issue.record("the state was not written")
             return
         }
-        #expect(written.delivered.count == ServiceEngine.maximumDelivered)
+        #expect(written.delivered.count == ServiceTransport.maximumDelivered)
         #expect(!written.delivered.contains { $0.notification.request.identifier == "n0" })
         await fixture.stop()
     }

@@ -110,7 +110,7 @@ enum EngineChoice {
     private static func gnomeEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?, required: Bool
-    ) async -> Result<ServiceEngine?, NotificationEngineFallback> {
+    ) async -> Result<InProcessEngine?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeService.callDeadline)
@@ -126,8 +126,9 @@ enum EngineChoice {
             await connection.close()
             return .success(nil)
         }
-        return .success(await ServiceEngine.start(
-            service: service, identity: identity, clock: clock, host: host, stateDirectory: stateDirectory, locationHub: locationHub))
+        return .success(InProcessEngine.start(
+            identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
+            stateDirectory: stateDirectory, locationHub: locationHub))
     }
 
     /// The agent's engine; `nil` when the agent is neither running nor activatable (and was not
@@ -159,11 +160,12 @@ enum EngineChoice {
     private static func portalEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?
-    ) async -> Result<ServiceEngine, NotificationEngineFallback> {
+    ) async -> Result<InProcessEngine, NotificationEngineFallback> {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalService.callDeadline)
-            return .success(await ServiceEngine.start(
-                service: PortalService(identity: identity, connection: connection), identity: identity, clock: clock, host: host,
+            let service = PortalService(identity: identity, connection: connection)
+            return .success(InProcessEngine.start(
+                identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
                 stateDirectory: stateDirectory, locationHub: locationHub))
         } catch {
             SubsystemLog.center.logger.error(

@@ -5,8 +5,8 @@ import FreedesktopNotifications
 
 /// The service of an app with a desktop entry on GNOME: notifications go to GNOME Shell's own
 /// interface, `org.gtk.Notifications`, as GLib's `GNotification` sends them, so that they stay
-/// in the message tray after the app exits and a click relaunches the app. A ``ServiceEngine``
-/// works in front of it.
+/// in the message tray after the app exits and a click relaunches the app. The engine core
+/// works in front of it (``ServiceTransport``).
 ///
 /// A request's identifier is its GNOME notification id: adding it again replaces the
 /// notification in place, and withdrawing it is `RemoveNotification` (by identifier, also one

@@ -17,7 +17,10 @@ enum EngineInput: Sendable {
     case categories(EngineAnswer<Set<UNNotificationCategory>>)
     case setAuthorization(UNAuthorizationStatus, UNAuthorizationOptions)
     case authorization(EngineAnswer<EngineAuthorizationRecord>)
-    case channel(NotificationChannelItem)
+    case channel(TransportItem)
+    /// A click that came through `org.freedesktop.Application.ActivateAction`, and whether
+    /// the engine took it.
+    case click(ServiceClick, EngineAnswer<Bool>)
     /// The delegate's answer for the delivery `tag`.
     case presented(tag: UInt64, UNNotificationPresentationOptions)
     /// The center has gone: the channel closes and a waiting save is written (started, when

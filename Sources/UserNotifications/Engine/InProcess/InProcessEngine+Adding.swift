@@ -101,7 +101,7 @@ extension InProcessEngine {
     /// With `retry` (the delivery was under way when a server got the name), a failure is tried
     /// once more: it may have failed on the server before (whose `GetCapabilities` or `Notify`
     /// was answered after the new one took the name), and nothing else would try it again.
-    func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, NotificationDeliveryError>, retry: Bool) {
+    func keptDeliveryEnded(_ request: UNNotificationRequest, _ outcome: Result<Void, any Error>, retry: Bool) {
         guard let entry = pending[request.identifier], entry.request === request else { return }
         switch outcome {
         case .success:
@@ -112,7 +112,8 @@ extension InProcessEngine {
         case .failure where retry:
             deliverKept(request)
         case .failure(let error):
-            undeliveredAfterAcceptance?(request.identifier, error)
+            undeliveredAfterAcceptance?(
+                request.identifier, error as? NotificationDeliveryError ?? .serverFailed(String(describing: error)))
         }
     }
 
@@ -142,19 +143,12 @@ extension InProcessEngine {
     /// list; then it is delivered. A kept request (no trigger: accepted before the agent
     /// stopped) stays in the list until the server took it.
     func fire(_ identifier: String, due: Date) {
-        guard let entry = pending[identifier], entry.nextFire == due else { return }
-        if entry.awaitsDelivery { return deliverKept(entry.request) }
-        var leaves = true
-        if let next = entry.nextFire(afterFiringAt: due, now: clock.now) {
-            pending.reschedule(identifier, to: next)
-            scheduler?.schedule(identifier, at: next)
-            leaves = false
-        } else {
-            pending.remove(identifier)
-        }
+        if let kept = pending[identifier], kept.nextFire == due, kept.awaitsDelivery { return deliverKept(kept.request) }
+        guard let (entry, next) = pending.takeFired(identifier, due: due, now: clock.now) else { return }
+        if let next { scheduler?.schedule(identifier, at: next) }
         scheduleSave()
         deliver(entry.request, date: due, waiter: nil)
-        if leaves { ledger.release(entry.request) }
+        if next == nil { ledger.release(entry.request) }
     }
 }
 

@@ -45,14 +45,13 @@ extension InProcessEngine {
     /// posted and its caller registered for the reply, as ``post(_:capabilities:)`` does, before
     /// anyone can post it. `nil` when the server's capabilities are not known yet.
     private func issueTicket(for delivery: Delivery, host: any EngineHost) -> PostTicket? {
-        guard let channel, let cache = capabilityCache, cache.server == owner else { return nil }
+        guard let cache = capabilityCache, cache.server == owner else { return nil }
         let request = delivery.notification.request
         let intercepted = host.hasContentExtension(forCategory: request.content.categoryIdentifier)
         let ticket = PostTicket(
-            tag: delivery.tag, request: request, category: categories[request.content.categoryIdentifier],
+            tag: delivery.tag, notification: delivery.notification, category: categories[request.content.categoryIdentifier],
             capabilities: cache.capabilities,
-            replacesID: delivered.replacementID(for: request.identifier, on: owner), intercepted: intercepted,
-            channel: channel)
+            replacesID: delivered.replacementID(for: request.identifier, on: owner), intercepted: intercepted)
         deliveries.update(delivery.tag) { $0.intercepted = intercepted }
         deliveries.markPosted(delivery.tag)
         if let waiter = delivery.waiter { wakeOnReply(delivery.tag, waiter) }
@@ -76,9 +75,9 @@ extension InProcessEngine {
         if options.contains(.badge), let badge = content.badge { updateBadge(badge.intValue, for: ticket.request.identifier) }
         send(
             TransportPost(
-                request: ticket.request, category: ticket.category, options: options, replacesID: ticket.replacesID,
+                notification: ticket.notification, category: ticket.category, options: options, replacesID: ticket.replacesID,
                 resident: ticket.intercepted, capabilities: ticket.capabilities),
-            tag: ticket.tag, on: ticket.channel)
+            tag: ticket.tag)
     }
 
     /// Sends delivery `tag` through the transport: the one place both ways of posting meet. A
@@ -86,8 +85,8 @@ extension InProcessEngine {
     /// accepts the notification (``posted(_:_:owner:)``): on every delivery, an update in place
     /// too, as Apple plays a request's sound each time it is delivered. (GNOME Shell 43, which
     /// plays the sound itself, replays it for an update only when the sound changed.)
-    private nonisolated func send(_ post: TransportPost, tag: UInt64, on channel: NotificationChannel) {
-        transport.post(post, tag: tag, on: channel) { sound in soundsToPlay.withLock { $0[tag] = sound } }
+    private nonisolated func send(_ post: TransportPost, tag: UInt64) {
+        transport.post(post, tag: tag) { sound in soundsToPlay.withLock { $0[tag] = sound } }
     }
 
     /// Voids the ticket of `identifier`, before a change that its `Notify` depends on.
@@ -169,27 +168,28 @@ extension InProcessEngine {
     }
 
     private func post(_ tag: UInt64, capabilities: Set<NotificationCapability>) {
-        guard let channel, let delivery = deliveries[tag] else { return }
+        guard let delivery = deliveries[tag] else { return }
         let request = delivery.notification.request
         let post = TransportPost(
-            request: request, category: categories[request.content.categoryIdentifier], options: delivery.options,
+            notification: delivery.notification, category: categories[request.content.categoryIdentifier], options: delivery.options,
             replacesID: delivered.replacementID(for: request.identifier, on: owner), resident: delivery.intercepted,
             capabilities: capabilities)
         deliveries.markPosted(tag)
         if let waiter = delivery.waiter { wakeOnReply(tag, waiter) }
-        send(post, tag: tag, on: channel)
+        send(post, tag: tag)
     }
 
     /// The reply to a delivery's `Notify`, in its place among the signals.
-    func posted(_ tag: UInt64, _ outcome: Result<NotificationPosting, NotificationsError>, owner: String?) {
+    func posted(_ tag: UInt64, _ outcome: Result<(posting: NotificationPosting, nonce: String?), any Error>, owner: String?) {
         let sound = soundsToPlay.withLock { $0.removeValue(forKey: tag) }
         guard let delivery = deliveries[tag] else { return }
         let posting: NotificationPosting
+        let nonce: String?
         switch outcome {
         case .failure(let error):
-            return finish(tag, .failure(NotificationDeliveryError(error)))
+            return finish(tag, .failure(error))
         case .success(let answer):
-            posting = answer
+            (posting, nonce) = answer
         }
         // The server that answered may be gone already (its NameOwnerChanged came first):
         // its notifications went with it, and so does this one.
@@ -197,9 +197,10 @@ extension InProcessEngine {
         if let sound { EventSoundPlayer.shared.play(sound, appID: identity.id, identifier: delivery.identifier) }
         let key = ServerKey(server: posting.server, id: posting.id)
         ledger.retain(delivery.folders)
-        if let previous = delivered.record(DeliveredEntry(notification: delivery.notification, key: key)) {
+        if let previous = delivered.record(DeliveredEntry(notification: delivery.notification, key: key, nonce: nonce)) {
             ledger.release(previous.notification.request)
         }
+        trimDelivered()
         for early in deliveries.takeEarly(for: key) { handle(early.event) }
         scheduleSave()
         if delivery.withdrawOnArrival { removeDelivered([delivery.identifier]) }
@@ -214,7 +215,7 @@ extension InProcessEngine {
 
     /// Ends a delivery: its waiter is told, its hold on the attachments released, and the next
     /// delivery of its identifier starts.
-    func finish(_ tag: UInt64, _ outcome: Result<Void, NotificationDeliveryError>) {
+    func finish(_ tag: UInt64, _ outcome: Result<Void, any Error>) {
         guard let (finished, next) = deliveries.finish(tag) else { return }
         // A mark of retryKept() is for the delivery under way then, whichever it was: it goes
         // with it (a kept request's delivery that starts after it tries the new server anyway).
@@ -222,7 +223,7 @@ extension InProcessEngine {
         forgetReplyWaiter(tag)
         ledger.release(folders: finished.folders)
         if let waiter = finished.waiter {
-            waiter.resolve(outcome.mapError { $0 as any Error })
+            waiter.resolve(outcome)
         } else if let kept = finished.kept {
             keptDeliveryEnded(kept, outcome, retry: retry)
         } else if case .failure(let error) = outcome {
@@ -249,30 +250,37 @@ extension InProcessEngine {
 
     // MARK: - Withdrawing
 
-    /// Withdraws notifications: they leave the list at once, and each live one gets a
-    /// `CloseNotification` (its `NotificationClosed` finds it already answered). One on its
-    /// way is closed as soon as its id is known.
-    func removeDelivered(_ identifiers: [String]) {
-        var withdrawn: [(id: UInt32, identifier: String)] = []
-        for identifier in identifiers {
+    /// Withdraws notifications: they leave the list at once, and each live one is withdrawn
+    /// through the transport (a `CloseNotification`, whose `NotificationClosed` finds it
+    /// already answered). One on its way is withdrawn as soon as its id is known. With
+    /// `unlisted`, an identifier the engine does not list is withdrawn too when the transport
+    /// ``NotificationTransport/withdrawsUnlisted`` (GNOME keeps an earlier launch's).
+    func removeDelivered(_ identifiers: [String], unlisted: Bool = false) {
+        let withdrawsUnlisted = unlisted && transport.withdrawsUnlisted
+        var seen = Set<String>()
+        for identifier in identifiers where seen.insert(identifier).inserted {
             _ = deliveries.withdrawOnArrival(identifier)
             voidTicket(identifier)
-            guard let entry = delivered.close(identifier, { $0.responded = true }) else { continue }
+            guard let entry = delivered.close(identifier, { $0.responded = true }) else {
+                if withdrawsUnlisted { transport.withdraw(id: nil, identifier: identifier) }
+                continue
+            }
             startGracePeriod(entry.key)
-            if entry.key.server == owner { withdrawn.append((entry.key.id, identifier)) }
+            if entry.key.server == owner { transport.withdraw(id: entry.key.id, identifier: identifier) }
         }
         scheduleSave()
-        guard !withdrawn.isEmpty else { return }
-        let transport = self.transport
-        Task {
-            for (id, identifier) in withdrawn {
-                do {
-                    try await transport.withdraw(id: id, identifier: identifier)
-                } catch {
-                    // Servers answer an id that closed meanwhile with an error; nothing is lost.
-                    SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
-                }
-            }
+    }
+
+    /// Removes the oldest notifications past the transport's bound
+    /// (``NotificationTransport/deliveredBound``) from the list; they stay on screen as the
+    /// server decides.
+    func trimDelivered() {
+        guard let bound = transport.deliveredBound else { return }
+        for entry in delivered.trim(to: bound) {
+            ledger.release(entry.notification.request)
+            SubsystemLog.center.logger.info(
+                "the oldest notification left the delivered list, which holds at most \(bound)",
+                metadata: ["identifier": "\(TerminalText.singleLine(entry.identifier))"])
         }
     }
 

@@ -7,7 +7,7 @@ import FreedesktopNotifications
 // client checks the sender), and only ids this engine posted on that owner count. Each
 // notification answers once, whatever the order or repetition of the signals.
 extension InProcessEngine {
-    func handle(_ item: NotificationChannelItem) {
+    func handle(_ item: TransportItem) {
         if item.owner != owner { voidTickets() }
         owner = item.owner
         switch item.kind {
@@ -15,6 +15,8 @@ extension InProcessEngine {
             posted(tag, outcome, owner: item.owner)
         case .event(let event):
             handle(event)
+        case .click(let click):
+            take(click)
         }
     }
 
@@ -93,6 +95,74 @@ extension InProcessEngine {
             "the notification server went away; its notifications left the delivered list",
             metadata: ["server": "\(TerminalText.singleLine(server))", "identifiers": "\(dropped.map(\.identifier).sorted())"])
         scheduleSave()
+    }
+
+    // MARK: - Clicks of a service
+
+    /// Takes a click a service reported (``ServiceTransport``): the response for the listed
+    /// notification it names, which then leaves the list (the services withdraw an activated
+    /// notification and say nothing after), handed to the category's content extension first,
+    /// when there is one, else to the delegate. A click on a text-input action is a
+    /// ``UNTextInputNotificationResponse`` with the text the service sent (empty when none).
+    ///
+    /// A click for a notification the engine does not list is handed on as the response it
+    /// archives (``ServiceClick/archived``), when it carries one. Returns `false` (and logs)
+    /// when no listed notification has that identifier or that action and the click archives
+    /// none, or when the click names a nonce that is not the notification's.
+    @discardableResult
+    func take(_ click: ServiceClick) -> Bool {
+        guard let entry = delivered[click.identifier],
+              let action = actionIdentifier(click.action, of: entry) else {
+            if let archived = click.archived {
+                routeServiceResponse(archived)
+                return true
+            }
+            SubsystemLog.center.logger.info(
+                "an action for no shown notification was ignored", metadata: ["identifier": "\(TerminalText.singleLine(click.identifier))"])
+            return false
+        }
+        if let nonce = click.nonce {
+            guard let expected = entry.nonce, PortalResponseID.nonce(nonce, matches: expected) else {
+                SubsystemLog.center.logger.warning(
+                    "a notification response whose target does not carry the notification's nonce was refused",
+                    metadata: ["identifier": "\(TerminalText.singleLine(click.identifier))"])
+                return false
+            }
+        }
+        voidTicket(entry.identifier)
+        delivered.remove(entry.identifier)
+        ledger.release(entry.notification.request)
+        scheduleSave()
+        let category = categories[entry.notification.request.content.categoryIdentifier]
+        if category?.actions.first(where: { $0.identifier == action }) is UNTextInputNotificationAction {
+            routeServiceResponse(UNTextInputNotificationResponse(
+                notification: entry.notification, actionIdentifier: action, userText: click.userText ?? "",
+                activationToken: click.activationToken))
+        } else {
+            routeServiceResponse(UNNotificationResponse(
+                notification: entry.notification, actionIdentifier: action, activationToken: click.activationToken))
+        }
+        return true
+    }
+
+    /// The action identifier `action` stands for on `entry`: a button by its place among its
+    /// category's actions.
+    private func actionIdentifier(_ action: ServiceClick.Action, of entry: DeliveredEntry) -> String? {
+        switch action {
+        case .defaultAction: return UNNotificationDefaultActionIdentifier
+        case .named(let identifier): return identifier
+        case .button(let index):
+            let actions = categories[entry.notification.request.content.categoryIdentifier]?.actions ?? []
+            return actions.indices.contains(index) ? actions[index].identifier : nil
+        }
+    }
+
+    /// Hands a service's response to the category's content extension first, when there is
+    /// one: the service closed the notification already, so the extension cannot keep it on
+    /// screen, but it decides whether the delegate is told.
+    private func routeServiceResponse(_ response: UNNotificationResponse) {
+        guard let host else { return }
+        host.route(response) { option in if option == .dismissAndForwardAction { host.receive(response) } }
     }
 
     // MARK: - Responses

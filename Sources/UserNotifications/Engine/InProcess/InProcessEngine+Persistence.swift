@@ -45,8 +45,11 @@ extension InProcessEngine {
         for saved in state.delivered where saved.server == owner && delivered[saved.notification.request.identifier] == nil {
             let notification = saved.notification.makeNotification()
             ledger.hold(notification.request)
-            delivered.record(DeliveredEntry(notification: notification, key: ServerKey(server: saved.server, id: saved.id)))
+            delivered.record(DeliveredEntry(
+                notification: notification, key: ServerKey(server: saved.server, id: transport.restoredID(saved.id)), nonce: saved.nonce))
         }
+        // A file written before the list was bounded (GNOME's, until d5ed40b) may hold more.
+        trimDelivered()
     }
 
     /// Saves the change as ``SaveCoalescing`` decides: at once when nothing was written
@@ -139,7 +142,8 @@ extension InProcessEngine {
         var state = EngineState(pending: pending, categories: categories, status: authorizationStatus, options: authorizationOptions)
         state.delivered = delivered.live.values.compactMap { entry in
             EngineState.entry(of: entry.identifier) {
-                EngineState.Delivered(notification: try NotificationSnapshot(entry.notification), server: entry.key.server, id: entry.key.id)
+                EngineState.Delivered(
+                    notification: try NotificationSnapshot(entry.notification), server: entry.key.server, id: entry.key.id, nonce: entry.nonce)
             }
         }
         return state

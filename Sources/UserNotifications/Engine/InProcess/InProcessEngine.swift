@@ -22,7 +22,8 @@ actor InProcessEngine: NotificationEngine {
     static let closeGracePeriod: Duration = .milliseconds(250)
 
     nonisolated let identity: ApplicationIdentity
-    /// Where the notifications go: the freedesktop service (``FreedesktopTransport``).
+    /// Where the notifications go: the freedesktop service (``FreedesktopTransport``), or a
+    /// service such as the portal (``ServiceTransport``).
     nonisolated let transport: any NotificationTransport
     nonisolated let clock: any NotificationClock
     /// Set in the agent (``HostedEngine``): an immediate request is accepted (its `add`
@@ -58,7 +59,6 @@ actor InProcessEngine: NotificationEngine {
     private var startup: Task<Void, Never>?
     private var started = false
     private var closed = false
-    var channel: NotificationChannel?
     var scheduler: PendingScheduler<String>?
     /// The regions of the pending location triggers, and the location service they are
     /// watched through (shared with other engines in the agent).
@@ -106,8 +106,22 @@ actor InProcessEngine: NotificationEngine {
         undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
     ) -> InProcessEngine {
+        start(
+            identity: identity, transport: FreedesktopTransport(client: client, identity: identity), clock: clock, host: host,
+            stateDirectory: stateDirectory, locationHub: locationHub, undeliveredAfterAcceptance: undeliveredAfterAcceptance,
+            taskExecutor: taskExecutor, saves: saves)
+    }
+
+    /// Makes the engine in front of `transport` and starts its loop, which ends with
+    /// ``close()``.
+    static func start(
+        identity: ApplicationIdentity, transport: any NotificationTransport, clock: any NotificationClock, host: EngineHostReference,
+        stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
+        undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
+        taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
+    ) -> InProcessEngine {
         let engine = InProcessEngine(
-            identity: identity, client: client, clock: clock, host: host, stateDirectory: stateDirectory,
+            identity: identity, transport: transport, clock: clock, host: host, stateDirectory: stateDirectory,
             locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance,
             taskExecutor: taskExecutor, saves: saves)
         // The first drain starts the engine (the state read, the server's name) on the global
@@ -117,7 +131,7 @@ actor InProcessEngine: NotificationEngine {
     }
 
     private init(
-        identity: ApplicationIdentity, client: NotificationsClient, clock: any NotificationClock, host: EngineHostReference,
+        identity: ApplicationIdentity, transport: any NotificationTransport, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub,
         undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?, taskExecutor: (any TaskExecutor)?,
         saves: SaveLoad
@@ -126,7 +140,7 @@ actor InProcessEngine: NotificationEngine {
         self.undeliveredAfterAcceptance = undeliveredAfterAcceptance
         self.taskExecutor = taskExecutor
         self.regionWatch = RegionWatch(hub: locationHub)
-        self.transport = FreedesktopTransport(client: client, identity: identity)
+        self.transport = transport
         self.clock = clock
         self.hostReference = host
         self.stateStore = EngineStateStore(stateDirectory: stateDirectory, load: saves)
@@ -187,7 +201,7 @@ actor InProcessEngine: NotificationEngine {
     ///
     /// The wake-ups of one read go together: a caller woken for its reply takes the signals
     /// that came with it too, so they need no task of their own.
-    private nonisolated func receive(_ item: NotificationChannelItem) {
+    private nonisolated func receive(_ item: TransportItem) {
         submit(.channel(item))
         var waiter: EngineAnswer<Result<Void, any Error>>?
         if case .posted(let tag, _) = item.kind { waiter = replyWaiters.withLock { $0.removeValue(forKey: tag) } }
@@ -229,7 +243,7 @@ actor InProcessEngine: NotificationEngine {
     }
 
     private func startUp() async {
-        channel = transport.openChannel { [weak self] item in self?.receive(item) }
+        await transport.open { [weak self] item in self?.receive(item) }
         scheduler = PendingScheduler(clock: clock) { [weak self] identifier, deadline in
             Task { await self?.fire(identifier, due: deadline) }
         }
@@ -254,13 +268,14 @@ actor InProcessEngine: NotificationEngine {
         case .pendingRequests(let answer): answer.resolve(pending.requests.filter { PendingEntry.isScheduled($0) })
         case .removePending(let identifiers): cancelScheduled(identifiers)
         case .deliveredNotifications(let answer): answer.resolve(delivered.notifications)
-        case .removeDelivered(let identifiers): removeDelivered(identifiers ?? Array(delivered.live.keys))
+        case .removeDelivered(let identifiers): removeDelivered(identifiers ?? Array(delivered.live.keys), unlisted: identifiers != nil)
         case .setCategories(let categories): replaceCategories(categories)
         case .categories(let answer): answer.resolve(Set(categories.values))
         case .setAuthorization(let status, let options): setAuthorization(status, options: options)
         case .authorization(let answer):
             answer.resolve(EngineAuthorizationRecord(status: authorizationStatus, options: authorizationOptions))
         case .channel(let item): handle(item)
+        case .click(let click, let answer): answer.resolve(take(click))
         case .presented(let tag, let options): presented(tag, options: options)
         case .close: shutDown()
         }
@@ -269,7 +284,7 @@ actor InProcessEngine: NotificationEngine {
     private func shutDown() {
         closed = true
         voidTickets()
-        channel?.close()
+        transport.shut()
         scheduler?.cancelAll()
         regionWatch.stop()
         flushWaitingSave()
@@ -383,14 +398,23 @@ actor InProcessEngine: NotificationEngine {
         await settleSaves()
     }
 
-    /// Responses reach this engine from the notification server while the app runs; none is
-    /// kept for it elsewhere, so there is none to take.
+    /// The click `id`, the target of an `org.freedesktop.Application.ActivateAction` from
+    /// the unique name `sender`, stands for, as the transport reads it
+    /// (``NotificationTransport/click(target:activationToken:sender:)``), taken as the
+    /// server's own clicks are (``take(_:)``); `false` when the transport or the engine
+    /// refuses it. The freedesktop service's responses come as its signals instead: there is
+    /// none to take this way.
     nonisolated func takeActivatedResponse(_ id: String, activationToken: String?, sender: String) async -> Bool {
-        false
+        guard let click = await transport.click(target: id, activationToken: activationToken, sender: sender) else { return false }
+        return await ask({ .click(click, $0) }, otherwise: false)
     }
 
-    /// The notifications live in this process.
+    /// In process for the freedesktop service; the portal or GNOME for theirs.
     nonisolated func kind() async -> NotificationEngineKind { transport.kind }
+
+    nonisolated func applicationInterfaceServed() {
+        transport.applicationInterfaceServed()
+    }
 
     nonisolated func close() {
         submitInBackground(.close)
@@ -455,12 +479,12 @@ struct ReceivedWakeUps {
 /// itself.
 struct PostTicket: Sendable {
     let tag: UInt64
-    let request: UNNotificationRequest
+    let notification: UNNotification
+    var request: UNNotificationRequest { notification.request }
     let category: UNNotificationCategory?
     /// The server's capabilities, as the engine knew them.
     let capabilities: Set<NotificationCapability>
     let replacesID: UInt32
     /// A content extension shows it: posted resident.
     let intercepted: Bool
-    let channel: NotificationChannel
 }

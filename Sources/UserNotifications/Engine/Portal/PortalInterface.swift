@@ -9,7 +9,7 @@ import DBus
 /// `org.freedesktop.Application.ActivateAction` on the app's bus name, which an app only has
 /// when it exports that interface. Actions are named here as plain names: the click on the
 /// notification is `default`; the category's action at index `n` is `action.n`, mapped back
-/// through the actions the notification was added with (``ServiceDelivered``), so an action
+/// through the actions of the notification's category, so an action
 /// identifier of any text travels safely. For an app that serves `org.freedesktop.Application`
 /// the engine sends them as `app.notification-response` instead, with these names inside the
 /// target (``PortalResponseID``).

@@ -4,8 +4,8 @@ import Foundation
 import FreedesktopNotifications
 
 /// The service of a sandboxed app: notifications go through `org.freedesktop.portal.Notification`
-/// (xdg-desktop-portal), the one notification interface Flatpak and Snap let an app reach. A
-/// ``ServiceEngine`` works in front of it.
+/// (xdg-desktop-portal), the one notification interface Flatpak and Snap let an app reach. The
+/// engine core works in front of it (``ServiceTransport``).
 ///
 /// The portal shows and withdraws by the app's own identifier, so a request's identifier is
 /// its portal id and an update replaces in place. It has no scheduler, cannot list what its
@@ -117,6 +117,9 @@ final class PortalService: NotificationService {
         if await features().hasVersion2Keys { capabilities.formUnion([.bodyMarkup, .sound]) }
         return capabilities
     }
+
+    /// Settled once the portal has answered with its version (``features()``).
+    var capabilitiesSettled: Bool { seen.withLock { $0.features != nil } }
 
     /// Whether the portal's name has an owner or the bus can start it.
     func reachable() async -> Bool {

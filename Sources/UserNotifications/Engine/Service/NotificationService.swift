@@ -2,7 +2,8 @@ import DBus
 import Foundation
 import FreedesktopNotifications
 
-/// Where a ``ServiceEngine`` sends the app's notifications: a service that shows and withdraws
+/// Where the engine core sends the app's notifications, through ``ServiceTransport``, when they
+/// do not go to the freedesktop service: a service that shows and withdraws
 /// them by the request's identifier and keeps nothing the engine could read back (no
 /// scheduler, no list of what it shows, no word when a notification closes). The portal
 /// (``PortalService``) and GNOME Shell's `org.gtk.Notifications` (``GnomeService``) are such
@@ -19,7 +20,7 @@ protocol NotificationService: AnyObject, Sendable {
     var kind: NotificationEngineKind { get }
     /// The service's bus name: the `server` under which the engine saves its delivered
     /// notifications in the app's state file. No notification server's unique name can equal
-    /// it, so the in-process engine, reading the same file, keeps none of them as its own, and
+    /// it, so the engine of the freedesktop service, reading the same file, keeps none of them as its own, and
     /// each service's engine keeps only its own.
     var busName: String { get }
     /// The app's connection to the session bus, on which the service is reached. The engine
@@ -34,7 +35,7 @@ protocol NotificationService: AnyObject, Sendable {
     func start(clicked: @escaping @Sendable (ServiceClick) -> Void) async
     /// Shows `notification` with the buttons of `category`, as `options` say; `replacing` when
     /// the engine lists a notification of its identifier. Returns the nonce the notification's
-    /// action targets carry (``ServiceDelivered/actionNonce``), `nil` when they carry none.
+    /// action targets carry (``DeliveredEntry/nonce``), `nil` when they carry none.
     ///
     /// - Throws: ``NotificationDeliveryError`` or the service's own typed error.
     func post(
@@ -47,6 +48,9 @@ protocol NotificationService: AnyObject, Sendable {
     func reachable() async -> Bool
     /// What the service shows, once it can be reached.
     func capabilities() async -> Set<NotificationCapability>
+    /// Whether ``capabilities()`` will not change while the service runs (the portal's are
+    /// version 1's until it has answered once): only then does the engine keep them.
+    var capabilitiesSettled: Bool { get }
     /// The click that `target`, the parameter of `org.freedesktop.Application.ActivateAction`
     /// on the app, stands for; taken only when `sender` owns the service's name (any session
     /// peer may call `ActivateAction`); `nil`, logged, otherwise.
@@ -58,6 +62,9 @@ protocol NotificationService: AnyObject, Sendable {
 }
 
 extension NotificationService {
+    /// Settled: the service's capabilities are constants.
+    var capabilitiesSettled: Bool { true }
+
     /// Nothing to do: the service's actions reach the app the same way whether it serves the
     /// interface or not.
     func applicationInterfaceServed() {}

@@ -11,6 +11,9 @@ struct DeliveredEntry {
     /// Closed as dismissed by the person, with a category that asks for the dismiss action:
     /// the dismiss response goes out when the grace period ends, unless an action comes first.
     var dismissPending = false
+    /// The nonce its action targets carry (``ServiceClick/nonce``); `nil` when they carry
+    /// none, and then a click that names a nonce is not taken for it.
+    var nonce: String?
 
     var identifier: String { notification.request.identifier }
 }
@@ -25,6 +28,9 @@ struct DeliveredTable {
     private var index: [ServerKey: String] = [:]
     /// Closed notifications in their grace period, by where they were shown.
     private(set) var closing: [ServerKey: DeliveredEntry] = [:]
+    /// When each live entry was recorded, in order: the tie-break of ``trim(to:)``.
+    private var recordOrder: [String: UInt64] = [:]
+    private var lastRecorded: UInt64 = 0
 
     var isEmpty: Bool { live.isEmpty && closing.isEmpty }
     var indexCount: Int { index.count }
@@ -49,6 +55,8 @@ struct DeliveredTable {
         let previous = live.updateValue(entry, forKey: entry.identifier)
         if let previous { index.removeValue(forKey: previous.key) }
         index[entry.key] = entry.identifier
+        lastRecorded += 1
+        recordOrder[entry.identifier] = lastRecorded
         return previous
     }
 
@@ -89,6 +97,7 @@ struct DeliveredTable {
     mutating func close(_ identifier: String, _ change: (inout DeliveredEntry) -> Void = { _ in }) -> DeliveredEntry? {
         guard var entry = live.removeValue(forKey: identifier) else { return nil }
         index.removeValue(forKey: entry.key)
+        recordOrder.removeValue(forKey: identifier)
         change(&entry)
         closing[entry.key] = entry
         return entry
@@ -103,13 +112,31 @@ struct DeliveredTable {
     /// returns the entries removed, live and closing.
     mutating func dropServer(_ server: String) -> [DeliveredEntry] {
         let liveGone = live.values.filter { $0.key.server == server }
-        for entry in liveGone {
-            live.removeValue(forKey: entry.identifier)
-            index.removeValue(forKey: entry.key)
-        }
+        for entry in liveGone { remove(entry.identifier) }
         let closingGone = closing.values.filter { $0.key.server == server }
         for entry in closingGone { closing.removeValue(forKey: entry.key) }
         return liveGone + closingGone
+    }
+
+    /// Removes the live entry of `identifier` at once, with no grace period (a service that
+    /// withdraws an activated notification sends no signal after).
+    @discardableResult
+    mutating func remove(_ identifier: String) -> DeliveredEntry? {
+        guard let entry = live.removeValue(forKey: identifier) else { return nil }
+        index.removeValue(forKey: entry.key)
+        recordOrder.removeValue(forKey: identifier)
+        return entry
+    }
+
+    /// Removes the oldest live entries (by date; of one date, the one recorded first) until at
+    /// most `count` are left; returns them, oldest first.
+    mutating func trim(to count: Int) -> [DeliveredEntry] {
+        guard live.count > count else { return [] }
+        let oldest = live.values.map { ($0, recordOrder[$0.identifier] ?? 0) }
+            .sorted { ($0.0.notification.date, $0.1) < ($1.0.notification.date, $1.1) }
+            .prefix(live.count - count).map(\.0)
+        for entry in oldest { remove(entry.identifier) }
+        return oldest
     }
 
     /// The servers that show something now.

@@ -3,8 +3,8 @@ import Foundation
 
 /// The part of an engine that watches its location triggers: the regions of its pending
 /// location requests (a ``RegionMonitor``, by request identifier) and its place in the
-/// ``LocationHub`` (GeoClue2) the positions come from. The in-process engine and the engines
-/// in front of a service (``ServiceEngine``) each own one; the engine keeps the pending
+/// ``LocationHub`` (GeoClue2) the positions come from. Each engine (``InProcessEngine``, in
+/// front of any service) owns one; the engine keeps the pending
 /// entries (dated ``pendingDate``) and delivers, this keeps the regions and the hub in step.
 ///
 /// Each change of the regions watched tells the hub the smallest radius watched now, in a

@@ -1,6 +1,6 @@
 import Foundation
 
-// What both engine families do with a request's attachments: copy them into the store of the
+// What the engine does with a request's attachments: copy them into the store of the
 // app's state folder when the request comes in, and count who holds each copy
 // (``AttachmentLedger``) until nobody does.
 extension AttachmentStore {

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import FreedesktopNotifications
 
 /// The freedesktop notification service (`org.freedesktop.Notifications`) as the engine's
@@ -5,8 +6,9 @@ import FreedesktopNotifications
 /// `CloseNotification`, the events the server's signals as ``NotificationsClient`` reads them.
 final class FreedesktopTransport: NotificationTransport {
     let client: NotificationsClient
-    /// Whose notifications these are: the bridge's `desktop-entry` and the launcher badge.
+    /// Whose notifications these are: the bridge's `desktop-entry`.
     let identity: ApplicationIdentity
+    private let channel = Locked<NotificationChannel?>(nil)
 
     init(client: NotificationsClient, identity: ApplicationIdentity) {
         self.client = client
@@ -15,9 +17,27 @@ final class FreedesktopTransport: NotificationTransport {
 
     var kind: NotificationEngineKind { .inProcess }
     var serverOwner: String? { client.serverOwner }
+    var withdrawsUnlisted: Bool { false }
+    /// None: the server says when a notification closes, and a server that goes takes its
+    /// notifications with it.
+    var deliveredBound: Int? { nil }
 
-    func openChannel(_ receive: @escaping @Sendable (NotificationChannelItem) -> Void) -> NotificationChannel {
-        client.openChannel(receive)
+    func open(_ receive: @escaping @Sendable (TransportItem) -> Void) async {
+        let opened = client.openChannel { item in
+            switch item.kind {
+            case .event(let event):
+                receive(TransportItem(owner: item.owner, kind: .event(event)))
+            case .posted(let tag, let outcome):
+                receive(TransportItem(
+                    owner: item.owner,
+                    kind: .posted(tag: tag, outcome.map { ($0, nil) }.mapError { NotificationDeliveryError($0) as any Error })))
+            }
+        }
+        channel.withLock { $0 = opened }
+    }
+
+    func shut() {
+        channel.withLock { $0 }?.close()
     }
 
     func connect() async throws(NotificationsError) {
@@ -26,16 +46,28 @@ final class FreedesktopTransport: NotificationTransport {
 
     /// Posts the `Notify` of `post`; the sound it asks for is played here when the server has
     /// no `sound` capability (dunst, mako, xfce4-notifyd).
-    func post(_ post: TransportPost, tag: UInt64, on channel: NotificationChannel, keepSound: (EventSound) -> Void) {
+    func post(_ post: TransportPost, tag: UInt64, keepSound: (EventSound) -> Void) {
+        guard let channel = channel.withLock({ $0 }) else { return }
         var arguments = NotificationBridge(identity: identity, capabilities: post.capabilities).notifyRequest(
-            for: post.request, category: post.category, options: post.options, replacesID: post.replacesID)
+            for: post.notification.request, category: post.category, options: post.options, replacesID: post.replacesID)
         if post.resident { arguments.hints.resident = true }
         if let sound = EventSound(hints: arguments.hints, capabilities: post.capabilities) { keepSound(sound) }
         client.post(arguments, tag: tag, on: channel)
     }
 
-    func withdraw(id: UInt32, identifier: String) async throws(NotificationsError) {
-        try await client.closeNotification(id: id)
+    /// Sends `CloseNotification(id)`; nothing for an identifier with no id (the server shows
+    /// only what it gave an id).
+    func withdraw(id: UInt32?, identifier: String) {
+        guard let id else { return }
+        let client = self.client
+        Task {
+            do {
+                try await client.closeNotification(id: id)
+            } catch {
+                // Servers answer an id that closed meanwhile with an error; nothing is lost.
+                SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
+            }
+        }
     }
 
     func capabilityAnswer() async throws(NotificationsError) -> (capabilities: [NotificationCapability], server: String?) {
@@ -49,4 +81,13 @@ final class FreedesktopTransport: NotificationTransport {
     func setBadge(appID: String, count: Int) async throws(NotificationsError) {
         try await client.setBadge(appID: appID, count: count)
     }
+
+    /// The saved id: it still means the notification while the server instance that gave it
+    /// owns the name, and only its notifications are restored.
+    func restoredID(_ id: UInt32) -> UInt32 { id }
+
+    /// None: the server's clicks come as its `ActionInvoked` signal.
+    func click(target: String, activationToken: String?, sender: String) async -> ServiceClick? { nil }
+
+    func applicationInterfaceServed() {}
 }
