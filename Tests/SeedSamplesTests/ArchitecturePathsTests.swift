@@ -76,9 +76,9 @@ extension SeedSamplesTests {
 
         @Test("the check tells a moved line from a right one")
         func theCheckCanFail() {
-            #expect(Self.declares("    func drain() async {", "9. `InProcessEngine.drain()` — "))
-            #expect(!Self.declares("    }", "9. `InProcessEngine.drain()` — "))
-            #expect(!Self.declares("    func submit(_ input: EngineInput) {", "9. `InProcessEngine.drain()` — "))
+            #expect(Self.declares("    func drain() async {", "9. `EngineCore.drain()` — "))
+            #expect(!Self.declares("    }", "9. `EngineCore.drain()` — "))
+            #expect(!Self.declares("    func submit(_ input: EngineInput) {", "9. `EngineCore.drain()` — "))
             #expect(Self.declares("    init?(signal: DBusMessage) {", "11. `NotificationEvent.init?(signal:)` — "))
             #expect(Self.declares("        Task { await self.drain() }", "23. closure of that task — "))
             #expect(!Self.declares("    /// Drains.", "23. closure of that task — "))

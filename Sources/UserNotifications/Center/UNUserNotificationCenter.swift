@@ -174,7 +174,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
             requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder,
             locationHub: locationHub
         ) {
-            InProcessEngine.start(
+            EngineCore.start(
                 identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
                 locationHub: locationHub)
         }

@@ -6,7 +6,7 @@ import FreedesktopNotifications
 /// The center validates nothing and keeps nothing; it forwards each call here, in the order it
 /// was made. The engine keeps the pending and delivered lists, fires triggers, posts to the
 /// notification service and turns what the service says into responses for the center's
-/// ``EngineHost``. The same interface is served in process (``InProcessEngine``) and, later,
+/// ``EngineHost``. The same interface is served in process (``EngineCore``) and, later,
 /// by a per-user agent or a sandbox portal, so an implementation may live in another process.
 ///
 /// Order: the methods that return nothing take effect in call order with every other call

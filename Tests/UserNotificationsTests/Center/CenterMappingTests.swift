@@ -131,7 +131,7 @@ struct CenterMappingTests {
         #expect(calls.contains { if case .closeNotification(let closed, _) = $0 { closed == id } else { false } })
         #expect(await eventually { fixture.server.liveIDs.isEmpty })
         // The withdrawn notification is forgotten after the grace period.
-        #expect(await eventually { await fixture.center.inProcessEngine?.delivered.closing.isEmpty == true })
+        #expect(await eventually { await fixture.center.engineCore?.delivered.closing.isEmpty == true })
     }
 
     @Test("willPresent answering [] posts nothing and lists nothing")

@@ -84,7 +84,7 @@ func requireID(_ id: UInt32?) throws -> UInt32 {
 extension UNUserNotificationCenter {
     /// The engine when it runs in this process, chosen or given: tests look inside it. Kept in
     /// the test target, as nothing in the product needs it.
-    var inProcessEngine: InProcessEngine? {
-        (engine as? InProcessEngine) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? InProcessEngine)
+    var engineCore: EngineCore? {
+        (engine as? EngineCore) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? EngineCore)
     }
 }

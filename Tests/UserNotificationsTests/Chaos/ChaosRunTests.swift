@@ -103,7 +103,7 @@ struct ChaosRunTests {
         #expect(await delegate.responses.next(warmUp / 2, timeout: .seconds(10)).count == warmUp / 2)
         center.removeAllDeliveredNotifications()
         #expect(await eventually { await center.deliveredNotifications().isEmpty })
-        try await Task.sleep(for: InProcessEngine.closeGracePeriod * 2)
+        try await Task.sleep(for: EngineCore.closeGracePeriod * 2)
         let baseline = await Bookkeeping.of(center)
         let baselineMemory = MemoryFigures.now()
         #expect(baseline.engine == .empty, "the warm-up left bookkeeping behind: \(baseline.engine)")
@@ -415,11 +415,11 @@ struct ChaosRunTests {
         center.removeAllPendingNotificationRequests()
         center.removeAllDeliveredNotifications()
         #expect(await eventually { await center.deliveredNotifications().isEmpty })
-        let owner = center.inProcessEngine?.transport.serverOwner
+        let owner = center.engineCore?.transport.serverOwner
         #expect(await eventually {
             Self.ourLive(on: server) == orphans
         }, "after withdrawing everything the server should show only the orphans; it shows \(Self.ourLive(on: server).sorted()), orphans \(orphans.sorted()), owner \(owner ?? "none"), server \(server.uniqueName)")
-        try await Task.sleep(for: InProcessEngine.closeGracePeriod * 2)
+        try await Task.sleep(for: EngineCore.closeGracePeriod * 2)
         var after = await Bookkeeping.of(center)
         if after != baseline {
             // CloseNotification replies still on their way: give them a moment.
@@ -522,9 +522,9 @@ struct Bookkeeping: Equatable, CustomStringConvertible {
     var description: String { "{engine: \(engine); connection: \(connection)}" }
 
     static func of(_ center: UNUserNotificationCenter) async -> Bookkeeping {
-        let engine = await center.inProcessEngine?.bookkeeping() ?? .empty
+        let engine = await center.engineCore?.bookkeeping() ?? .empty
         var connection = Connection()
-        if let link = try? await (center.inProcessEngine?.transport as? FreedesktopTransport)?.client.connect() {
+        if let link = try? await (center.engineCore?.transport as? FreedesktopTransport)?.client.connect() {
             let core = link.core
             core.performNow {
                 connection = Connection(
@@ -537,7 +537,7 @@ struct Bookkeeping: Equatable, CustomStringConvertible {
     }
 }
 
-extension InProcessEngine {
+extension EngineCore {
     func bookkeeping() -> Bookkeeping.Engine {
         Bookkeeping.Engine(
             pending: pending.count, delivered: delivered.live.count, closing: delivered.closing.count,

@@ -18,7 +18,7 @@ struct AcceptedCallbackTests {
     func acceptedBeforeThePost() async throws {
         let testBus = try await TestBus()
         let server = try await FakeNotificationServer.start(on: testBus.bus)
-        let engine = InProcessEngine.start(
+        let engine = EngineCore.start(
             identity: ApplicationIdentity(id: "org.example.Accepting", displayName: "Accepting"),
             client: NotificationsClient(bus: .address(testBus.address)), clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)),
             host: EngineHostReference(), stateDirectory: nil, undeliveredAfterAcceptance: { _, _ in })

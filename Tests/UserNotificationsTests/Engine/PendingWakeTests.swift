@@ -18,7 +18,7 @@ struct PendingWakeTests {
         let testBus = try await TestBus()
         let clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
         // No notification server on the bus: an immediate request is accepted and kept, as the agent keeps it.
-        let engine = InProcessEngine.start(
+        let engine = EngineCore.start(
             identity: ApplicationIdentity(id: "org.example.PendingWake", displayName: "Wake"),
             client: NotificationsClient(bus: .address(testBus.address)), clock: clock, host: EngineHostReference(), stateDirectory: nil,
             undeliveredAfterAcceptance: { _, _ in })

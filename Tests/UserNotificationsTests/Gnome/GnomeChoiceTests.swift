@@ -32,7 +32,7 @@ struct GnomeChoiceTests {
             requested: requested, identity: identity, bus: .address(testBus.address), host: EngineHostReference(), clock: clock,
             environment: environment
         ) {
-            InProcessEngine.start(
+            EngineCore.start(
                 identity: identity, client: NotificationsClient(bus: .address(testBus.address)), clock: clock, host: EngineHostReference(),
                 stateDirectory: nil)
         }

@@ -17,9 +17,9 @@ struct PortalForgedClickTests {
         _ = try await connection.call(message, timeout: .seconds(10))
     }
 
-    static func portalEngine(of center: UNUserNotificationCenter) async -> InProcessEngine? {
+    static func portalEngine(of center: UNUserNotificationCenter) async -> EngineCore? {
         _ = await center.engineKind
-        return (center.engine as? InProcessEngine) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? InProcessEngine)
+        return (center.engine as? EngineCore) ?? ((center.engine as? ChoosingEngine)?.adoptedEngine as? EngineCore)
     }
 
     @Test("another peer's ActivateAction with the notification's very target is refused and the delegate hears nothing; the portal's click is taken")

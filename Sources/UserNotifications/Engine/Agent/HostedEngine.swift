@@ -3,11 +3,11 @@ import Foundation
 import FreedesktopNotifications
 
 /// The engine of one app, run by the per-user agent: the in-process engine itself
-/// (``InProcessEngine``, the same code an app runs when it has no agent), with the app's
+/// (``EngineCore``, the same code an app runs when it has no agent), with the app's
 /// identity, so the server shows the app's name and icon and `desktop-entry` is its id, and
 /// with its state in the folder the agent gives it.
 package final class HostedEngine: Sendable {
-    private let engine: InProcessEngine
+    private let engine: EngineCore
     /// The group the engine's saves are spaced with.
     package let saves: SaveLoad
 
@@ -42,7 +42,7 @@ package final class HostedEngine: Sendable {
         self.saves = saves
         let reference = EngineHostReference()
         reference.host = host
-        engine = InProcessEngine.start(
+        engine = EngineCore.start(
             identity: identity, client: client, clock: clock, host: reference,
             stateDirectory: .success(stateDirectory), locationHub: locationHub,
             undeliveredAfterAcceptance: { identifier, error in undelivered(identifier, error) }, taskExecutor: taskExecutor,

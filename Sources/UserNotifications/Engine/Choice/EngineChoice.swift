@@ -110,7 +110,7 @@ enum EngineChoice {
     private static func gnomeEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?, required: Bool
-    ) async -> Result<InProcessEngine?, NotificationEngineFallback> {
+    ) async -> Result<EngineCore?, NotificationEngineFallback> {
         let connection: DBusConnection
         do {
             connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: GnomeService.callDeadline)
@@ -126,7 +126,7 @@ enum EngineChoice {
             await connection.close()
             return .success(nil)
         }
-        return .success(InProcessEngine.start(
+        return .success(EngineCore.start(
             identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
             stateDirectory: stateDirectory, locationHub: locationHub))
     }
@@ -160,11 +160,11 @@ enum EngineChoice {
     private static func portalEngine(
         identity: ApplicationIdentity, bus: NotificationBus, clock: any NotificationClock, host: EngineHostReference,
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub?
-    ) async -> Result<InProcessEngine, NotificationEngineFallback> {
+    ) async -> Result<EngineCore, NotificationEngineFallback> {
         do {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalService.callDeadline)
             let service = PortalService(identity: identity, connection: connection)
-            return .success(InProcessEngine.start(
+            return .success(EngineCore.start(
                 identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
                 stateDirectory: stateDirectory, locationHub: locationHub))
         } catch {

@@ -20,8 +20,8 @@ protocol NotificationService: AnyObject, Sendable {
     var kind: NotificationEngineKind { get }
     /// The service's bus name: the `server` under which the engine saves its delivered
     /// notifications in the app's state file. No notification server's unique name can equal
-    /// it, so the engine of the freedesktop service, reading the same file, keeps none of them as its own, and
-    /// each service's engine keeps only its own.
+    /// it, so the engine of the freedesktop service, reading the same file, keeps none of them
+    /// as its own, and each service's engine keeps only its own.
     var busName: String { get }
     /// The app's connection to the session bus, on which the service is reached. The engine
     /// sends the launcher's badge on it, and closes it with the engine.

@@ -3,7 +3,7 @@ import Foundation
 
 /// The part of an engine that watches its location triggers: the regions of its pending
 /// location requests (a ``RegionMonitor``, by request identifier) and its place in the
-/// ``LocationHub`` (GeoClue2) the positions come from. Each engine (``InProcessEngine``, in
+/// ``LocationHub`` (GeoClue2) the positions come from. Each engine (``EngineCore``, in
 /// front of any service) owns one; the engine keeps the pending
 /// entries (dated ``pendingDate``) and delivers, this keeps the regions and the hub in step.
 ///

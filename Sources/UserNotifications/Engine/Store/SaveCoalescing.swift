@@ -3,7 +3,7 @@ import DesktopNotificationsSupport
 /// When an engine writes its state file after a change: at once when nothing was written
 /// within ``interval`` (or the longer spacing of ``spacingFactor``), so a process that adds one
 /// request and exits keeps it; else once at the end of that interval for the whole burst.
-/// The engine core (``InProcessEngine``, in front of every service) and the agent's record of
+/// The engine core (``EngineCore``, in front of every service) and the agent's record of
 /// each app save this way; each keeps one value of it under its own
 /// isolation. Engines that share a process's time (the agent's) share a ``SaveLoad``, and a
 /// write starts at once only when the group's last write is far enough back too.

@@ -47,7 +47,10 @@ final class FreedesktopTransport: NotificationTransport {
     /// Posts the `Notify` of `post`; the sound it asks for is played here when the server has
     /// no `sound` capability (dunst, mako, xfce4-notifyd).
     func post(_ post: TransportPost, tag: UInt64, keepSound: (EventSound) -> Void) {
-        guard let channel = channel.withLock({ $0 }) else { return }
+        guard let channel = channel.withLock({ $0 }) else {
+            // The engine posts only once its channel is open; this is a bug if it is ever logged.
+            return SubsystemLog.center.logger.error("a notification was posted before the engine's channel opened; it is not shown")
+        }
         var arguments = NotificationBridge(identity: identity, capabilities: post.capabilities).notifyRequest(
             for: post.notification.request, category: post.category, options: post.options, replacesID: post.replacesID)
         if post.resident { arguments.hints.resident = true }

@@ -1,7 +1,7 @@
 import FreedesktopNotifications
 
 /// Where the engine's notifications go, and where what the person did with them comes back
-/// from: the engine core (``InProcessEngine``: validation, the pending list and its triggers,
+/// from: the engine core (``EngineCore``: validation, the pending list and its triggers,
 /// the delivered list, ordering, persistence, responses) talks to the server through this and
 /// nothing else.
 ///

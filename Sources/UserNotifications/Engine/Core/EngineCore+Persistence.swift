@@ -2,7 +2,7 @@ import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
-extension InProcessEngine {
+extension EngineCore {
     /// Reads the saved state: categories and authorization as they were, pending requests
     /// rescheduled (an overdue one fires once, now), delivered notifications kept only while
     /// the server instance that shows them is still the owner.

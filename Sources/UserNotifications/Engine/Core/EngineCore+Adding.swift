@@ -4,7 +4,7 @@ import FreedesktopNotifications
 
 // Requests come in: validated, their attachments copied into the store, then scheduled or
 // delivered at once; pending ones fire from the scheduler.
-extension InProcessEngine {
+extension EngineCore {
     func accept(
         _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, files: [Int32]?,
         waiter: EngineAnswer<Result<Void, any Error>>

@@ -3,12 +3,15 @@ import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 
-/// The engine in the app's own process: pending requests and their scheduler, the delivered
-/// list, the mapping to the wire and back, and persistence.
+/// The one engine, whatever the notifications go to: validation, pending requests and their
+/// scheduler and region watch, the delivered list, responses, and persistence, in front of a
+/// ``NotificationTransport`` (the freedesktop service, ``FreedesktopTransport``, in the app's
+/// process or for each app in the agent, ``HostedEngine``; the portal or GNOME's interface,
+/// ``ServiceTransport``).
 ///
-/// One inbox carries both the center's calls (in call order) and the notification client's
-/// channel (its events and the replies to its posts, in the order the socket gave them); the
-/// actor takes them one at a time, in that order: order is kept by construction, never
+/// One inbox carries both the center's calls (in call order) and the transport's channel (the
+/// server's events and the outcomes of the engine's posts, in the order the server gave them);
+/// the actor takes them one at a time, in that order: order is kept by construction, never
 /// repaired.
 ///
 /// Whoever waits drains the inbox on the actor itself. A caller's task hops onto the idle
@@ -17,7 +20,7 @@ import FreedesktopNotifications
 /// in order. A signal, which nobody waits for, is taken by a task started for it. Slow work
 /// (the delegate's answer, a server round trip) runs off the actor and comes back as a call on
 /// it or an item of the channel.
-actor InProcessEngine: NotificationEngine {
+actor EngineCore: NotificationEngine {
     /// A late `ActionInvoked` after its `NotificationClosed` still counts within this time.
     static let closeGracePeriod: Duration = .milliseconds(250)
 
@@ -105,7 +108,7 @@ actor InProcessEngine: NotificationEngine {
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
         undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
-    ) -> InProcessEngine {
+    ) -> EngineCore {
         start(
             identity: identity, transport: FreedesktopTransport(client: client, identity: identity), clock: clock, host: host,
             stateDirectory: stateDirectory, locationHub: locationHub, undeliveredAfterAcceptance: undeliveredAfterAcceptance,
@@ -119,8 +122,8 @@ actor InProcessEngine: NotificationEngine {
         stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, locationHub: LocationHub? = nil,
         undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)? = nil,
         taskExecutor: (any TaskExecutor)? = nil, saves: SaveLoad = SaveLoad()
-    ) -> InProcessEngine {
-        let engine = InProcessEngine(
+    ) -> EngineCore {
+        let engine = EngineCore(
             identity: identity, transport: transport, clock: clock, host: host, stateDirectory: stateDirectory,
             locationHub: locationHub ?? LocationHub(desktopID: identity.id), undeliveredAfterAcceptance: undeliveredAfterAcceptance,
             taskExecutor: taskExecutor, saves: saves)
@@ -462,7 +465,7 @@ actor InProcessEngine: NotificationEngine {
 }
 
 /// The wake-ups that the channel's items of one read ask for, done together once the read is
-/// over (``InProcessEngine``).
+/// over (``EngineCore``).
 struct ReceivedWakeUps {
     /// Callers whose replies came: each drains the whole inbox when woken.
     var waiters: [EngineAnswer<Result<Void, any Error>>] = []
@@ -474,7 +477,7 @@ struct ReceivedWakeUps {
 
 /// A `Notify` the engine prepared for whoever gets the delegate's answer: everything but the
 /// presentation options, as the engine would compute it now. Whoever claims it from
-/// ``InProcessEngine/postTickets`` posts it; the engine voids it first when the server, its
+/// ``EngineCore/postTickets`` posts it; the engine voids it first when the server, its
 /// capabilities, the categories or the notification's delivered entry change, and then posts
 /// itself.
 struct PostTicket: Sendable {

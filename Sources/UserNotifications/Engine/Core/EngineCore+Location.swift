@@ -4,7 +4,7 @@ import Foundation
 // Location triggers: a pending request with one is watched by the engine's region watch
 // (``RegionWatch``), not the scheduler; positions come from the location hub (GeoClue2) and
 // fire the requests whose regions they cross.
-extension InProcessEngine {
+extension EngineCore {
     /// Makes sure the location service runs before a location request is taken in.
     ///
     /// - Throws: ``LocationServiceError`` when GeoClue is absent or denies the app.

@@ -1,7 +1,7 @@
 import Foundation
 import FreedesktopNotifications
 
-/// What reaches an ``InProcessEngine``, through one ordered inbox: the center's calls in call
+/// What reaches an ``EngineCore``, through one ordered inbox: the center's calls in call
 /// order, and the notification client's channel in the order the socket gave it.
 enum EngineInput: Sendable {
     /// A request to add, with the presentation options given with it (an immediate request

@@ -6,7 +6,7 @@ import FreedesktopNotifications
 // that become responses. Only signals from the current owner of the name reach here (the
 // client checks the sender), and only ids this engine posted on that owner count. Each
 // notification answers once, whatever the order or repetition of the signals.
-extension InProcessEngine {
+extension EngineCore {
     func handle(_ item: TransportItem) {
         if item.owner != owner { voidTickets() }
         owner = item.owner

@@ -5,7 +5,7 @@ import FreedesktopNotifications
 // A delivery: the host's options, the server's capabilities (once per server), the `Notify`
 // posted through the channel, and its reply taken in order with the signals (``handle(_:)``).
 // Deliveries of one identifier go one at a time, so an update knows the id it replaces.
-extension InProcessEngine {
+extension EngineCore {
     /// Delivers `request`; with `presentation`, the host is not asked (its app answered
     /// already, before the request reached the agent).
     func deliver(

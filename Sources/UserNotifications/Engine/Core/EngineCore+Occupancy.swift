@@ -1,4 +1,4 @@
-extension InProcessEngine {
+extension EngineCore {
     /// How full the pending and delivered lists are, and whether `identifier` is in each, once
     /// every input put in before has been taken: a cap check that costs the same with one
     /// pending request or ten thousand.
@@ -12,7 +12,7 @@ extension InProcessEngine {
     }
 }
 
-extension InProcessEngine {
+extension EngineCore {
     /// When the pending requests next need the process, once every input put in before has
     /// been taken. One pass over the pending list.
     func pendingWake() async -> PendingWake {
