@@ -82,8 +82,8 @@ func requireID(_ id: UInt32?) throws -> UInt32 {
 
 
 extension UNUserNotificationCenter {
-    /// The engine when it runs in this process, chosen or given: tests look inside it. Kept in
-    /// the test target, as nothing in the product needs it.
+    /// The engine core, chosen or given (every engine but the agent's): tests look inside it.
+    /// Kept in the test target, as nothing in the product needs it.
     var engineCore: EngineCore? {
         (engine as? EngineCore) ?? ((engine as? ChoosingEngine)?.adoptedEngine as? EngineCore)
     }

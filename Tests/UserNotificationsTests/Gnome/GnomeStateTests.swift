@@ -61,6 +61,29 @@ struct GnomeStateTests {
         await fixture.stop()
     }
 
+    @Test("a delivered list saved without ids (by the engine GNOME had before the engine core) gets an id per entry when read")
+    func savedWithoutIDs() async throws {
+        let folder = try ScratchFolder()
+        var saved = EngineState()
+        for identifier in ["a", "b", "c"] {
+            let request = UNNotificationRequest(identifier: identifier, content: UNMutableNotificationContent(), trigger: nil)
+            saved.delivered.append(EngineState.Delivered(
+                notification: try NotificationSnapshot(UNNotification(date: Date(timeIntervalSince1970: 1_700_000_000), request: request)),
+                server: GnomeInterface.busName, id: 0))
+        }
+        try EngineState.file(in: folder.url).save(saved)
+        let fixture = try await GnomeFixture(stateDirectory: folder.url)
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier).sorted() == ["a", "b", "c"])
+        let engine = try #require(fixture.center.engineCore)
+        // One id each: entries that shared id 0 would share one place in the table's index.
+        #expect(await engine.delivered.indexCount == 3)
+        fixture.center.removeDeliveredNotifications(withIdentifiers: ["b"])
+        #expect(await eventually { fixture.gtk.calls.contains(.remove(appID: Self.app, id: "b")) })
+        #expect(await fixture.center.deliveredNotifications().map(\.request.identifier).sorted() == ["a", "c"])
+        #expect(await engine.delivered.indexCount == 2)
+        await fixture.stop()
+    }
+
     @Test("GNOME's delivered entries are filed under org.gtk.Notifications: a portal center on the same state lists none of them")
     func apartFromThePortal() async throws {
         let folder = try ScratchFolder()
