@@ -99,7 +99,8 @@ actor EngineCore: NotificationEngine {
     /// returns, so a process that adds one request and exits keeps it.
     nonisolated var savesOffActor: Bool { taskExecutor != nil }
 
-    /// Makes the engine and starts its loop, which ends with ``close()``.
+    /// Makes the engine in front of the freedesktop service, reached through `client`
+    /// (``FreedesktopTransport``), and starts its loop, which ends with ``close()``.
     ///
     /// - Parameter stateDirectory: where state is kept, or `nil` to keep none; a failure keeps
     ///   none and is reported (``writeStateNow()``).
