@@ -127,7 +127,7 @@ enum EngineChoice {
             return .success(nil)
         }
         return .success(EngineCore.start(
-            identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
+            identity: identity, transport: ServiceTransport(service: service), clock: clock, host: host,
             stateDirectory: stateDirectory, locationHub: locationHub))
     }
 
@@ -165,7 +165,7 @@ enum EngineChoice {
             let connection = try await DBusConnection.connect(to: bus.dbusBus, timeout: PortalService.callDeadline)
             let service = PortalService(identity: identity, connection: connection)
             return .success(EngineCore.start(
-                identity: identity, transport: ServiceTransport(service: service, identity: identity), clock: clock, host: host,
+                identity: identity, transport: ServiceTransport(service: service), clock: clock, host: host,
                 stateDirectory: stateDirectory, locationHub: locationHub))
         } catch {
             SubsystemLog.center.logger.error(

@@ -258,16 +258,18 @@ extension EngineCore {
     func removeDelivered(_ identifiers: [String], unlisted: Bool = false) {
         let withdrawsUnlisted = unlisted && transport.withdrawsUnlisted
         var seen = Set<String>()
+        var withdrawn: [TransportWithdrawal] = []
         for identifier in identifiers where seen.insert(identifier).inserted {
             _ = deliveries.withdrawOnArrival(identifier)
             voidTicket(identifier)
             guard let entry = delivered.close(identifier, { $0.responded = true }) else {
-                if withdrawsUnlisted { transport.withdraw(id: nil, identifier: identifier) }
+                if withdrawsUnlisted { withdrawn.append(TransportWithdrawal(id: nil, identifier: identifier)) }
                 continue
             }
             startGracePeriod(entry.key)
-            if entry.key.server == owner { transport.withdraw(id: entry.key.id, identifier: identifier) }
+            if entry.key.server == owner { withdrawn.append(TransportWithdrawal(id: entry.key.id, identifier: identifier)) }
         }
+        transport.withdraw(withdrawn)
         scheduleSave()
     }
 

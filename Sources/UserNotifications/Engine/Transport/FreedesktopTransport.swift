@@ -58,17 +58,20 @@ final class FreedesktopTransport: NotificationTransport {
         client.post(arguments, tag: tag, on: channel)
     }
 
-    /// Sends `CloseNotification(id)`; nothing for an identifier with no id (the server shows
-    /// only what it gave an id).
-    func withdraw(id: UInt32?, identifier: String) {
-        guard let id else { return }
+    /// Sends `CloseNotification(id)` for each, one after the other in one task; nothing for
+    /// one with no id (the server shows only what it gave an id).
+    func withdraw(_ notifications: [TransportWithdrawal]) {
+        let ids = notifications.compactMap(\.id)
+        guard !ids.isEmpty else { return }
         let client = self.client
         Task {
-            do {
-                try await client.closeNotification(id: id)
-            } catch {
-                // Servers answer an id that closed meanwhile with an error; nothing is lost.
-                SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
+            for id in ids {
+                do {
+                    try await client.closeNotification(id: id)
+                } catch {
+                    // Servers answer an id that closed meanwhile with an error; nothing is lost.
+                    SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
+                }
             }
         }
     }

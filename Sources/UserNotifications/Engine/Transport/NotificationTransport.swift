@@ -37,10 +37,10 @@ protocol NotificationTransport: AnyObject, Sendable {
     /// once the server took the notification, because the server plays none (``EventSound``);
     /// it is not called when there is none.
     func post(_ post: TransportPost, tag: UInt64, keepSound: (EventSound) -> Void)
-    /// Withdraws the notification the server knows as `id` (its request identifier is
-    /// `identifier`; no id for one the engine does not list), without waiting: the withdrawal
-    /// keeps its place before any later post. A failure is logged.
-    func withdraw(id: UInt32?, identifier: String)
+    /// Withdraws `notifications`, each by the id the server knows it as and its request
+    /// identifier (no id for one the engine does not list), in order and without waiting: the
+    /// withdrawals keep their place before any later post. A failure is logged.
+    func withdraw(_ notifications: [TransportWithdrawal])
     /// The server's capabilities, and the instance that answered (which need not own the name
     /// by the time the answer comes).
     func capabilityAnswer() async throws(NotificationsError) -> (capabilities: [NotificationCapability], server: String?)
@@ -72,6 +72,14 @@ struct TransportPost: Sendable {
     let resident: Bool
     /// The capabilities of the server it goes to.
     let capabilities: Set<NotificationCapability>
+}
+
+/// A notification the engine asks its transport to withdraw
+/// (``NotificationTransport/withdraw(_:)``).
+struct TransportWithdrawal: Sendable {
+    /// The id the server knows it as; `nil` for one the engine does not list.
+    let id: UInt32?
+    let identifier: String
 }
 
 /// What comes back on a transport's channel, in the server's order.

@@ -17,16 +17,14 @@ final class ServiceTransport: NotificationTransport {
     static let maximumDelivered = 1000
 
     let service: any NotificationService
-    let identity: ApplicationIdentity
     private struct State {
         var receive: (@Sendable (TransportItem) -> Void)?
         var lastID: UInt32 = 0
     }
     private let state = Locked(State())
 
-    init(service: any NotificationService, identity: ApplicationIdentity) {
+    init(service: any NotificationService) {
         self.service = service
-        self.identity = identity
     }
 
     var kind: NotificationEngineKind { service.kind }
@@ -88,8 +86,9 @@ final class ServiceTransport: NotificationTransport {
         }
     }
 
-    func withdraw(id: UInt32?, identifier: String) {
-        service.withdraw(identifier)
+    /// Asks the service to withdraw each by its identifier, on this thread, in order.
+    func withdraw(_ notifications: [TransportWithdrawal]) {
+        for notification in notifications { service.withdraw(notification.identifier) }
     }
 
     /// The service's capabilities, once it can be reached (``NotificationsError/noServer(_:)``
