@@ -60,9 +60,7 @@ extension EngineCore {
             response = NotificationBridge.response(to: entry, category: category, actionKey: actionKey, text: text)
         }
         guard known else { return holdEarly(key, event) }
-        // The category's content extension sees it first, when there is one, and its answer
-        // is acted on (``apply(_:to:)``); else the host takes it.
-        if let response { host?.route(response) { option in await self.apply(option, to: response) } }
+        if let response { route(response) }
     }
 
     private func closed(_ key: ServerKey, reason: NotificationCloseReason, event: NotificationEvent) {
@@ -114,7 +112,7 @@ extension EngineCore {
         guard let entry = delivered[click.identifier],
               let action = actionIdentifier(click.action, of: entry) else {
             if let archived = click.archived {
-                routeServiceResponse(archived)
+                route(archived)
                 return true
             }
             SubsystemLog.center.logger.info(
@@ -135,11 +133,11 @@ extension EngineCore {
         scheduleSave()
         let category = categories[entry.notification.request.content.categoryIdentifier]
         if category?.actions.first(where: { $0.identifier == action }) is UNTextInputNotificationAction {
-            routeServiceResponse(UNTextInputNotificationResponse(
+            route(UNTextInputNotificationResponse(
                 notification: entry.notification, actionIdentifier: action, userText: click.userText ?? "",
                 activationToken: click.activationToken))
         } else {
-            routeServiceResponse(UNNotificationResponse(
+            route(UNNotificationResponse(
                 notification: entry.notification, actionIdentifier: action, activationToken: click.activationToken))
         }
         return true
@@ -157,15 +155,14 @@ extension EngineCore {
         }
     }
 
-    /// Hands a service's response to the category's content extension first, when there is
-    /// one: the service closed the notification already, so the extension cannot keep it on
-    /// screen, but it decides whether the delegate is told.
-    private func routeServiceResponse(_ response: UNNotificationResponse) {
-        guard let host else { return }
-        host.route(response) { option in if option == .dismissAndForwardAction { host.receive(response) } }
-    }
-
     // MARK: - Responses
+
+    /// Hands `response` to its category's content extension first, when there is one, and acts
+    /// on its answer (``apply(_:to:)``); else the host takes it. A service has closed its
+    /// notification already, so there the extension decides only whether the delegate is told.
+    private func route(_ response: UNNotificationResponse) {
+        host?.route(response) { option in await self.apply(option, to: response) }
+    }
 
     /// Acts on a content extension's answer to `response`: keep showing, close, or close and
     /// tell the delegate.

@@ -14,6 +14,9 @@ struct DeliveredEntry {
     /// The nonce its action targets carry (``ServiceClick/nonce``); `nil` when they carry
     /// none, and then a click that names a nonce is not taken for it.
     var nonce: String?
+    /// When the table recorded it, in order: of two shown at one date, the earlier recorded is
+    /// the older (``DeliveredTable/trim(to:)``).
+    fileprivate(set) var recorded: UInt64 = 0
 
     var identifier: String { notification.request.identifier }
 }
@@ -28,8 +31,6 @@ struct DeliveredTable {
     private var index: [ServerKey: String] = [:]
     /// Closed notifications in their grace period, by where they were shown.
     private(set) var closing: [ServerKey: DeliveredEntry] = [:]
-    /// When each live entry was recorded, in order: the tie-break of ``trim(to:)``.
-    private var recordOrder: [String: UInt64] = [:]
     private var lastRecorded: UInt64 = 0
 
     var isEmpty: Bool { live.isEmpty && closing.isEmpty }
@@ -52,11 +53,12 @@ struct DeliveredTable {
     /// Records a posted notification; returns the entry it replaces, which leaves the table.
     @discardableResult
     mutating func record(_ entry: DeliveredEntry) -> DeliveredEntry? {
+        var entry = entry
+        lastRecorded += 1
+        entry.recorded = lastRecorded
         let previous = live.updateValue(entry, forKey: entry.identifier)
         if let previous { index.removeValue(forKey: previous.key) }
         index[entry.key] = entry.identifier
-        lastRecorded += 1
-        recordOrder[entry.identifier] = lastRecorded
         return previous
     }
 
@@ -97,7 +99,6 @@ struct DeliveredTable {
     mutating func close(_ identifier: String, _ change: (inout DeliveredEntry) -> Void = { _ in }) -> DeliveredEntry? {
         guard var entry = live.removeValue(forKey: identifier) else { return nil }
         index.removeValue(forKey: entry.key)
-        recordOrder.removeValue(forKey: identifier)
         change(&entry)
         closing[entry.key] = entry
         return entry
@@ -124,7 +125,6 @@ struct DeliveredTable {
     mutating func remove(_ identifier: String) -> DeliveredEntry? {
         guard let entry = live.removeValue(forKey: identifier) else { return nil }
         index.removeValue(forKey: entry.key)
-        recordOrder.removeValue(forKey: identifier)
         return entry
     }
 
@@ -132,11 +132,10 @@ struct DeliveredTable {
     /// most `count` are left; returns them, oldest first.
     mutating func trim(to count: Int) -> [DeliveredEntry] {
         guard live.count > count else { return [] }
-        let oldest = live.values.map { ($0, recordOrder[$0.identifier] ?? 0) }
-            .sorted { ($0.0.notification.date, $0.1) < ($1.0.notification.date, $1.1) }
-            .prefix(live.count - count).map(\.0)
+        let oldest = live.values.sorted { ($0.notification.date, $0.recorded) < ($1.notification.date, $1.recorded) }
+            .prefix(live.count - count)
         for entry in oldest { remove(entry.identifier) }
-        return oldest
+        return Array(oldest)
     }
 
     /// The servers that show something now.
