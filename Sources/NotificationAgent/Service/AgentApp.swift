@@ -10,7 +10,7 @@ import UserNotifications
 final class AgentApp: Sendable {
     let appID: String
     let host: AgentAppHost
-    let engine: HostedEngine
+    let engine: EngineCore
     let work = SerialWork()
     /// The caps ``add(_:)`` keeps.
     let caps: AgentLimits.AddCaps
@@ -37,7 +37,7 @@ final class AgentApp: Sendable {
         self.folder = folder
         self.left = left
         bytes = Locked(AgentAppBytes(estimate: AgentAppBytes.sizeOnDisk(of: folder)))
-        engine = HostedEngine(
+        engine = EngineCore.agentApp(
             identity: identity, client: notifications, clock: clock, host: host, stateDirectory: folder, locationHub: AgentLocation.hub,
             undelivered: { identifier, error in
                 SubsystemLog.agent.logger.warning(
@@ -93,7 +93,7 @@ final class AgentApp: Sendable {
     /// identifier is always taken. With `presentation` (`AddPresented`), an immediate request
     /// is shown with those options and the app is not asked `WillPresent`; a request with a
     /// trigger is refused then. `accepted` is called at acceptance, before the request is
-    /// posted (``UserNotifications/HostedEngine/add(_:accepted:)``).
+    /// posted (``UserNotifications/EngineCore/agentApp(identity:client:clock:host:stateDirectory:locationHub:undelivered:taskExecutor:saves:)``).
     ///
     /// `travelBytes` (the size of the request's record) counts against ``AgentLimits/appStateBytes`` and,
     /// with `othersBytes` (what the agent's other apps hold), ``AgentLimits/agentStateBytes``.
@@ -135,11 +135,7 @@ final class AgentApp: Sendable {
             throw NotificationAgentError.limitReached("\(appID) shows \(caps.liveNotifications) notifications")
         }
         try await reserve(bytes: travelBytes, othersBytes: othersBytes)
-        if let presentation {
-            try await engine.add(request, presentation: presentation, files: files, accepted: accepted)
-        } else {
-            try await engine.add(request, files: files, accepted: accepted)
-        }
+        try await engine.add(request, presentation: presentation, files: files, accepted: accepted)
     }
 
     /// The refusal of attachments named by path from a caller that is not a host app.

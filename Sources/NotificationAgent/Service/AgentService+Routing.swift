@@ -154,7 +154,7 @@ extension AgentService {
             let answer = await engine.authorization()
             return Agent1Spec.AuthorizationReply(
                 status: UInt32(clamping: answer.status.rawValue), options: UInt32(clamping: answer.options.rawValue),
-                capabilities: answer.capabilities ?? [], serverReachable: answer.capabilities != nil
+                capabilities: answer.capabilities.map { $0.map(\.rawValue).sorted() } ?? [], serverReachable: answer.capabilities != nil
             ).values
         case .setBadgeCount(let arguments):
             try await engine.setBadgeCount(Int(arguments.count))

@@ -86,11 +86,11 @@ extension NotificationEngine {
 }
 
 /// What ``NotificationEngine/authorization()`` reports.
-struct EngineAuthorization: Sendable {
-    var status: UNAuthorizationStatus
-    var options: UNAuthorizationOptions
+package struct EngineAuthorization: Sendable {
+    package var status: UNAuthorizationStatus
+    package var options: UNAuthorizationOptions
     /// The server's capabilities, or `nil` when no server is reachable.
-    var capabilities: Set<NotificationCapability>?
+    package var capabilities: Set<NotificationCapability>?
     /// Whether location triggers can be watched (``UNNotificationSettings/locationSetting``).
-    var location: UNNotificationSetting = .notSupported
+    package var location: UNNotificationSetting = .notSupported
 }

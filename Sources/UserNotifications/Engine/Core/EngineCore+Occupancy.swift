@@ -2,7 +2,7 @@ extension EngineCore {
     /// How full the pending and delivered lists are, and whether `identifier` is in each, once
     /// every input put in before has been taken: a cap check that costs the same with one
     /// pending request or ten thousand.
-    func occupancy(of identifier: String) async -> EngineOccupancy {
+    package func occupancy(of identifier: String) async -> EngineOccupancy {
         await drain()
         // A kept immediate request (accepted, not shown yet) counts as shown, not pending.
         let kept = pending[identifier]?.awaitsDelivery
@@ -15,7 +15,7 @@ extension EngineCore {
 extension EngineCore {
     /// When the pending requests next need the process, once every input put in before has
     /// been taken. One pass over the pending list.
-    func pendingWake() async -> PendingWake {
+    package func pendingWake() async -> PendingWake {
         await drain()
         var wake = PendingWake.nothing
         for entry in pending.entries.values {

@@ -5,9 +5,10 @@ import FreedesktopNotifications
 
 /// The one engine, whatever the notifications go to: validation, pending requests and their
 /// scheduler and region watch, the delivered list, responses, and persistence, in front of a
-/// ``NotificationTransport`` (the freedesktop service, ``FreedesktopTransport``, in the app's
-/// process or for each app in the agent, ``HostedEngine``; the portal or GNOME's interface,
-/// ``ServiceTransport``).
+/// ``NotificationTransport``: the freedesktop service (``FreedesktopTransport``), in the app's
+/// process or for each app in the agent
+/// (``agentApp(identity:client:clock:host:stateDirectory:locationHub:undelivered:taskExecutor:saves:)``);
+/// the portal or GNOME's interface (``ServiceTransport``).
 ///
 /// One inbox carries both the center's calls (in call order) and the transport's channel (the
 /// server's events and the outcomes of the engine's posts, in the order the server gave them);
@@ -20,16 +21,16 @@ import FreedesktopNotifications
 /// in order. A signal, which nobody waits for, is taken by a task started for it. Slow work
 /// (the delegate's answer, a server round trip) runs off the actor and comes back as a call on
 /// it or an item of the channel.
-actor EngineCore: NotificationEngine {
+package actor EngineCore: NotificationEngine {
     /// A late `ActionInvoked` after its `NotificationClosed` still counts within this time.
     static let closeGracePeriod: Duration = .milliseconds(250)
 
-    nonisolated let identity: ApplicationIdentity
+    package nonisolated let identity: ApplicationIdentity
     /// Where the notifications go: the freedesktop service (``FreedesktopTransport``), or a
     /// service such as the portal (``ServiceTransport``).
     nonisolated let transport: any NotificationTransport
     nonisolated let clock: any NotificationClock
-    /// Set in the agent (``HostedEngine``): an immediate request is accepted (its `add`
+    /// Set in the agent (``agentApp(identity:client:clock:host:stateDirectory:locationHub:undelivered:taskExecutor:saves:)``): an immediate request is accepted (its `add`
     /// returns) once it is validated, its attachments taken and it is kept in the pending list
     /// with no trigger, saved as scheduled requests are; it is delivered after, and leaves that
     /// list when the server took it. A delivery that fails then is reported here and the
@@ -45,6 +46,8 @@ actor EngineCore: NotificationEngine {
     var host: (any EngineHost)? { hostReference.host }
     /// The state file and the bookkeeping of its saves.
     let stateStore: EngineStateStore
+    /// The group whose saves the engine's are spaced with (``SaveLoad``).
+    package nonisolated var saves: SaveLoad { stateStore.load }
     let attachmentStore: AttachmentStore?
     private nonisolated let inbox = Locked<[EngineInput]>([])
     /// The callers waiting for the replies to their posts, by tag: a reply wakes its caller,
@@ -301,7 +304,7 @@ actor EngineCore: NotificationEngine {
 
     // MARK: - The interface
 
-    nonisolated func add(_ request: UNNotificationRequest) async throws {
+    package nonisolated func add(_ request: UNNotificationRequest) async throws {
         try await add(request, presentation: nil)
     }
 
@@ -315,7 +318,7 @@ actor EngineCore: NotificationEngine {
     /// `files`, one open descriptor per attachment, in order, are what the attachments' bytes
     /// are copied from (they stay the caller's, open until this returns); without them the
     /// store opens the paths the attachments name.
-    nonisolated func add(
+    package nonisolated func add(
         _ request: UNNotificationRequest, presentation: UNNotificationPresentationOptions?, files: [Int32]? = nil,
         accepted: (@Sendable () -> Void)? = nil
     ) async throws {
@@ -344,44 +347,44 @@ actor EngineCore: NotificationEngine {
         return answer.value ?? fallback
     }
 
-    nonisolated func pendingRequests() async -> [UNNotificationRequest] {
+    package nonisolated func pendingRequests() async -> [UNNotificationRequest] {
         await ask(EngineInput.pendingRequests, otherwise: [])
     }
 
-    nonisolated func removePendingRequests(withIdentifiers identifiers: [String]?) {
+    package nonisolated func removePendingRequests(withIdentifiers identifiers: [String]?) {
         submitInBackground(.removePending(identifiers))
     }
 
-    nonisolated func deliveredNotifications() async -> [UNNotification] {
+    package nonisolated func deliveredNotifications() async -> [UNNotification] {
         await ask(EngineInput.deliveredNotifications, otherwise: [])
     }
 
-    nonisolated func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
+    package nonisolated func removeDeliveredNotifications(withIdentifiers identifiers: [String]?) {
         submitInBackground(.removeDelivered(identifiers))
     }
 
-    nonisolated func setCategories(_ categories: Set<UNNotificationCategory>) {
+    package nonisolated func setCategories(_ categories: Set<UNNotificationCategory>) {
         submitInBackground(.setCategories(categories))
     }
 
-    nonisolated func categories() async -> Set<UNNotificationCategory> {
+    package nonisolated func categories() async -> Set<UNNotificationCategory> {
         await ask(EngineInput.categories, otherwise: [])
     }
 
-    nonisolated func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
+    package nonisolated func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
         let granted = await serverReachable()
         await submitAndDrain(.setAuthorization(granted ? .authorized : .denied, options))
         return granted
     }
 
-    nonisolated func authorization() async -> EngineAuthorization {
+    package nonisolated func authorization() async -> EngineAuthorization {
         let record = await ask(EngineInput.authorization, otherwise: EngineAuthorizationRecord(status: .notDetermined, options: []))
         return EngineAuthorization(
             status: record.status, options: record.options, capabilities: await currentCapabilities(),
             location: await regionWatch.setting())
     }
 
-    nonisolated func setBadgeCount(_ count: Int) async throws {
+    package nonisolated func setBadgeCount(_ count: Int) async throws {
         do {
             try await transport.setBadge(appID: identity.id, count: count)
         } catch {
@@ -389,14 +392,14 @@ actor EngineCore: NotificationEngine {
         }
     }
 
-    nonisolated func writeStateNow() async throws {
+    package nonisolated func writeStateNow() async throws {
         try await writeStateInOrder()
     }
 
     /// Closes the engine as ``close()`` does, and returns once the save under way and the one
     /// the close started are written (or failed, which is logged): nothing of the engine
     /// touches its state folder after.
-    nonisolated func closeAfterSaving() async {
+    package nonisolated func closeAfterSaving() async {
         submit(.close)
         await drain()
         await settleSaves()
@@ -420,7 +423,7 @@ actor EngineCore: NotificationEngine {
         transport.applicationInterfaceServed()
     }
 
-    nonisolated func close() {
+    package nonisolated func close() {
         submitInBackground(.close)
     }
 

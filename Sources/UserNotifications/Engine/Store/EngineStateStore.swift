@@ -14,6 +14,8 @@ import Foundation
 final class EngineStateStore: Sendable {
     /// The state file, `nil` when the center keeps no state.
     let file: StateFile<EngineState>?
+    /// The group whose saves this store's are spaced with.
+    let load: SaveLoad
     private let record: Locked<Record>
     /// Held through a read taken in and through a write: one at a time, in order.
     private let turn = Locked(())
@@ -28,6 +30,7 @@ final class EngineStateStore: Sendable {
     /// The store of the file in `stateDirectory` (no state saved when `nil`; a folder that cannot be
     /// named is logged and kept as the ``problem``), whose saves share `load`.
     init(stateDirectory: Result<URL, InvalidApplicationIdentifierError>?, load: SaveLoad = SaveLoad()) {
+        self.load = load
         var problem: (any Error)?
         switch stateDirectory {
         case .success(let url):
