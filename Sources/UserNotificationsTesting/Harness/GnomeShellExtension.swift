@@ -8,7 +8,8 @@
 /// the body, `InvokeAction` clicks a button by its label (and, like the banner, closes a
 /// notification that is not resident), `Dismiss` is the close button. The `Gtk` methods do the
 /// same for the notifications of `org.gtk.Notifications` (`Main.notificationDaemon`'s
-/// GTK daemon), keyed by app id and notification id: a click there runs the shell's own code,
+/// GTK daemon), keyed by app id and notification id (`ListGtk` adds the type of the icon the
+/// shell holds and a `GBytesIcon`'s size): a click there runs the shell's own code,
 /// which activates an `app.*` action through `org.freedesktop.Application.ActivateAction`.
 /// `ExpandBanner` opens the banner of a notification, by title, as hovering it does (its buttons
 /// show), dismissing any other notification in the banner; `Screenshot` writes the whole stage to a PNG through the shell's own `Shell.Screenshot`
@@ -129,6 +130,8 @@ enum GnomeShellExtension {
                         title: n.title || '',
                         body: n.bannerBodyText || '',
                         actions: n.actions.map(action => action.label),
+                        icon: n.gicon ? n.gicon.constructor.$gtype.name : '',
+                        iconBytes: n.gicon instanceof Gio.BytesIcon ? n.gicon.get_bytes().get_size() : 0,
                     });
                 }
                 return JSON.stringify(shown);

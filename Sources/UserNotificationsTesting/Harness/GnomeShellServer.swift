@@ -37,13 +37,20 @@ public struct GnomeGtkNotification: Sendable, Hashable, Decodable {
     public var body: String
     /// The labels of its buttons, in order.
     public var actions: [String]
+    /// The type of its icon as the shell holds it (`GThemedIcon`, `GBytesIcon` …); empty for
+    /// none.
+    public var icon: String
+    /// The size of a `GBytesIcon`'s bytes; 0 for another icon or none.
+    public var iconBytes: Int
 
     /// Creates an entry, for example the one a test expects to find.
-    public init(id: String, title: String, body: String, actions: [String]) {
+    public init(id: String, title: String, body: String, actions: [String], icon: String = "", iconBytes: Int = 0) {
         self.id = id
         self.title = title
         self.body = body
         self.actions = actions
+        self.icon = icon
+        self.iconBytes = iconBytes
     }
 }
 

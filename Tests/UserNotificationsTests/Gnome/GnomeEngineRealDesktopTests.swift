@@ -54,6 +54,25 @@ struct GnomeEngineRealDesktopTests {
         }
     }
 
+    @Test("an image attachment is the notification's icon in GNOME Shell: a GBytesIcon of the file's bytes")
+    func imageIcon() async throws {
+        try await GnomeDesktop.run(applications: ["\(Self.postingApp).desktop": Self.postingEntry]) { desktop in
+            let directory = try TemporaryDirectory()
+            let image = directory.url.appendingPathComponent("square.png")
+            try PNGFile.write(to: image, width: 16, height: 16) { x, y in [UInt8(16 * x), UInt8(16 * y), 128] }
+            let size = try Data(contentsOf: image).count
+            let center = center(desktop, id: Self.postingApp)
+            let content = UNMutableNotificationContent()
+            content.title = "Picture"
+            content.attachments = [try UNNotificationAttachment(identifier: "square", url: image)]
+            try await center.add(UNNotificationRequest(identifier: "picture", content: content, trigger: nil))
+            try await post(center, "plain", title: "Plain")
+            let shown = try await desktop.shell.waitForGtkList(appID: Self.postingApp, count: 2)
+            #expect(shown.first { $0.id == "picture" }.map { [$0.icon, "\($0.iconBytes)"] } == ["GBytesIcon", "\(size)"])
+            #expect(shown.first { $0.id == "plain" }.map(\.icon) == "", "an app without an icon name sends none")
+        }
+    }
+
     @Test("an app posts with app.* actions and exits; a click in GNOME Shell relaunches it by D-Bus activation and its delegate gets the response once")
     func relaunch() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gnome-relaunch-\(UUID().uuidString)")

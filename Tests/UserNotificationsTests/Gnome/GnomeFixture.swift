@@ -45,7 +45,7 @@ struct GnomeFixture {
 
     func post(
         _ identifier: String, title: String = "Ada", category: String = "message", userInfo: [AnyHashable: Any] = [:],
-        trigger: UNNotificationTrigger? = nil
+        trigger: UNNotificationTrigger? = nil, attachments: [UNNotificationAttachment] = []
     ) async throws {
         let content = UNMutableNotificationContent()
         content.title = title
@@ -53,6 +53,7 @@ struct GnomeFixture {
         content.body = "1 < 2 & more"
         content.categoryIdentifier = category
         content.userInfo = userInfo
+        content.attachments = attachments
         try await center.add(UNNotificationRequest(identifier: identifier, content: content, trigger: trigger))
     }
 

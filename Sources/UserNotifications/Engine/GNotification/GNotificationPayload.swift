@@ -20,7 +20,7 @@ struct GNotificationPayload {
 
     var title: String
     var body: String
-    /// A serialized `GIcon` (``themedIcon(_:)``), or `nil` for none.
+    /// A serialized `GIcon` (``themedIcon(_:)``, ``bytesIcon(_:)``), or `nil` for none.
     var icon: DBusValue?
     var priority: String
     var defaultAction: String?
@@ -69,6 +69,12 @@ struct GNotificationPayload {
     static func themedIcon(_ icon: String) -> DBusValue? {
         guard !icon.isEmpty, !icon.hasPrefix("/"), !icon.contains("://") else { return nil }
         return .structure([.string("themed"), .variant(.stringArray([icon]))])
+    }
+
+    /// A serialized `GBytesIcon`: the bytes of an image file (PNG, JPEG …), which GLib's
+    /// `g_icon_deserialize` reads as `("bytes", <ay>)`.
+    static func bytesIcon(_ bytes: [UInt8]) -> DBusValue {
+        .structure([.string("bytes"), .variant(.byteArray(bytes))])
     }
 
     /// GNotification's priority for an interruption level.

@@ -10,12 +10,30 @@ import Foundation
 /// plain button, and its response is a ``UNTextInputNotificationResponse`` with empty text
 /// (the app asks for the text itself). When a target cannot be made, the notification goes
 /// without that action (logged): GNOME then opens the app for a click on it.
+///
+/// The image attachment shown (the first image whose thumbnail is not hidden, as the
+/// freedesktop mapping picks it) is the icon, as a serialized `GBytesIcon` of its bytes (the
+/// clipped thumbnail as PNG when it has a clipping rectangle); without one, or when it is too
+/// large or cannot be read (logged), the app's themed icon.
 struct GnomePayload {
+    /// The largest image sent as the icon, in bytes: the portal's bound
+    /// (``PortalSealedFile/maximumIconBytes``), as GNOME Shell is sent the portal's icons too.
+    static let maximumIconBytes = PortalSealedFile.maximumIconBytes
+
     let identity: ApplicationIdentity
 
     /// The dictionary's entries for `notification`, with the buttons of `category`.
     func entries(for notification: UNNotification, category: UNNotificationCategory?) -> [(String, DBusValue)] {
         var payload = GNotificationPayload(notification.request.content, identity: identity)
+        if let image = NotificationBridge.shownImage(among: notification.request.content.attachments) {
+            do {
+                payload.icon = GNotificationPayload.bytesIcon(try image.iconBytes(limit: Self.maximumIconBytes))
+            } catch {
+                SubsystemLog.center.logger.warning(
+                    "a notification's image was not sent; GNOME shows the app's icon",
+                    metadata: ["identifier": "\(notification.request.identifier)", "error": "\(error)"])
+            }
+        }
         let buttons = category?.actions ?? []
         let actions = [GnomeActionTarget.Action(identifier: UNNotificationDefaultActionIdentifier, textInput: false)]
             + buttons.map { GnomeActionTarget.Action(identifier: $0.identifier, textInput: $0 is UNTextInputNotificationAction) }

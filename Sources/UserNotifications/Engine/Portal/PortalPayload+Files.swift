@@ -64,15 +64,8 @@ extension PortalPayload {
 
     /// The icon file of `image`: its clipped thumbnail as PNG when it has one, else the file.
     private static func icon(of image: UNNotificationAttachment, identifier: String) -> DBusFileDescriptor? {
-        let limit = PortalSealedFile.maximumIconBytes
-        guard let clipped = image.clippedThumbnail.flatMap(ClippedThumbnail.png(of:)) else {
-            return sealed(image.url, named: "icon", limit: limit, identifier: identifier)
-        }
-        return sealed(named: "icon", identifier: identifier) { () throws(PortalSealedFile.Failure) in
-            guard clipped.count <= limit else {
-                throw PortalSealedFile.Failure.tooLarge(path: "the clipped thumbnail of \(image.url.path)", limit: limit)
-            }
-            return clipped
+        sealed(named: "icon", identifier: identifier) { () throws(PortalSealedFile.Failure) in
+            try image.iconBytes(limit: PortalSealedFile.maximumIconBytes)
         }
     }
 
