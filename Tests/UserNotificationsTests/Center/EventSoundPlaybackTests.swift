@@ -125,6 +125,28 @@ extension EventSoundPlaybackTests {
         }
     }
 
+    @Test("a version 2 portal restarted as version 1: the center asks again, and plays the sounds from then on")
+    func portalRestarted() async throws {
+        try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
+            let fixture = try await PortalFixture(version: 2)
+            try await fixture.post("before")
+            #expect(try await Self.settled(pulse) == 0, "version 2 plays it")
+            await fixture.portal.stop()
+            let restarted = try await FakeNotificationPortal.start(on: fixture.testBus.bus, version: 1)
+            // Once the restart was taken, what the portal supports is read again (the posts
+            // before may still go as version 2's), and the next post's sound is the center's.
+            #expect(await eventually(timeout: .seconds(10)) {
+                try? await fixture.post("probe", sound: nil)
+                return restarted.added.last?.notification["markup-body"] == nil
+            })
+            let before = try await Self.settled(pulse)
+            try await fixture.post("after")
+            #expect(try await pulse.waitForStreams(count: before + 1) == before + 1)
+            await restarted.stop()
+            await fixture.stop()
+        }
+    }
+
     @Test("no sound server: nothing traps, the first failure is an error in the log, the next ones debug lines")
     func noServer() async throws {
         let library = try #require(CanberraLibrary.shared, "libcanberra0 is installed (make deps)")

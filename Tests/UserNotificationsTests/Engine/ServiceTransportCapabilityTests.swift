@@ -25,7 +25,7 @@ struct ServiceTransportCapabilityTests {
         var posted: [String] { state.withLock { $0.posted } }
 
         func settle() { state.withLock { $0.settled = true } }
-        func start(clicked: @escaping @Sendable (ServiceClick) -> Void) async {}
+        func start(clicked: @escaping @Sendable (ServiceClick) -> Void, restarted: @escaping @Sendable () -> Void) async {}
         func post(
             _ notification: UNNotification, category: UNNotificationCategory?, options: UNNotificationPresentationOptions,
             replacing: Bool

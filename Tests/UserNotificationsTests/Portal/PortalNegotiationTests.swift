@@ -1,6 +1,7 @@
 import DBus
 import Testing
 @testable import UserNotifications
+import UserNotificationsTesting
 
 /// What the engine sends follows what the portal says it takes: its `version` property and,
 /// from version 2, the `category` and `button-purpose` lists of `SupportedOptions`. Both come
@@ -23,6 +24,31 @@ struct PortalNegotiationTests {
         #expect(notification["category"] == nil)
         // The other version 2 keys still go: the portal is version 2.
         #expect(notification["markup-body"] != nil)
+        await fixture.stop()
+    }
+
+    @Test("a portal restarted as version 1 is read again: the next posts carry no version 2 key, and the buttons are plain")
+    func restarted() async throws {
+        let fixture = try await PortalFixture(version: 2)
+        try await fixture.post("before")
+        #expect(fixture.portal.added.last?.notification["markup-body"] != nil)
+        await fixture.portal.stop()
+        let restarted = try await FakeNotificationPortal.start(on: fixture.testBus.bus, version: 1)
+        // The restart reaches the engine as a signal of the bus; posts made before it was
+        // taken may still use version 2's keys, so the post is repeated (an update in place)
+        // until one arrives as version 1's, which without the re-read never happens.
+        let readAgain = await eventually(timeout: .seconds(10)) {
+            try? await fixture.post("after")
+            guard let notification = restarted.added.last?.notification else { return false }
+            return Set(notification.keys).isDisjoint(with: ["markup-body", "sound", "display-hint", "category"])
+        }
+        #expect(readAgain, "\(restarted.added.last?.notification ?? [:])")
+        let buttons = restarted.added.last?.notification["buttons"]
+        #expect(buttons == .array(element: .dictionary(key: .string, value: .variant), [
+            .variantDictionary([("label", .string("Later")), ("action", .string("action.0"))]),
+            .variantDictionary([("label", .string("Reply")), ("action", .string("action.1"))]),
+        ]))
+        await restarted.stop()
         await fixture.stop()
     }
 

@@ -17,6 +17,9 @@ extension EngineCore {
             handle(event)
         case .click(let click):
             take(click)
+        case .serviceRestarted:
+            voidTickets()
+            capabilityCache = nil
         }
     }
 

@@ -41,8 +41,9 @@ final class GnomeService: NotificationService {
         self.connection = connection
     }
 
-    /// Nothing to hear: GNOME's clicks come through `ActivateAction` on the app.
-    func start(clicked: @escaping @Sendable (ServiceClick) -> Void) async {}
+    /// Nothing to hear: GNOME's clicks come through `ActivateAction` on the app, and its
+    /// capabilities are constants.
+    func start(clicked: @escaping @Sendable (ServiceClick) -> Void, restarted: @escaping @Sendable () -> Void) async {}
 
     func close() {}
 

@@ -62,14 +62,24 @@ final class PortalService: NotificationService {
     }
 
     /// Listens for `ActionInvoked` from the portal's owner and reads what the portal supports.
-    func start(clicked: @escaping @Sendable (ServiceClick) -> Void) async {
+    /// When the portal's name changes hands (xdg-desktop-portal restarted, perhaps upgraded),
+    /// what it supports is forgotten, to be read again from the new owner, and `restarted`
+    /// is called.
+    func start(clicked: @escaping @Sendable (ServiceClick) -> Void, restarted: @escaping @Sendable () -> Void) async {
         let rule = DBusMatchRule(
             sender: PortalInterface.busName, interface: PortalInterface.interface, member: PortalNotificationSpec.Signal.actionInvoked.rawValue,
             path: PortalInterface.path)
         do {
-            let handle = try await connection.subscribe(to: [rule], senderMustOwn: PortalInterface.busName) { event in
-                guard case .signal(let message) = event, let click = Self.click(actionInvoked: message) else { return }
-                clicked(click)
+            let handle = try await connection.subscribe(to: [rule], senderMustOwn: PortalInterface.busName) { [seen] event in
+                switch event {
+                case .signal(let message):
+                    if let click = Self.click(actionInvoked: message) { clicked(click) }
+                case .ownerChanged:
+                    seen.withLock { $0.features = nil }
+                    restarted()
+                case .disconnected:
+                    break
+                }
             }
             subscription.withLock { $0 = handle }
         } catch {

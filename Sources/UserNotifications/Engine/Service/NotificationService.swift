@@ -31,8 +31,10 @@ protocol NotificationService: AnyObject, Sendable {
     /// what the engine lists.
     var withdrawsUnlisted: Bool { get }
 
-    /// Starts hearing the service's own events: each click it reports goes to `clicked`.
-    func start(clicked: @escaping @Sendable (ServiceClick) -> Void) async
+    /// Starts hearing the service's own events: each click it reports goes to `clicked`; when
+    /// the service's name changes hands and what it supports may have changed, `restarted` is
+    /// called (after which ``capabilitiesSettled`` is false until the new owner answered).
+    func start(clicked: @escaping @Sendable (ServiceClick) -> Void, restarted: @escaping @Sendable () -> Void) async
     /// Shows `notification` with the buttons of `category`, as `options` say; `replacing` when
     /// the engine lists a notification of its identifier. Returns the nonce the notification's
     /// action targets carry (``DeliveredEntry/nonce``), `nil` when they carry none.
@@ -49,7 +51,8 @@ protocol NotificationService: AnyObject, Sendable {
     /// What the service shows, once it can be reached.
     func capabilities() async -> Set<NotificationCapability>
     /// Whether ``capabilities()`` will not change while the service runs (the portal's are
-    /// version 1's until it has answered once): only then does the engine keep them.
+    /// version 1's until it has answered once): only then does the engine keep them, until
+    /// the service says it restarted (``start(clicked:restarted:)``).
     var capabilitiesSettled: Bool { get }
     /// The click that `target`, the parameter of `org.freedesktop.Application.ActivateAction`
     /// on the app, stands for; taken only when `sender` owns the service's name (any session

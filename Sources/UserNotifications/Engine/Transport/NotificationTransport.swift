@@ -92,6 +92,9 @@ struct TransportItem: Sendable {
         case posted(tag: UInt64, Result<(posting: NotificationPosting, nonce: String?), any Error>)
         /// A click the server reported by a signal of its own.
         case click(ServiceClick)
+        /// The service's name changed hands (it restarted, or another took it): what it was
+        /// seen to support is asked again.
+        case serviceRestarted
     }
 
     /// The server instance as of this item.

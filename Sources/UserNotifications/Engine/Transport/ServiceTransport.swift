@@ -36,11 +36,13 @@ final class ServiceTransport: NotificationTransport {
     var withdrawsUnlisted: Bool { service.withdrawsUnlisted }
     var deliveredBound: Int? { Self.maximumDelivered }
 
-    /// Starts hearing the service's own clicks.
+    /// Starts hearing the service's own clicks, and of its restarts.
     func open(_ receive: @escaping @Sendable (TransportItem) -> Void) async {
         state.withLock { $0.receive = receive }
         let server = service.busName
-        await service.start { click in receive(TransportItem(owner: server, kind: .click(click))) }
+        await service.start(
+            clicked: { click in receive(TransportItem(owner: server, kind: .click(click))) },
+            restarted: { receive(TransportItem(owner: server, kind: .serviceRestarted)) })
     }
 
     /// Stops hearing the service and closes its connection.
