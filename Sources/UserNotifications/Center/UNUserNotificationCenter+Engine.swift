@@ -17,7 +17,7 @@ extension UNUserNotificationCenter {
     /// process, and that is logged (label `org.desktopnotifications.center`).
     public var engineKind: NotificationEngineKind {
         get async {
-            await engine.kind()
+            await madeEngine.kind()
         }
     }
 
@@ -33,7 +33,7 @@ extension UNUserNotificationCenter {
     /// fallback is logged too (label `org.desktopnotifications.center`: a refusal as an error).
     public var engineFallback: NotificationEngineFallback? {
         get async {
-            await engine.fallback()
+            await madeEngine.fallback()
         }
     }
 

@@ -49,7 +49,13 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let serviceExtensionSlot = Locked<ServiceExtensionRegistration?>(nil)
     let contentExtensions = Locked<[String: ContentExtensionReference]>([:])
     /// Everything behind Apple's surface: the center forwards each call there, in call order.
-    let engine: any NotificationEngine
+    /// While the engine is being chosen, a ``ChoosingEngine``; once the calls made meanwhile
+    /// have reached the chosen engine, that engine itself.
+    var engine: any NotificationEngine { engineSlot.withLock { $0 } }
+    private let engineSlot: Locked<any NotificationEngine>
+    /// The engine as it was made (the ``ChoosingEngine`` when one chose): it knows the kind
+    /// chosen and why an engine tried before was not used.
+    let madeEngine: any NotificationEngine
     /// The responses waiting for the delegate.
     let responses: ResponseQueue
     /// Where completion handlers run.
@@ -170,7 +176,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
         var requested = EngineChoice.requested(engineKind, environment: ProcessInfo.processInfo.environment)
         if requested == nil, !persistent || stateDirectory != nil { requested = .inProcess }
         let locationHub = LocationHub(desktopID: identity.id, bus: locationBus)
-        engine = EngineChoice.engine(
+        madeEngine = EngineChoice.engine(
             requested: requested, identity: identity, bus: bus, host: host, clock: clock, stateDirectory: folder,
             locationHub: locationHub
         ) {
@@ -178,6 +184,9 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
                 identity: identity, client: NotificationsClient(bus: bus.dbusBus), clock: clock, host: host, stateDirectory: folder,
                 locationHub: locationHub)
         }
+        let engineSlot = Locked(madeEngine)
+        self.engineSlot = engineSlot
+        (madeEngine as? ChoosingEngine)?.whenSettled { chosen in engineSlot.withLock { $0 = chosen } }
         super.init()
         host.host = self
     }

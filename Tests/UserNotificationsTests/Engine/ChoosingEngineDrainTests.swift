@@ -89,4 +89,41 @@ struct ChoosingEngineDrainTests {
             try await second
         }
     }
+
+    @Test("whenSettled is told once the calls made before the choice reached the engine, before the last caller resumes; later at once")
+    func settled() async throws {
+        let engine = GatedEngine()
+        let order = Locked<[String]>([])
+        let (chosen, choose) = AsyncStream<Void>.makeStream()
+        let choosing = ChoosingEngine {
+            for await _ in chosen { break }
+            return (engine, .inProcess, nil)
+        }
+        choosing.whenSettled { told in order.withLock { $0.append(told === engine ? "settled" : "another engine") } }
+        async let first: Void = choosing.add(Self.request("queued"))
+        try await Task.sleep(for: .milliseconds(5))
+        choose.yield()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while engine.entered.isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(engine.entered == ["queued"])
+        #expect(order.withLock { $0 }.isEmpty, "the queued add has not returned yet")
+        engine.open()
+        try await first
+        order.withLock { $0.append("returned") }
+        #expect(order.withLock { $0 } == ["settled", "returned"])
+        let toldAtOnce = Locked(false)
+        choosing.whenSettled { told in toldAtOnce.withLock { $0 = told === engine } }
+        #expect(toldAtOnce.withLock { $0 })
+    }
+
+    @Test("a center whose engine was chosen calls the chosen engine itself once its kind is answered")
+    func centerCallsTheChosenEngine() async throws {
+        let fixture = try await PortalFixture()
+        #expect(fixture.center.madeEngine is ChoosingEngine)
+        #expect(await fixture.center.engineKind == .portal)
+        #expect(fixture.center.engine is EngineCore)
+        try await fixture.post("a")
+        #expect(fixture.portal.added.map(\.id) == ["a"])
+        await fixture.stop()
+    }
 }

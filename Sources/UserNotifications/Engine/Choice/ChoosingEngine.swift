@@ -3,7 +3,8 @@ import DesktopNotificationsSupport
 /// The engine of a center whose engine is still being chosen: it starts choosing at once and
 /// takes the center's calls in the meantime, in call order, without blocking the caller; once
 /// the choice is made they go to the chosen engine, one after the other, then every later call
-/// goes straight there.
+/// goes straight there, and the center is told to call the chosen engine itself
+/// (``whenSettled(_:)``).
 final class ChoosingEngine: NotificationEngine {
     /// A call waiting for the choice: run on the chosen engine, it gives what resumes its
     /// caller (`nil` for a call that returns nothing), which the drain calls only once the
@@ -15,6 +16,10 @@ final class ChoosingEngine: NotificationEngine {
         var waiting: [Work] = []
         var draining = false
         var closed = false
+        /// The calls made before the choice have all reached the chosen engine.
+        var settled = false
+        /// Told of the chosen engine once settled.
+        var onSettled: (@Sendable (any NotificationEngine) -> Void)?
     }
 
     private let state = Locked(State())
@@ -62,25 +67,42 @@ final class ChoosingEngine: NotificationEngine {
     /// resumed only after that, so that a caller who waited for the choice (``kind()``) and then
     /// calls again finds the engine, not the drain (which would run its calls one at a time).
     private func drain(_ engine: any NotificationEngine) async {
-        var next: Work? = state.withLock { state in
-            guard !state.waiting.isEmpty else {
-                state.draining = false
-                return nil
-            }
-            return state.waiting.removeFirst()
-        }
+        var next = nextWork(for: engine)
         while let work = next {
             let resume = await work(engine)
-            next = state.withLock { state in
-                guard !state.waiting.isEmpty else {
-                    state.draining = false
-                    return nil
-                }
-                return state.waiting.removeFirst()
-            }
+            next = nextWork(for: engine)
             resume?()
         }
         if state.withLock({ $0.closed }) { engine.close() }
+    }
+
+    /// The next waiting call. When there is none, the drain is over for good (every later call
+    /// finds the engine idle) and whoever waits for that (``whenSettled(_:)``) is told, before
+    /// the last call's caller is resumed.
+    private func nextWork(for engine: any NotificationEngine) -> Work? {
+        let (work, settled) = state.withLock { state -> (Work?, (@Sendable (any NotificationEngine) -> Void)?) in
+            guard state.waiting.isEmpty else { return (state.waiting.removeFirst(), nil) }
+            state.draining = false
+            state.settled = true
+            defer { state.onSettled = nil }
+            return (nil, state.onSettled)
+        }
+        settled?(engine)
+        return work
+    }
+
+    /// Calls `body` with the chosen engine once the calls made before the choice have all
+    /// reached it (at once when they have): from then on a call made here goes straight to that
+    /// engine, so the center calls it itself.
+    func whenSettled(_ body: @escaping @Sendable (any NotificationEngine) -> Void) {
+        let engine: (any NotificationEngine)? = state.withLock { state in
+            guard state.settled else {
+                state.onSettled = body
+                return nil
+            }
+            return state.chosen?.engine
+        }
+        if let engine { body(engine) }
     }
 
     /// The engine to call now, or `nil` after queueing `work` for when it is.
