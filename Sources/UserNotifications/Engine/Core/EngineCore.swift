@@ -30,10 +30,11 @@ package actor EngineCore: NotificationEngine {
     /// service such as the portal (``ServiceTransport``).
     nonisolated let transport: any NotificationTransport
     nonisolated let clock: any NotificationClock
-    /// Set in the agent (``agentApp(identity:client:clock:host:stateDirectory:locationHub:undelivered:taskExecutor:saves:)``): an immediate request is accepted (its `add`
-    /// returns) once it is validated, its attachments taken and it is kept in the pending list
-    /// with no trigger, saved as scheduled requests are; it is delivered after, and leaves that
-    /// list when the server took it. A delivery that fails then is reported here and the
+    /// Set in the agent
+    /// (``agentApp(identity:client:clock:host:stateDirectory:locationHub:undelivered:taskExecutor:saves:)``):
+    /// an immediate request is accepted (its `add` returns) once it is validated, its
+    /// attachments taken and it is kept in the pending list with no trigger, saved as scheduled
+    /// requests are; it is delivered after, and leaves that list when the server took it. A delivery that fails then is reported here and the
     /// request stays, delivered again when a notification server gets the name (or at the
     /// next start). `nil` in the app's own process: `add` returns when the server answered.
     nonisolated let undeliveredAfterAcceptance: (@Sendable (String, NotificationDeliveryError) -> Void)?

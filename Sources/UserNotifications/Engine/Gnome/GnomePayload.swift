@@ -1,6 +1,7 @@
 import DBus
 import DesktopNotificationsSupport
 import Foundation
+import FreedesktopNotifications
 
 /// The `AddNotification` dictionary of the GNOME engine: GNotification's keys
 /// (``GNotificationPayload``), with the click and each of the category's actions as
@@ -31,7 +32,7 @@ struct GnomePayload {
             } catch {
                 SubsystemLog.center.logger.warning(
                     "a notification's image was not sent; GNOME shows the app's icon",
-                    metadata: ["identifier": "\(notification.request.identifier)", "error": "\(error)"])
+                    metadata: ["identifier": "\(TerminalText.singleLine(notification.request.identifier))", "error": "\(error)"])
             }
         }
         let buttons = category?.actions ?? []
