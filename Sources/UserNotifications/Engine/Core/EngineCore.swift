@@ -178,12 +178,6 @@ package actor EngineCore: NotificationEngine {
         inbox.withLock { $0.append(input) }
     }
 
-    /// Puts an input in and drains on the caller's task.
-    private nonisolated func submitAndDrain(_ input: EngineInput) async {
-        submit(input)
-        await drain()
-    }
-
     /// Puts an input in and wakes `waiter`, whose task drains; without one, drains in a new
     /// task.
     nonisolated func submitAndWake(_ input: EngineInput, _ waiter: EngineAnswer<Result<Void, any Error>>?) {
@@ -218,7 +212,7 @@ package actor EngineCore: NotificationEngine {
             defer { wakeUps.scheduled = true }
             return !wakeUps.scheduled
         }
-        if first { DBusConnection.afterHandling { self.wakeForReceived() } }
+        if first { DBusConnection.afterHandling(wakeForReceived) }
     }
 
     /// Wakes the callers whose replies came; a task drains only when nobody was woken.
@@ -331,7 +325,8 @@ package actor EngineCore: NotificationEngine {
             onResolve = { result in if case .success = result { accepted() } }
         }
         let answer = EngineAnswer<Result<Void, any Error>>(onResolve: onResolve)
-        await submitAndDrain(.add(request, presentation, files: files, answer))
+        submit(.add(request, presentation, files: files, answer))
+        await drain()
         while answer.value == nil {
             await answer.nextWake()
             await drain()
@@ -344,7 +339,8 @@ package actor EngineCore: NotificationEngine {
         _ input: (EngineAnswer<Value>) -> EngineInput, otherwise fallback: Value
     ) async -> Value {
         let answer = EngineAnswer<Value>()
-        await submitAndDrain(input(answer))
+        submit(input(answer))
+        await drain()
         return answer.value ?? fallback
     }
 
@@ -374,7 +370,8 @@ package actor EngineCore: NotificationEngine {
 
     package nonisolated func requestAuthorization(options: UNAuthorizationOptions) async -> Bool {
         let granted = await serverReachable()
-        await submitAndDrain(.setAuthorization(granted ? .authorized : .denied, options))
+        submit(.setAuthorization(granted ? .authorized : .denied, options))
+        await drain()
         return granted
     }
 
