@@ -16,8 +16,6 @@ final class ChoosingEngine: NotificationEngine {
         var waiting: [Work] = []
         var draining = false
         var closed = false
-        /// The calls made before the choice have all reached the chosen engine.
-        var settled = false
         /// Told of the chosen engine once settled.
         var onSettled: (@Sendable (any NotificationEngine) -> Void)?
     }
@@ -83,7 +81,6 @@ final class ChoosingEngine: NotificationEngine {
         let (work, settled) = state.withLock { state -> (Work?, (@Sendable (any NotificationEngine) -> Void)?) in
             guard state.waiting.isEmpty else { return (state.waiting.removeFirst(), nil) }
             state.draining = false
-            state.settled = true
             defer { state.onSettled = nil }
             return (nil, state.onSettled)
         }
@@ -96,11 +93,12 @@ final class ChoosingEngine: NotificationEngine {
     /// engine, so the center calls it itself.
     func whenSettled(_ body: @escaping @Sendable (any NotificationEngine) -> Void) {
         let engine: (any NotificationEngine)? = state.withLock { state in
-            guard state.settled else {
+            // Settled: chosen, and the calls made before have all reached it.
+            guard let chosen = state.chosen, !state.draining else {
                 state.onSettled = body
                 return nil
             }
-            return state.chosen?.engine
+            return chosen.engine
         }
         if let engine { body(engine) }
     }
