@@ -11,13 +11,16 @@ struct DeliveredTableTrimTests {
             key: ServerKey(server: "org.freedesktop.portal.Desktop", id: id))
     }
 
+    /// A table with `entries` (identifier, date in seconds, id) recorded in order.
+    static func table(_ entries: [(String, TimeInterval, UInt32)]) -> DeliveredTable {
+        var table = DeliveredTable()
+        for (identifier, seconds, id) in entries { table.record(entry(identifier, at: seconds, id: id)) }
+        return table
+    }
+
     @Test("trimming drops the oldest by date, not by the order recorded; a tie goes to the one recorded first")
     func oldestByDate() {
-        var table = DeliveredTable()
-        table.record(Self.entry("late", at: 30, id: 1))
-        table.record(Self.entry("early", at: 10, id: 2))
-        table.record(Self.entry("tieA", at: 20, id: 3))
-        table.record(Self.entry("tieB", at: 20, id: 4))
+        var table = Self.table([("late", 30, 1), ("early", 10, 2), ("tieA", 20, 3), ("tieB", 20, 4)])
         #expect(table.trim(to: 4).isEmpty)
         #expect(table.trim(to: 2).map(\.identifier) == ["early", "tieA"])
         #expect(Set(table.live.keys) == ["tieB", "late"])
@@ -26,10 +29,7 @@ struct DeliveredTableTrimTests {
 
     @Test("an entry replaced or removed leaves the order by date with it")
     func replacedAndRemoved() {
-        var table = DeliveredTable()
-        table.record(Self.entry("a", at: 10, id: 1))
-        table.record(Self.entry("b", at: 20, id: 2))
-        table.record(Self.entry("c", at: 30, id: 3))
+        var table = Self.table([("a", 10, 1), ("b", 20, 2), ("c", 30, 3)])
         // "a" is shown again, later: it is now the newest.
         table.record(Self.entry("a", at: 40, id: 1))
         #expect(table.live.count == 3)

@@ -45,12 +45,6 @@ struct ServiceTransportCapabilityTests {
         func close() {}
     }
 
-    static func request(_ identifier: String) -> UNNotificationRequest {
-        let content = UNMutableNotificationContent()
-        content.title = identifier
-        return UNNotificationRequest(identifier: identifier, content: content, trigger: nil)
-    }
-
     @Test("unsettled: asked for every post and for the settings; settled: asked once more, then kept")
     func keptOnceSettled() async throws {
         let testBus = try await TestBus()
@@ -59,16 +53,16 @@ struct ServiceTransportCapabilityTests {
             identity: ApplicationIdentity(id: "org.example.Counting", displayName: "Counting"),
             transport: ServiceTransport(service: service), clock: TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000)),
             host: EngineHostReference(), stateDirectory: nil)
-        try await engine.add(Self.request("a"))
-        try await engine.add(Self.request("b"))
+        try await engine.add(PendingWakeTests.request("a", trigger: nil))
+        try await engine.add(PendingWakeTests.request("b", trigger: nil))
         #expect(service.asked == 2)
         #expect(await engine.authorization().capabilities == [.body])
         #expect(service.asked == 3)
 
         service.settle()
-        try await engine.add(Self.request("c"))
+        try await engine.add(PendingWakeTests.request("c", trigger: nil))
         #expect(service.asked == 4)
-        try await engine.add(Self.request("d"))
+        try await engine.add(PendingWakeTests.request("d", trigger: nil))
         #expect(await engine.authorization().capabilities == [.body, .sound])
         #expect(service.asked == 4)
         #expect(service.posted == ["a", "b", "c", "d"])
