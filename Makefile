@@ -7,7 +7,7 @@
 #   make demo    demo-deps, then build and run SaySomething (the seed 000 flow)
 #   make demo-agent  demo-deps, then RemindMeLater through notify agent, in this terminal (type 1 to click)
 #   make bench   bench-deps (adds libnotify-dev for the C peers), release build, the installed notify, then the peers (../shared/bench) and our rows in one run, each
-#                client's instructions per operation (Benchmarks/instructions.sh, callgrind), and the ratios
+#                client's instructions and waits per operation (Benchmarks/instructions.sh: callgrind, getrusage), and the ratios
 #   make bench-agent  release build, then notify-bench's agent rows on a private bus with the null server: agent-idle (the agent's RSS after start and
 #                after 100 adds and removals, then its waiter's RSS and context switches over 60 s holding a request due tomorrow), agent-idle-stay
 #                (the same with the agent kept running by --stay: its own switches), agent-100k (100,000 pending requests over 100 apps, one
@@ -183,6 +183,8 @@ bench: bench-deps
 	BENCH_EXTRA_RATE="$$(printf '%s\n' \
 		'$(BENCH_BIN)/notify-bench --rows client-seq -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-seq -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows un-seq-plain -n {N} --samples 1' \
+		'$(BENCH_BIN)/notify-bench --rows un-seq-loop -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-pipe -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows un-action -n {N} --samples 1' \
 		'$(BENCH_BIN)/notify-bench --rows agent-seq -n {N} --samples 1')" \

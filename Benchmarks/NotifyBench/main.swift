@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
+//   notify-bench [--rows client-seq,un-seq,un-seq-plain,un-seq-loop,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
 //                        agent-100k-floor,agent-100k-batch,agent-100k-center,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S] [--counting] [--agent-pid PID]
@@ -36,6 +36,7 @@
 // process: portal-seq adds text, portal-files an image and a sound as sealed memory files,
 // portal-kept with the state kept, saved in bursts as the engine saves it.
 // push-decrypt (PushRows.swift) decrypts RFC 8291's example message N times, in process.
+import DBus
 import Foundation
 import Synchronization
 import FreedesktopNotifications
@@ -234,17 +235,22 @@ func run() async throws {
             }
             report(row, count: n, samples: samples)
 
-        case "un-seq", "un-seq-plain":
+        case "un-seq", "un-seq-plain", "un-seq-loop":
             let (center, delegate) = try await warmCenter(identity: identity)
             defer { withExtendedLifetime(delegate) {} }
             // The plain row has no delegate: what the engine costs without the delegate's hops.
-            if row == "un-seq-plain" { center.delegate = nil }
+            // The loop row is the plain one with its loop on the D-Bus I/O thread (a task
+            // preferring `DBusLoopExecutor`): each reply resumes the loop on the thread that
+            // read it, so no other thread wakes, as in a blocking C client. No app runs its
+            // code there; the row measures what the thread switches of the others cost.
+            if row != "un-seq" { center.delegate = nil }
+            let executor: (any TaskExecutor)? = row == "un-seq-loop" ? DBusLoopExecutor.shared : nil
             var samples: [Sample] = []
             for sample in 0..<options.samples {
                 samples.append(try await measure {
                     // Off the main actor, as a tool or a server calls it; the delegate still
                     // runs on the main actor.
-                    try await Task.detached {
+                    try await Task.detached(executorPreference: executor) {
                         for index in 0..<n {
                             try await center.add(UNNotificationRequest(identifier: "s\(sample)-\(index)", content: content("bench"), trigger: nil))
                         }
