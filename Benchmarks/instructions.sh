@@ -5,8 +5,9 @@
 # waited (its voluntary context switches, from getrusage, in runs of their own without
 # valgrind, which runs one thread at a time): what the instructions leave out of the wall-clock
 # time, each wait a thread put to sleep and woken. Runs on a private bus with the null server
-# (answering each Notify with actions by ActionInvoked, as bench.sh does) and writes one line
-# per row, `INSTR label=ROW per_op=I n1=N1 n2=N2 waits_per_op=W`, to OUTDIR/instructions.txt.
+# (for the action rows answering each Notify with actions by ActionInvoked, as bench.sh does;
+# for the others clicking nothing) and writes one line per row,
+# `INSTR label=ROW per_op=I n1=N1 n2=N2 waits_per_op=W`, to OUTDIR/instructions.txt.
 #
 # Each row runs twice for each figure, with N1 and N2 operations; per_op = (I(N2) - I(N1)) /
 # (N2 - N1), so the start-up (loading, connecting, the warm-up) cancels out. The waits take
@@ -35,23 +36,33 @@ if [ -z "${INSTR_INNER:-}" ]; then
         cp "$bin/$program" "$out/stripped/$program"
         strip -g "$out/stripped/$program"
     done
-    export NULL_SERVER_INVOKE_ACTION=1 INSTR_INNER=1
-    exec "$bench/run-bus.sh" -- "$0" "$bench" "$bin" "$out"
+    : >"$out/instructions.txt"
+    # The action rows on a bus whose null server clicks each notification with actions, the
+    # others on one whose server clicks nothing: ours carry `default` (the click on the
+    # notification) whatever their category, and nobody clicks every notification.
+    NULL_SERVER_INVOKE_ACTION= INSTR_INNER=unclicked "$bench/run-bus.sh" -- "$0" "$bench" "$bin" "$out"
+    NULL_SERVER_INVOKE_ACTION=1 INSTR_INNER=clicked "$bench/run-bus.sh" -- "$0" "$bench" "$bin" "$out"
+    exit 0
 fi
 
 stripped=$out/stripped
-rows=(
-    "libdbus-seq|$bench/libdbus-client -q -n {N} -m seq -l libdbus-seq"
-    "libdbus-pipe|$bench/libdbus-client -q -n {N} -m pipe -l libdbus-pipe"
-    "libdbus-action|$bench/libdbus-client -q -n {N} -m action -l libdbus-action"
-    "libnotify-seq|$bench/libnotify-client -q -n {N} -l libnotify-seq"
-    "un-seq|$stripped/notify-bench --rows un-seq -n {N} --samples 1 --counting"
-    "un-seq-plain|$stripped/notify-bench --rows un-seq-plain -n {N} --samples 1 --counting"
-    "un-seq-loop|$stripped/notify-bench --rows un-seq-loop -n {N} --samples 1 --counting"
-    "un-pipe|$stripped/notify-bench --rows un-pipe -n {N} --samples 1 --counting"
-    "un-action|$stripped/notify-bench --rows un-action -n {N4} --samples 1 --counting"
-    "agent-seq|$stripped/notify-bench --rows agent-seq -n {N} --samples 1 --counting --agent-pid {AGENT}"
-)
+if [ "$INSTR_INNER" = clicked ]; then
+    rows=(
+        "libdbus-action|$bench/libdbus-client -q -n {N} -m action -l libdbus-action"
+        "un-action|$stripped/notify-bench --rows un-action -n {N4} --samples 1 --counting"
+    )
+else
+    rows=(
+        "libdbus-seq|$bench/libdbus-client -q -n {N} -m seq -l libdbus-seq"
+        "libdbus-pipe|$bench/libdbus-client -q -n {N} -m pipe -l libdbus-pipe"
+        "libnotify-seq|$bench/libnotify-client -q -n {N} -l libnotify-seq"
+        "un-seq|$stripped/notify-bench --rows un-seq -n {N} --samples 1 --counting"
+        "un-seq-plain|$stripped/notify-bench --rows un-seq-plain -n {N} --samples 1 --counting"
+        "un-seq-loop|$stripped/notify-bench --rows un-seq-loop -n {N} --samples 1 --counting"
+        "un-pipe|$stripped/notify-bench --rows un-pipe -n {N} --samples 1 --counting"
+        "agent-seq|$stripped/notify-bench --rows agent-seq -n {N} --samples 1 --counting --agent-pid {AGENT}"
+    )
+fi
 
 # agent-seq's agent, started here (a process started under valgrind cannot start it), each
 # run with a fresh state folder, stopped by its PID.
@@ -116,7 +127,6 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)' $command 2>"$log";
     stop_agent
 }
 
-: >"$out/instructions.txt"
 for row in "${rows[@]}"; do
     label=${row%%|*} command=${row#*|}
     first=$(count "$command" "$N1")
