@@ -23,6 +23,9 @@ final class EngineAnswer<Value: Sendable>: Sendable {
     /// The value, once given.
     var value: Value? { state.withLock { $0.value } }
 
+    /// Whether the caller waits in ``nextWake()`` now.
+    var isWaiting: Bool { state.withLock { $0.waiter != nil } }
+
     /// Gives the value (later calls are ignored) and wakes the caller.
     func resolve(_ value: Value) {
         let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
@@ -34,9 +37,13 @@ final class EngineAnswer<Value: Sendable>: Sendable {
         waiter?.resume()
     }
 
-    /// Wakes the caller (at once if it waits, else at its next ``nextWake()``).
-    func wake() {
-        state.withLock { takeWaiter(&$0) }?.resume()
+    /// Wakes the caller (at once if it waits, else at its next ``nextWake()``); returns whether
+    /// it was waiting in ``nextWake()``, and so drains after this: one that was not may be in
+    /// its last drain already, or gone.
+    func wake() -> Bool {
+        guard let waiter = state.withLock({ takeWaiter(&$0) }) else { return false }
+        waiter.resume()
+        return true
     }
 
     /// Returns at the next ``wake()`` or ``resolve(_:)``, or at once when one came since the

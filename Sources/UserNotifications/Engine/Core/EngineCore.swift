@@ -178,11 +178,12 @@ package actor EngineCore: NotificationEngine {
         inbox.withLock { $0.append(input) }
     }
 
-    /// Puts an input in and wakes `waiter`, whose task drains; without one, drains in a new
-    /// task.
+    /// Puts an input in and wakes `waiter`, whose task drains; drains in a new task when there
+    /// is none, or when it was not waiting (it may have drained for the last time already).
     nonisolated func submitAndWake(_ input: EngineInput, _ waiter: EngineAnswer<Result<Void, any Error>>?) {
         submit(input)
-        if let waiter { waiter.wake() } else { drainInTask() }
+        if let waiter, waiter.wake() { return }
+        drainInTask()
     }
 
     /// Puts an input in and drains in a new task, for a caller that does not wait.
@@ -201,8 +202,8 @@ package actor EngineCore: NotificationEngine {
     /// inbox at once; the wake-up waits until the connection's executor is free, which the
     /// woken caller may need next.
     ///
-    /// The wake-ups of one read go together: a caller woken for its reply takes the signals
-    /// that came with it too, so they need no task of their own.
+    /// The wake-ups of one read go together: a caller that waited for its reply, woken, takes
+    /// the signals that came with it too, so they need no task of their own.
     private nonisolated func receive(_ item: TransportItem) {
         submit(.channel(item))
         var waiter: EngineAnswer<Result<Void, any Error>>?
@@ -215,14 +216,14 @@ package actor EngineCore: NotificationEngine {
         if first { DBusConnection.afterHandling(wakeForReceived) }
     }
 
-    /// Wakes the callers whose replies came; a task drains only when nobody was woken.
+    /// Wakes the callers whose replies came; a task drains when nobody who waited was woken
+    /// (``ReceivedWakeUps/wake()``).
     private nonisolated func wakeForReceived() {
         let due = wakeUps.withLock { wakeUps in
             defer { wakeUps = ReceivedWakeUps() }
             return wakeUps
         }
-        for waiter in due.waiters { waiter.wake() }
-        if due.drainWanted, due.waiters.isEmpty { drainInTask() }
+        if due.wake() { drainInTask() }
     }
 
     /// Makes the reply to the post `tag` wake `waiter`.
@@ -475,6 +476,17 @@ struct ReceivedWakeUps {
     var drainWanted = false
     /// The wake-up is on its way.
     var scheduled = false
+
+    /// Wakes the waiters; returns whether a task must drain for the items no waiter was woken
+    /// for. A caller woken while it waited drains after the wake, so it takes them. One that
+    /// did not wait may have taken its reply in a drain of its own, as the read went on, and
+    /// returned before the signals after it reached the inbox: nobody else would take them
+    /// until the next call (a click that never reached the delegate while the app waited for it).
+    func wake() -> Bool {
+        var drainFollows = false
+        for waiter in waiters where waiter.wake() { drainFollows = true }
+        return drainWanted && !drainFollows
+    }
 }
 
 /// A `Notify` the engine prepared for whoever gets the delegate's answer: everything but the
