@@ -3,8 +3,8 @@
 
 Reads OUTDIR/raw.tsv (bench.sh's rows, our rows among them), OUTDIR/sched.txt (the
 sched-100k RESULT line) and OUTDIR/instructions.txt (Benchmarks/instructions.sh) and prints
-each ratio beside its target, then each row's waits per operation. Wall-clock figures are medians over rounds; instruction counts
-repeat from run to run, so one run gives them.
+each ratio beside its target, then each row's waits per operation. Wall-clock figures are
+medians over rounds; instruction counts repeat from run to run, so one run gives them.
 """
 import math
 import re
