@@ -1,4 +1,6 @@
+import DesktopNotificationsSupport
 import Testing
+import UserNotificationsTesting
 
 @testable import UserNotifications
 
@@ -6,21 +8,31 @@ import Testing
 struct ReceivedWakeUpsTests {
     typealias Answer = EngineAnswer<Result<Void, any Error>>
 
-    /// A caller suspended in `nextWake()`, as the caller of `add` waits for its reply.
-    static func waitingCaller() async -> (Answer, Task<Void, Never>) {
+    /// A caller of `add` between two drains: it waits in `nextWake()` and, once woken, would
+    /// drain; `woken` says that it got past the wait.
+    final class Caller: Sendable {
         let answer = Answer()
-        let task = Task { await answer.nextWake() }
-        while !answer.isWaiting { await Task.yield() }
-        return (answer, task)
+        private let passed = Locked(false)
+        var woken: Bool { passed.withLock { $0 } }
+
+        /// Starts waiting; returns once the caller waits, or once it got past the wait at
+        /// once (a wake came before it).
+        func startWaiting() async {
+            Task { [self] in
+                await answer.nextWake()
+                passed.withLock { $0 = true }
+            }
+            while !answer.isWaiting && !woken { await Task.yield() }
+        }
     }
 
     @Test("a caller that waited for its reply is woken and drains after: the signals of its read need no task")
     func waitedForReply() async {
-        let (answer, caller) = await Self.waitingCaller()
-        let wakeUps = ReceivedWakeUps(waiters: [answer], drainWanted: true, scheduled: true)
-        #expect(wakeUps.wake() == false)
-        await caller.value
-        #expect(!answer.isWaiting)
+        let caller = Caller()
+        await caller.startWaiting()
+        #expect(!caller.woken)
+        #expect(ReceivedWakeUps(waiters: [caller.answer], drainWanted: true, scheduled: true).wake() == false)
+        #expect(await eventually(timeout: .seconds(5)) { caller.woken })
     }
 
     @Test("a caller that took its reply in its own drain and returned leaves the signals after it to a task")
@@ -29,25 +41,24 @@ struct ReceivedWakeUpsTests {
         // empty and returned before the ActionInvoked that followed reached the inbox.
         let answer = Answer()
         answer.resolve(.success(()))
-        let wakeUps = ReceivedWakeUps(waiters: [answer], drainWanted: true, scheduled: true)
-        #expect(wakeUps.wake() == true)
+        #expect(ReceivedWakeUps(waiters: [answer], drainWanted: true, scheduled: true).wake() == true)
     }
 
     @Test("a caller still draining gets its wake at its next wait; the signals get a task all the same")
     func stillDraining() async {
-        let answer = Answer()
-        let wakeUps = ReceivedWakeUps(waiters: [answer], drainWanted: true, scheduled: true)
-        #expect(wakeUps.wake() == true)
-        // Its next wait returns at once: it drains again for its reply.
-        await answer.nextWake()
-        #expect(!answer.isWaiting)
+        let caller = Caller()
+        #expect(ReceivedWakeUps(waiters: [caller.answer], drainWanted: true, scheduled: true).wake() == true)
+        // Its next wait returns without a wake of its own: it drains again for its reply.
+        await caller.startWaiting()
+        #expect(await eventually(timeout: .seconds(5)) { caller.woken })
     }
 
     @Test("with no signal, only the replies' callers are woken; with neither, nothing drains")
     func repliesOnly() async {
-        let (answer, caller) = await Self.waitingCaller()
-        #expect(ReceivedWakeUps(waiters: [answer], drainWanted: false, scheduled: true).wake() == false)
-        await caller.value
+        let caller = Caller()
+        await caller.startWaiting()
+        #expect(ReceivedWakeUps(waiters: [caller.answer], drainWanted: false, scheduled: true).wake() == false)
+        #expect(await eventually(timeout: .seconds(5)) { caller.woken })
         #expect(ReceivedWakeUps(waiters: [Answer()], drainWanted: false, scheduled: true).wake() == false)
         #expect(ReceivedWakeUps(waiters: [], drainWanted: true, scheduled: true).wake() == true)
     }

@@ -484,7 +484,9 @@ struct ReceivedWakeUps {
     /// until the next call (a click that never reached the delegate while the app waited for it).
     func wake() -> Bool {
         var drainFollows = false
-        for waiter in waiters where waiter.wake() { drainFollows = true }
+        for waiter in waiters {
+            if waiter.wake() { drainFollows = true }
+        }
         return drainWanted && !drainFollows
     }
 }
