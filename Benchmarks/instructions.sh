@@ -101,30 +101,26 @@ count() {
         command=${command//\{AGENT\}/$agent_pid}
     fi
     log=$(mktemp)
+    local failed=""
     # shellcheck disable=SC2086 # the command is a word list
     if [ "${3:-}" = waits ]; then
-        if ! python3 -c '
+        python3 -c '
 import resource, subprocess, sys
 if subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode != 0:
     sys.exit(1)
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)' $command 2>"$log"; then
-            echo "instructions.sh: failed: $command" >&2
-            tail -n 20 "$log" >&2
-            rm -f "$log"
-            stop_agent
-            return 1
-        fi
-    elif ! valgrind --tool=callgrind --callgrind-out-file=/dev/null $command >/dev/null 2>"$log"; then
-        echo "instructions.sh: failed under valgrind: $command" >&2
-        grep -v '^###' "$log" | tail -n 20 >&2
-        rm -f "$log"
-        stop_agent
-        return 1
-    else
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_nvcsw)' $command 2>"$log" || failed=1
+    elif valgrind --tool=callgrind --callgrind-out-file=/dev/null $command >/dev/null 2>"$log"; then
         awk '/Collected :/ { gsub(",", "", $NF); print $NF }' "$log"
+    else
+        failed=1
+    fi
+    if [ -n "$failed" ]; then
+        echo "instructions.sh: failed${3:+ ($3)}: $command" >&2
+        grep -v '^###' "$log" | tail -n 20 >&2
     fi
     rm -f "$log"
     stop_agent
+    [ -z "$failed" ]
 }
 
 for row in "${rows[@]}"; do
