@@ -253,7 +253,7 @@ NOTIFY_SEND_LINK ?= 0
 # runtime decode its mangled name (-disable-concrete-type-metadata-mangled-name-accessors): the
 # runtime checked each such type's conformances (Int32: Hashable for a dictionary) by reading
 # all 6,800 conformance records of the program, once per type and protocol, 3.4 million
-# instructions at every start; with the flag, 3.86 million in all.
+# instructions at every start; with the flag, 3.84 million in all.
 RELEASE_SCRATCH ?= .build-static
 RELEASE_STATIC = $(abspath $(RELEASE_SCRATCH))/static-libs
 RELEASE_FLAGS = -c release --product notify --static-swift-stdlib --disable-local-rpath \
