@@ -17,9 +17,15 @@ set -eu
 [ $# -eq 1 ] || { echo "usage: packaging/static/libs.sh DIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
-swiftc=$(command -v swiftc) || { echo "static/libs.sh: swiftc is not on PATH" >&2; exit 1; }
-# The toolchain's own clang: a C compiler every machine that builds notify has.
-clang=$(dirname "$(readlink -f "$swiftc")")/clang
+command -v swiftc > /dev/null || { echo "static/libs.sh: swiftc is not on PATH" >&2; exit 1; }
+# The toolchain's own clang, a C compiler every machine that builds notify has: beside swiftc
+# in the toolchain's bin folder, found from its resource folder (swiftc on PATH can be a proxy,
+# as swiftly installs it), else the system's cc.
+resources=$(swiftc -print-target-info | sed -n 's/^ *"runtimeResourcePath": *"\(.*\)",*$/\1/p')
+clang=${resources%/lib/swift}/bin/clang
+if [ -z "$resources" ] || [ ! -x "$clang" ]; then
+    clang=$(command -v cc) || { echo "static/libs.sh: no C compiler (the toolchain's clang, or cc)" >&2; exit 1; }
+fi
 
 find_archive() { # NAME PACKAGE
     path=$("$clang" -print-file-name="$1")
