@@ -73,6 +73,12 @@ int main(void) {
     CHECK(sd_listen_fds(0), -EINVAL);
     setenv("LISTEN_FDS", "-1", 1);
     CHECK(sd_listen_fds(0), -EINVAL);
+    setenv("LISTEN_FDS", " 2", 1);
+    CHECK(sd_listen_fds(0), -EINVAL);
+    setenv("LISTEN_FDS", "+2", 1);
+    CHECK(sd_listen_fds(0), -EINVAL);
+    setenv("LISTEN_FDS", "", 1);
+    CHECK(sd_listen_fds(0), -EINVAL);
     setenv("LISTEN_FDS", "99999999999999999999", 1);
     CHECK(sd_listen_fds(0), -EINVAL);
 

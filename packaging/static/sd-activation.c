@@ -20,12 +20,16 @@
 /* The first descriptor passed, SD_LISTEN_FDS_START. */
 enum { listen_fds_start = 3 };
 
-/* Reads a decimal number that is the whole of text, or fails. */
+/* Reads a decimal number that is the whole of text, or fails: digits only (strtoul alone
+ * would take leading blanks, a sign, and a minus that wraps around). */
 static int read_number(const char *text, unsigned long *number) {
+    if (text[0] < '0' || text[0] > '9') {
+        return 0;
+    }
     char *end = NULL;
     errno = 0;
     *number = strtoul(text, &end, 10);
-    return errno == 0 && end != text && *end == '\0' && text[0] != '-';
+    return errno == 0 && *end == '\0';
 }
 
 int sd_listen_fds(int unset_environment) {
