@@ -197,6 +197,7 @@ bench: bench-deps
 	BENCH_EXTRA_CLI='$(BENCH_INSTALL)/usr/local/bin/notify bench "body text"' \
 		$(BENCH_DIR)/bench.sh -q -n $(BENCH_N) -p $(BENCH_PROCS) -r $(BENCH_ROUNDS) -o $(CURDIR)/$(BENCH_OUT)
 	$(BENCH_DIR)/run-bus.sh -- $(BENCH_BIN)/notify-bench --rows sched-100k --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/sched.txt
+	$(BENCH_UNCLICKED) $(BENCH_BIN)/notify-bench --rows un-withdraw -n 500 --samples $(BENCH_ROUNDS) | tee $(BENCH_OUT)/withdraw.txt
 	Benchmarks/instructions.sh $(BENCH_DIR) $(BENCH_BIN) $(BENCH_OUT)
 	python3 Benchmarks/ratios.py $(BENCH_OUT)
 

@@ -3,7 +3,7 @@
 // with ../shared/bench/run-bus.sh, whose null server answers at once) and prints one RESULT
 // line per row, in the format of ../shared/bench/README.md, with the median of the samples.
 //
-//   notify-bench [--rows client-seq,un-seq,un-seq-plain,un-seq-loop,un-pipe,un-action,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
+//   notify-bench [--rows client-seq,un-seq,un-seq-plain,un-seq-loop,un-pipe,un-action,un-withdraw,sched-100k,idle,agent-seq,un-kept,agent-idle,agent-idle-stay,agent-100k,
 //                        agent-100k-floor,agent-100k-batch,agent-100k-center,gnome-seq,
 //                        region-10k,portal-seq,portal-files,portal-kept,push-decrypt]
 //                [-n N] [--samples K] [--fake-server] [--agent PATH] [--idle-seconds S] [--counting] [--agent-pid PID]
@@ -12,6 +12,10 @@
 // suite's FakeNotificationServer (taking the name from whoever has it) before the rows run.
 //
 // The idle row connects a center and then sleeps 10 s, for counting wake-ups with strace.
+//
+// un-withdraw shows up to 500 notifications (-n), then times removeAllDeliveredNotifications
+// until the server has closed every one (NotificationClosed with reason 3, counted by an
+// observer connection of this process); run it on a bus whose server clicks nothing.
 //
 // gnome-seq is un-seq through the GNOME engine, against the test kit's FakeGtkNotifications
 // served from this process on the same bus, each notification with two buttons: three
@@ -324,6 +328,33 @@ func run() async throws {
             }
             let lateness = try await firingLateness(identity: identity)
             report(row, count: total, samples: samples, extra: String(format: "rss_mb=%.1f late_us_p50=%.0f", peakRSSMegabytes(), lateness))
+
+        case "un-withdraw":
+            // removeAllDeliveredNotifications over `shown` notifications, timed until the server
+            // has closed every one: what clearing a full list costs, whose CloseNotification
+            // calls the center makes after it has returned. An observer of this process counts
+            // the server's NotificationClosed signals (the null server sends one per close).
+            let center = UNUserNotificationCenter(identity: identity, persistent: false, engine: .inProcess)
+            let observer = NotificationsClient()
+            _ = try await observer.connect()
+            let closes = observer.events()
+            var closed = closes.makeAsyncIterator()
+            let shown = min(n, 500)
+            var samples: [Sample] = []
+            for sample in 0..<options.samples {
+                for index in 0..<shown {
+                    try await center.add(UNNotificationRequest(identifier: "w\(sample)-\(index)", content: content("bench"), trigger: nil))
+                }
+                let (cpu, start) = (cpuTime(), ContinuousClock.now)
+                center.removeAllDeliveredNotifications()
+                var seen = 0
+                while seen < shown {
+                    guard let event = await closed.next() else { throw BenchError("the observer's events ended") }
+                    if case .closed(_, .closedByCall, _) = event { seen += 1 }
+                }
+                samples.append(Sample(seconds: seconds(ContinuousClock.now - start), cpuSeconds: cpuTime() - cpu))
+            }
+            report(row, count: shown, samples: samples)
 
         case "idle":
             // Connected and subscribed, nothing pending: for `strace -f -c` over the quiet part.
