@@ -1,5 +1,6 @@
 import Foundation
 import DBus
+import DesktopNotificationsSupport
 import FreedesktopNotifications
 import Testing
 import UserNotificationsTesting
@@ -64,6 +65,57 @@ struct ClientTests {
         try await client.closeNotification(id: posted.id)
         #expect(await events.next() == .closed(id: posted.id, reason: .closedByCall, server: server.uniqueName))
         #expect(server.liveIDs.isEmpty)
+    }
+
+    /// What `work` returns, or a recorded failure when it has not returned within 20 s (a
+    /// batch that never finishes fails the test instead of holding it).
+    private static func answered<Value: Sendable>(_ work: @escaping @Sendable () async -> Value) async throws -> Value {
+        let result = Locked<Value?>(nil)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+        }
+        _ = await eventually { result.withLock { $0 != nil } }
+        return try #require(result.withLock { $0 }, "closeNotifications did not return within 20 s")
+    }
+
+    @Test("closeNotifications closes more notifications than its window, each with reason 3, and names an unknown id it could not close",
+          .timeLimit(.minutes(1)))
+    func closeMany() async throws {
+        let server = try await FakeNotificationServer.start(on: testBus.bus, personality: .notificationDaemon)
+        let client = NotificationsClient(bus: testBus.bus)
+        let events = EventRecorder(client.events())
+        let count = NotificationsClient.closeWindow * 2 + 3
+        var ids: [UInt32] = []
+        for index in 0..<count { ids.append(try await client.notify(NotifyRequest(summary: "n\(index)")).id) }
+        let unknown = (ids.max() ?? 0) + 1000
+        let sent = ids + [unknown]
+        let failures = try await Self.answered { await client.closeNotifications(ids: sent) }
+        #expect(failures.map(\.id) == [unknown])
+        guard case .bus(.remote(let name, _))? = failures.first?.error else {
+            Issue.record("the unknown id failed with \(String(describing: failures.first?.error)), not the server's error")
+            return
+        }
+        #expect(name == "org.freedesktop.Notifications.InvalidId")
+        #expect(server.liveIDs.isEmpty)
+        let closed = await events.next(count)
+        let closedIDs = closed.compactMap { event -> UInt32? in
+            guard case .closed(let id, .closedByCall, server.uniqueName) = event else { return nil }
+            return id
+        }
+        #expect(closed.count == count)
+        #expect(closedIDs.sorted() == ids.sorted())
+        let calls = server.calls.compactMap { call -> UInt32? in if case .closeNotification(let id, _) = call { id } else { nil } }
+        #expect(calls.sorted() == sent.sorted())
+    }
+
+    @Test("closeNotifications without a bus names every id, with the same error, and returns", .timeLimit(.minutes(1)))
+    func closeManyWithoutBus() async throws {
+        let client = NotificationsClient(bus: .address("unix:path=/nonexistent/desktopnotifications-tests/bus"))
+        let failures = try await Self.answered { await client.closeNotifications(ids: [4, 5, 6]) }
+        #expect(failures.map(\.id) == [4, 5, 6])
+        #expect(Set(failures.map { String(describing: $0.error) }).count == 1)
+        #expect(await client.closeNotifications(ids: []).isEmpty)
     }
 
     @Test("a spoofed ActionInvoked from another peer is never an event (field note 2)")

@@ -360,6 +360,32 @@ extension PeerTests {
             }
         }
 
+        @Test("closeNotifications closes every notification dunst shows, each with reason 3; an unknown id fails nothing")
+        func closeMany() async throws {
+            try await DunstDesktop.run { desktop in
+                let client = NotificationsClient(bus: desktop.testBus.bus)
+                let events = EventRecorder(client.events())
+                var posted: [NotificationPosting] = []
+                for index in 0..<5 {
+                    posted.append(try await client.notify(NotifyRequest(appName: "PeerTests", summary: "Close \(index)", expiry: .never)))
+                }
+                #expect(try await desktop.dunst.displayedWhenSettled() == 5)
+
+                let ids = posted.map(\.id)
+                let failures = await client.closeNotifications(ids: ids + [(ids.max() ?? 0) + 100])
+                #expect(failures.isEmpty, "dunst answers an unknown id quietly: \(failures)")
+                let closed = await events.next(5)
+                #expect(closed.count == 5)
+                let closedIDs = closed.compactMap { event -> UInt32? in
+                    guard case .closed(let id, .closedByCall, _) = event else { return nil }
+                    return id
+                }
+                #expect(closedIDs.sorted() == ids.sorted())
+                #expect(try await desktop.dunst.displayedWhenSettled() == 0)
+                #expect(await events.extra().isEmpty)
+            }
+        }
+
         @Test("dunstctl action reaches the posting client as actionInvoked(id, default), and no other connection")
         func action() async throws {
             try await DunstDesktop.run { desktop in

@@ -351,6 +351,33 @@ public final class NotificationsClient: Sendable {
         _ = try await call(.closeNotification, [.uint32(id)])
     }
 
+    /// How many `CloseNotification` calls of one ``closeNotifications(ids:)`` are on their way
+    /// at once, at most.
+    public static let closeWindow = 64
+
+    /// Asks the server to close each of `ids`, as ``closeNotification(id:)`` does, without
+    /// waiting for one reply before sending the next call: up to ``closeWindow`` calls are on
+    /// their way at once, so clearing a long list takes a few round trips, not one per
+    /// notification.
+    ///
+    /// - Returns: once every call has been answered, the ids whose close failed, with why
+    ///   (an id that closed meanwhile is answered with an error by some servers); every id
+    ///   with the same error when the bus cannot be reached.
+    public func closeNotifications(ids: [UInt32]) async -> [(id: UInt32, error: NotificationsError)] {
+        guard !ids.isEmpty else { return [] }
+        let connection: DBusConnection
+        do {
+            connection = try await link().connection
+        } catch {
+            return ids.map { ($0, error) }
+        }
+        let batch = CloseBatch(ids: ids)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            batch.start(on: connection, timeout: callTimeout, window: Self.closeWindow) { continuation.resume() }
+        }
+        return batch.failures
+    }
+
     /// The server's capabilities, in the server's order.
     public func capabilities() async throws(NotificationsError) -> [NotificationCapability] {
         try await capabilityAnswer().capabilities

@@ -58,20 +58,17 @@ final class FreedesktopTransport: NotificationTransport {
         client.post(arguments, tag: tag, on: channel)
     }
 
-    /// Sends `CloseNotification(id)` for each, one after the other in one task; nothing for
-    /// one with no id (the server shows only what it gave an id).
+    /// Sends `CloseNotification(id)` for each, without waiting for one reply before the next
+    /// call (``NotificationsClient/closeNotifications(ids:)``); nothing for one with no id (the
+    /// server shows only what it gave an id).
     func withdraw(_ notifications: [TransportWithdrawal]) {
         let ids = notifications.compactMap(\.id)
         guard !ids.isEmpty else { return }
         let client = self.client
         Task {
-            for id in ids {
-                do {
-                    try await client.closeNotification(id: id)
-                } catch {
-                    // Servers answer an id that closed meanwhile with an error; nothing is lost.
-                    SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
-                }
+            for (id, error) in await client.closeNotifications(ids: ids) {
+                // Servers answer an id that closed meanwhile with an error; nothing is lost.
+                SubsystemLog.center.logger.debug("CloseNotification failed", metadata: ["id": "\(id)", "error": SubsystemLog.describe(error)])
             }
         }
     }
