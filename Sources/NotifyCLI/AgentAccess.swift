@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 import FreedesktopNotifications
 import NotificationAgent
@@ -28,7 +29,7 @@ enum AgentAccess {
             let call = try Agent1Spec.Call.status.message(to: AgentInterface.busName, path: AgentInterface.path, flags: start ? [] : [.noAutoStart])
             let json = try Agent1Spec.StatusReply(await connection.call(call).body).statusJSON
             guard json.utf8.count <= AgentInterface.maximumArgumentBytes else { throw Failure(description: "its status is too long") }
-            return try JSONDecoder().decode(AgentStatus.self, from: Data(json.utf8))
+            return try OutsideJSON.decode(AgentStatus.self, from: Data(json.utf8))
         } catch let error as Failure {
             throw error
         } catch {

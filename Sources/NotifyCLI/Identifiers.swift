@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 import UserNotifications
 
@@ -87,7 +88,7 @@ enum IdentifierStore {
         do {
             let data = try Data(contentsOf: file)
             if data.isEmpty { return [:] }
-            return try JSONDecoder().decode([String: RememberedNotification].self, from: data)
+            return try OutsideJSON.decode([String: RememberedNotification].self, from: data)
         } catch {
             throw Failure(description: "cannot read \(path) (delete it to start afresh): \(error.localizedDescription)")
         }

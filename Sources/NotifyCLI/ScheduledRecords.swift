@@ -229,7 +229,7 @@ enum ScheduledRecords {
                 case .gone, .stale:
                     continue
                 case .live(let descriptor):
-                    let record = read(descriptor).flatMap { try? decoder.decode(ScheduledRecord.self, from: $0) }
+                    let record = read(descriptor).flatMap { try? OutsideJSON.decode(ScheduledRecord.self, from: $0, with: decoder) }
                     defer { close(descriptor) }
                     guard let record, record.isPlausible, "\(record.id).json" == name else {
                         entries.append(.unreadable(name: name, reason: "not a record this notify can read"))
@@ -268,7 +268,7 @@ enum ScheduledRecords {
             throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        let record = read(descriptor).flatMap { try? decoder.decode(ScheduledRecord.self, from: $0) }
+        let record = read(descriptor).flatMap { try? OutsideJSON.decode(ScheduledRecord.self, from: $0, with: decoder) }
         let process = record.flatMap { $0.isPlausible ? ProcessHandle(pid: $0.pid) : nil }
         if isUnlocked(descriptor) {
             // Nobody holds it: stale.

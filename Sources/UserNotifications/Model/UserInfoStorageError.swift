@@ -2,8 +2,9 @@
 ///
 /// The center keeps pending and delivered notifications on disk, so `userInfo` must hold
 /// property-list values only: strings, integers, finite floating-point numbers, booleans,
-/// dates, data, and arrays or string-keyed dictionaries of them. Adding a request whose
-/// `userInfo` holds anything else fails with this error.
+/// dates, data, and arrays or string-keyed dictionaries of them, nested at most 30 deep (the
+/// `userInfo` dictionary itself the first level; Apple states no bound). Adding a request
+/// whose `userInfo` holds anything else fails with this error.
 public enum UserInfoStorageError: Error, LocalizedError, Hashable, Sendable {
     /// A dictionary key is not a string. `keyPath` says where, e.g. `userInfo.aps`.
     case keyNotString(keyPath: String, key: String)

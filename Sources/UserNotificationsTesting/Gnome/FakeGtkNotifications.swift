@@ -85,6 +85,12 @@ public final class FakeGtkNotifications: Sendable {
         try await activateAction(appID: appID, action: action, target: button["target"], startupID: startupID)
     }
 
+    /// Calls `ActivateAction` with `action` (`app.` and its name) and `target` from GNOME
+    /// Shell's name, whatever they hold: what an app does with a target it did not make.
+    public func activate(appID: String, action: String, target: String, startupID: String = "_TIME1") async throws {
+        try await activateAction(appID: appID, action: action, target: .string(target), startupID: startupID)
+    }
+
     /// Closes the service's connection.
     public func stop() async {
         exported.withLock { $0?.unexport() }

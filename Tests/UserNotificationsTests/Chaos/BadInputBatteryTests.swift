@@ -435,10 +435,19 @@ struct BadInputBatteryTests {
                 return error
             }
         }
-        // 200 levels of custom data: shown, and kept in userInfo.
-        let nested = String(repeating: #"{"k":"#, count: 200) + "1" + String(repeating: "}", count: 200)
-        #expect(await deliver(#"{"aps":{"alert":"deep"},"custom":"# + nested + "}", "deep") == nil)
-        #expect(await fixture.center.deliveredNotifications().contains { $0.request.identifier == "deep" })
+        // Custom data as deep as userInfo may nest (the payload's dictionary the first of 30
+        // levels): shown, and kept in userInfo.
+        func nested(_ levels: Int) -> String {
+            String(repeating: #"{"k":"#, count: levels) + "1" + String(repeating: "}", count: levels)
+        }
+        #expect(await deliver(#"{"aps":{"alert":"deep"},"custom":"# + nested(29) + "}", "deep") == nil)
+        let deep = await fixture.center.deliveredNotifications().first { $0.request.identifier == "deep" }
+        #expect(deep?.request.content.userInfo["custom"] != nil)
+        // 200 levels: refused with a typed error (a state file holding it would nest past what
+        // JSON is read to, and the whole state would be set aside at the next start).
+        let refused = await deliver(#"{"aps":{"alert":"deeper"},"custom":"# + nested(200) + "}", "deeper")
+        #expect(refused is UserInfoStorageError, "\(String(describing: refused))")
+        #expect(await !fixture.center.deliveredNotifications().contains { $0.request.identifier == "deeper" })
 
         // Badges out of Int's range, fractional, negative, a boolean: no trap, on the way to the
         // launcher entry either (NSNumber's intValue of 1e300 must not trap).

@@ -20,6 +20,20 @@ struct AgentRecordTests {
         return try AgentPayload.Record.reading(try #require(read.body.first))
     }
 
+    @Test("userInfo as deep as a center takes travels to the agent; one level more is refused before D-Bus would refuse it")
+    func userInfoDepthTravels() throws {
+        func request(levels: Int) -> UNNotificationRequest {
+            var value: [AnyHashable: Any] = ["leaf": [1]]
+            for _ in 2..<levels { value = ["k": value] }
+            let content = UNMutableNotificationContent()
+            content.userInfo = value
+            return UNNotificationRequest(identifier: "deep", content: content, trigger: nil)
+        }
+        let deepest = request(levels: PropertyListValue.maximumDepth)
+        #expect(try Self.request(try Self.sent(try AgentPayload.encode(deepest))).content == (try NotificationContentSnapshot(deepest.content)))
+        #expect(throws: UserInfoStorageError.self) { try AgentPayload.encode(request(levels: PropertyListValue.maximumDepth + 1)) }
+    }
+
     /// Content with every field set, user info of every property-list type, nested.
     static func fullContent() throws -> UNMutableNotificationContent {
         let content = UNMutableNotificationContent()

@@ -154,12 +154,17 @@ struct GnomeEngineTests {
         try await fixture.post("a")
         let genuine = try #require(fixture.gtk.notification(of: Self.app, id: "a")?["default-action-target"]?.stringValue)
         let connection = try await DBusConnection.connect(to: fixture.testBus.bus)
-        for target in [genuine, "not json", "{}", String(repeating: "[", count: 4000), #"{"actionIdentifier":"","notification":{}}"#] {
+        let trapping = #"{"a":"# + String(repeating: "[", count: 512)
+        for target in [genuine, "not json", "{}", String(repeating: "[", count: 4000), #"{"actionIdentifier":"","notification":{}}"#, trapping] {
             let message = try DBusMessage.methodCall(
                 destination: Self.app, path: try #require(ApplicationInterface.objectPath(for: Self.app)),
                 interface: "org.freedesktop.Application", member: "ActivateAction",
                 body: [.string("notification-response"), .array(element: .variant, [.variant(.string(target))]), .variantDictionary([])])
             await #expect(throws: DBusError.self) { _ = try await connection.call(message, timeout: .seconds(10)) }
+        }
+        // From GNOME's own name, a target that traps JSONDecoder is refused all the same.
+        await #expect(throws: DBusError.self) {
+            try await fixture.gtk.activate(appID: Self.app, action: "app.notification-response", target: trapping)
         }
         #expect(await fixture.delegate.responses.extra().isEmpty)
         #expect(await fixture.center.deliveredNotifications().map(\.request.identifier) == ["a"])
@@ -278,7 +283,9 @@ struct GnomeActionTargetTests {
     @Test("a target over the bound, or not a response, is a typed error")
     func refusals() {
         #expect(throws: GnomeActionTargetError.tooLong(5000)) { try GnomeActionTarget.decode(String(repeating: "{", count: 5000)) }
-        for text in ["", "null", "[]", #"{"actionIdentifier":"x"}"#, String(repeating: "[", count: 4096)] {
+        // The last two trap JSONDecoder itself (its 513th level opens at the last byte).
+        let trapping = [String(repeating: "[", count: 513), #"{"a":"# + String(repeating: "[", count: 512)]
+        for text in ["", "null", "[]", #"{"actionIdentifier":"x"}"#, String(repeating: "[", count: 4096)] + trapping {
             #expect(throws: GnomeActionTargetError.self) { try GnomeActionTarget.decode(text) }
         }
     }

@@ -1,4 +1,5 @@
 import CoreLocation
+import DesktopNotificationsSupport
 import Foundation
 import Testing
 @testable import UserNotifications
@@ -47,6 +48,34 @@ struct SnapshotRoundTripTests {
         #expect(throws: UserInfoStorageError.valueNotStorable(keyPath: "userInfo.payload.items[1]", typeName: "NSObject")) {
             try NotificationContentSnapshot(content)
         }
+    }
+
+    /// `userInfo` whose dictionaries nest `levels` deep, the `userInfo` itself the first.
+    private static func nestedUserInfo(levels: Int) -> [AnyHashable: Any] {
+        var value: [AnyHashable: Any] = ["leaf": 1]
+        for _ in 1..<levels { value = ["k": value] }
+        return value
+    }
+
+    @Test("userInfo nested as deep as it may be is stored and its state file reads back; one level more is refused, naming where")
+    func userInfoDepthIsBounded() throws {
+        let content = UNMutableNotificationContent()
+        content.userInfo = Self.nestedUserInfo(levels: PropertyListValue.maximumDepth)
+        let snapshot = try NotificationContentSnapshot(content)
+        let encoder = JSONEncoder()
+        let json = try encoder.encode(["value": ["pending": [["content": snapshot]]]])
+        try OutsideJSON.checkNesting(json)
+        #expect(try OutsideJSON.decode([String: [String: [[String: NotificationContentSnapshot]]]].self, from: json)["value"]?["pending"]?
+            .first?["content"] == snapshot)
+
+        content.userInfo = Self.nestedUserInfo(levels: PropertyListValue.maximumDepth + 1)
+        let keyPath = "userInfo" + String(repeating: ".k", count: PropertyListValue.maximumDepth)
+        #expect(throws: UserInfoStorageError.valueNotStorable(
+            keyPath: keyPath, typeName: "dictionary or array nested more than \(PropertyListValue.maximumDepth) deep")) {
+            try NotificationContentSnapshot(content)
+        }
+        content.userInfo = ["list": [[[["deep"]]]]]
+        #expect(throws: Never.self) { try NotificationContentSnapshot(content) }
     }
 
     @Test func nonStringKeysCannotBeStored() {

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// The agent's remote notification interface, version 1: `org.desktopnotifications.AgentPush1`
@@ -32,7 +33,7 @@ package enum AgentPushInterface {
     /// The error an agent's answer carries: the registration error it encoded, else a bus error.
     package static func decode(_ error: any Error) -> RemoteNotificationRegistrationError {
         if case DBusError.remote(let name, let message) = error, name == registrationErrorName,
-           let decoded = try? JSONDecoder().decode(RemoteNotificationRegistrationError.self, from: Data(message.utf8)) {
+           let decoded = try? OutsideJSON.decode(RemoteNotificationRegistrationError.self, from: Data(message.utf8)) {
             return decoded
         }
         return .bus("\(AgentErrorName.decode(error))")

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 /// The target of the GNOME engine's `app.notification-response` action: the response itself,
@@ -106,7 +107,7 @@ package enum GnomeActionTarget {
         guard target.utf8.count <= maximumBytes else { throw .tooLong(target.utf8.count) }
         let snapshot: NotificationResponseSnapshot
         do {
-            snapshot = try JSONDecoder().decode(NotificationResponseSnapshot.self, from: Data(target.utf8))
+            snapshot = try OutsideJSON.decode(NotificationResponseSnapshot.self, from: Data(target.utf8))
         } catch {
             throw .malformed(String(describing: error))
         }

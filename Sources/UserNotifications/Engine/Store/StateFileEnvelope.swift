@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 /// What a state file holds: the value, the version of its format, and when it was saved.
@@ -44,10 +45,11 @@ struct StateFileEnvelope<Value: Codable>: Codable {
         guard !data.isEmpty else { return .failure(.empty) }
         let decoder = JSONDecoder()
         do {
-            let header = try decoder.decode(Header.self, from: data)
+            let header = try OutsideJSON.decode(Header.self, from: data, with: decoder)
             guard header.formatVersion <= formatVersion else {
                 return .failure(.newerFormatVersion(found: header.formatVersion, understood: formatVersion))
             }
+            // Checked for depth once, above.
             return .success(try decoder.decode(StateFileEnvelope.self, from: data).value)
         } catch {
             return .failure(.undecodable(detail: String(describing: error)))

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 // The model classes archive themselves through the same Codable snapshot records that the
 // center persists, so there is one description of each type's stored form instead of two.
 
@@ -14,6 +15,6 @@ extension NSCoder {
     /// Reads back a snapshot stored by ``encodeSnapshot(_:)``, or `nil` when it is missing or damaged.
     func decodeSnapshot<Snapshot: Decodable>(_ type: Snapshot.Type) -> Snapshot? {
         guard let json = decodeObject(of: NSData.self, forKey: Self.snapshotKey) else { return nil }
-        return try? JSONDecoder().decode(type, from: Data(referencing: json))
+        return try? OutsideJSON.decode(type, from: Data(referencing: json))
     }
 }

@@ -9,24 +9,42 @@ indirect enum PropertyListValue: Codable, Hashable, Sendable {
     case array([PropertyListValue])
     case dictionary([String: PropertyListValue])
 
+    /// How deep dictionaries and arrays may nest in a stored `userInfo`, the `userInfo`
+    /// dictionary itself the first level: as deep as a `userInfo` travels to the agent (D-Bus
+    /// nests arrays at most 32 deep, and the request's record and its content's take two), so
+    /// that every engine takes the same ones; a state file holding it nests about 100 deep,
+    /// well within what is read again (``OutsideJSON/maximumDepth``).
+    static let maximumDepth = 30
+
     /// Converts a whole `userInfo` dictionary, naming the first value that cannot be stored.
     static func dictionary(
         from userInfo: [AnyHashable: Any],
         keyPath: String = "userInfo"
+    ) throws(UserInfoStorageError) -> [String: PropertyListValue] {
+        try dictionary(from: userInfo, keyPath: keyPath, depth: 1)
+    }
+
+    private static func dictionary(
+        from userInfo: [AnyHashable: Any], keyPath: String, depth: Int
     ) throws(UserInfoStorageError) -> [String: PropertyListValue] {
         var converted: [String: PropertyListValue] = [:]
         for (key, value) in userInfo {
             guard let key = key.base as? String else {
                 throw .keyNotString(keyPath: keyPath, key: String(describing: key.base))
             }
-            converted[key] = try PropertyListValue(value, keyPath: "\(keyPath).\(key)")
+            converted[key] = try PropertyListValue(value, keyPath: "\(keyPath).\(key)", depth: depth)
         }
         return converted
     }
 
-    // Foundation numbers are classified before Swift types: on Linux a Swift `Int` also casts
-    // to `NSNumber`, and an `NSNumber` may cast to `Bool` or `Int` whatever it holds.
-    init(_ value: Any, keyPath: String) throws(UserInfoStorageError) {
+    /// `value` in storable form; `depth` is the nesting of the container that holds it.
+    ///
+    /// Foundation numbers are classified before Swift types: on Linux a Swift `Int` also casts
+    /// to `NSNumber`, and an `NSNumber` may cast to `Bool` or `Int` whatever it holds.
+    private init(_ value: Any, keyPath: String, depth: Int) throws(UserInfoStorageError) {
+        if value is [AnyHashable: Any] || value is [Any], depth >= Self.maximumDepth {
+            throw .valueNotStorable(keyPath: keyPath, typeName: "dictionary or array nested more than \(Self.maximumDepth) deep")
+        }
         switch value {
         case let number as NSNumber where type(of: value) is NSNumber.Type:
             self = try Self(number: number, keyPath: keyPath)
@@ -46,10 +64,10 @@ indirect enum PropertyListValue: Codable, Hashable, Sendable {
         case let data as Data:
             self = .data(data)
         case let dictionary as [AnyHashable: Any]:
-            self = .dictionary(try Self.dictionary(from: dictionary, keyPath: keyPath))
+            self = .dictionary(try Self.dictionary(from: dictionary, keyPath: keyPath, depth: depth + 1))
         case let array as [Any]:
             self = .array(try array.enumerated().map { (index, element) throws(UserInfoStorageError) in
-                try PropertyListValue(element, keyPath: "\(keyPath)[\(index)]")
+                try PropertyListValue(element, keyPath: "\(keyPath)[\(index)]", depth: depth + 1)
             })
         default:
             throw .valueNotStorable(keyPath: keyPath, typeName: String(describing: type(of: value)))

@@ -1,3 +1,4 @@
+import DesktopNotificationsSupport
 import Foundation
 
 /// What an app keeps for remote notifications, in `push.json` beside its notification state
@@ -79,7 +80,7 @@ package struct RemotePushRecord: Codable, Sendable, Equatable {
         guard data.count <= maximumFileSize else { throw .corrupt(path: path, detail: "over \(maximumFileSize) bytes") }
         let record: RemotePushRecord
         do {
-            record = try JSONDecoder().decode(RemotePushRecord.self, from: data)
+            record = try OutsideJSON.decode(RemotePushRecord.self, from: data)
         } catch {
             throw .corrupt(path: path, detail: "\(error)")
         }

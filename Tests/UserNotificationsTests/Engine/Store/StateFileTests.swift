@@ -181,6 +181,20 @@ struct StateFileTests {
         }
     }
 
+    @Test("a file nested deeper than JSON is read (513 arrays trap JSONDecoder) is set aside, not a trap")
+    func aFileNestedTooDeepIsSetAside() throws {
+        let deep = #"{"formatVersion":1,"savedAt":"2030-01-01T00:00:00.000Z","value":{"pending":"# + String(repeating: "[", count: 513)
+        try Data(deep.utf8).write(to: createdFolder().appendingPathComponent("pending.json"))
+
+        let result = try stateFile().load()
+
+        guard case .setAside(.undecodable(let detail), _) = result else {
+            Issue.record("expected the file to be set aside, got \(result)")
+            return
+        }
+        #expect(detail.contains("nested more than \(OutsideJSON.maximumDepth) deep"))
+    }
+
     @Test func twoSetAsidesInOneInstantKeepBothFiles() throws {
         for _ in 0..<3 {
             try Data().write(to: createdFolder().appendingPathComponent("pending.json"))

@@ -1,4 +1,5 @@
 import DBus
+import DesktopNotificationsSupport
 import Foundation
 
 /// A response as the agent stores it for an app that is not running: the state file's form
@@ -19,7 +20,7 @@ package struct AgentStoredResponse: Codable, Hashable, Sendable {
     /// - Throws: ``NotificationAgentError/invalidArgument(_:)`` for text that is not a response.
     package init(json: String) throws(NotificationAgentError) {
         do {
-            snapshot = try JSONDecoder().decode(NotificationResponseSnapshot.self, from: Data(json.utf8))
+            snapshot = try OutsideJSON.decode(NotificationResponseSnapshot.self, from: Data(json.utf8))
         } catch {
             throw .invalidArgument("the stored response is not a response: \(error)")
         }
