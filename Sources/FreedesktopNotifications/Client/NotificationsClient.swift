@@ -371,9 +371,9 @@ public final class NotificationsClient: Sendable {
         } catch {
             return ids.map { ($0, error) }
         }
-        let batch = CloseBatch(ids: ids)
+        let batch = CloseBatch(ids: ids, window: Self.closeWindow)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            batch.start(on: connection, timeout: callTimeout, window: Self.closeWindow) { continuation.resume() }
+            batch.start(on: connection, timeout: callTimeout) { continuation.resume() }
         }
         return batch.failures
     }
