@@ -79,7 +79,7 @@ struct EventSoundPlaybackTests {
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "second")
             #expect(try await pulse.waitForStreams(count: 1) == 1)
         }
-        #expect(!log.entries.contains { $0.level == .error }, "\(log.entries.map(\.message))")
+        #expect(!log.entries.contains { $0.level == .error }, "\(log.entries.map { "\($0.level) \($0.message) \($0.metadata)" })")
     }
 }
 
