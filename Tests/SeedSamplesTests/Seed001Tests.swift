@@ -133,9 +133,13 @@ extension SeedSamplesTests {
                 #expect(await seed.waitForClose(of: notification.id, since: baseline))
             }
             #expect(await waitUntil { seed.server.liveIDs.isEmpty })
-            // "haha" was already gone when the third line asked for it: closed once.
+            // "haha" was already gone when the third line asked for it: closed once. Only this
+            // test's ids count: the CloseNotification of a notification the previous test left
+            // listed is sent in a task of the center's and may reach the server after the
+            // baseline (seen once in CI: the previous test's id among these).
             try await Task.sleep(for: .milliseconds(200))
-            #expect(seed.closed(since: baseline).sorted() == shown.map(\.id).sorted())
+            let ours = Set(shown.map(\.id))
+            #expect(seed.closed(since: baseline).filter(ours.contains).sorted() == shown.map(\.id).sorted())
             #expect(seed.clock.alarmDeadlines.isEmpty)
             #expect(await seed.center.pendingNotificationRequests().isEmpty)
             #expect(await seed.center.deliveredNotifications().isEmpty)
