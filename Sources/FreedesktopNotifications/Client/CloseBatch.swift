@@ -67,10 +67,8 @@ final class CloseBatch: Sendable {
     private func send(_ id: UInt32, on connection: DBusConnection, timeout: Duration) {
         let message: DBusMessage
         do {
-            message = try DBusMessage.methodCall(
-                destination: NotificationsInterface.busName, path: NotificationsInterface.path,
-                interface: NotificationsInterface.name, member: NotificationsSpec.Method.closeNotification.rawValue,
-                body: [.uint32(id)])
+            message = try NotificationsSpec.Call.closeNotification(.init(id: id))
+                .message(to: NotificationsInterface.busName, path: NotificationsInterface.path)
         } catch {
             return answered(id, .failure(NotificationsError.from(error)), on: connection, timeout: timeout)
         }

@@ -1,5 +1,4 @@
 import CoreLocation
-import DesktopNotificationsSupport
 import Foundation
 import Testing
 @testable import UserNotifications
@@ -62,11 +61,16 @@ struct SnapshotRoundTripTests {
         let content = UNMutableNotificationContent()
         content.userInfo = Self.nestedUserInfo(levels: PropertyListValue.maximumDepth)
         let snapshot = try NotificationContentSnapshot(content)
-        let encoder = JSONEncoder()
-        let json = try encoder.encode(["value": ["pending": [["content": snapshot]]]])
-        try OutsideJSON.checkNesting(json)
-        #expect(try OutsideJSON.decode([String: [String: [[String: NotificationContentSnapshot]]]].self, from: json)["value"]?["pending"]?
-            .first?["content"] == snapshot)
+        // Through a state file as the center writes and reads one (the envelope, the nesting
+        // check): it reads back whole, not set aside.
+        let scratch = try ScratchFolder()
+        let file = StateFile<[String: [NotificationContentSnapshot]]>(folder: scratch.url.appendingPathComponent("app"), name: "deep")
+        try file.save(["pending": [snapshot]])
+        guard case .loaded(let read) = try file.load() else {
+            Issue.record("the state file holding userInfo \(PropertyListValue.maximumDepth) deep was not read back")
+            return
+        }
+        #expect(read["pending"]?.first == snapshot)
 
         content.userInfo = Self.nestedUserInfo(levels: PropertyListValue.maximumDepth + 1)
         let keyPath = "userInfo" + String(repeating: ".k", count: PropertyListValue.maximumDepth)

@@ -42,9 +42,6 @@ indirect enum PropertyListValue: Codable, Hashable, Sendable {
     /// Foundation numbers are classified before Swift types: on Linux a Swift `Int` also casts
     /// to `NSNumber`, and an `NSNumber` may cast to `Bool` or `Int` whatever it holds.
     private init(_ value: Any, keyPath: String, depth: Int) throws(UserInfoStorageError) {
-        if value is [AnyHashable: Any] || value is [Any], depth >= Self.maximumDepth {
-            throw .valueNotStorable(keyPath: keyPath, typeName: "dictionary or array nested more than \(Self.maximumDepth) deep")
-        }
         switch value {
         case let number as NSNumber where type(of: value) is NSNumber.Type:
             self = try Self(number: number, keyPath: keyPath)
@@ -64,13 +61,23 @@ indirect enum PropertyListValue: Codable, Hashable, Sendable {
         case let data as Data:
             self = .data(data)
         case let dictionary as [AnyHashable: Any]:
+            try Self.checkNesting(below: depth, keyPath: keyPath)
             self = .dictionary(try Self.dictionary(from: dictionary, keyPath: keyPath, depth: depth + 1))
         case let array as [Any]:
+            try Self.checkNesting(below: depth, keyPath: keyPath)
             self = .array(try array.enumerated().map { (index, element) throws(UserInfoStorageError) in
                 try PropertyListValue(element, keyPath: "\(keyPath)[\(index)]", depth: depth + 1)
             })
         default:
             throw .valueNotStorable(keyPath: keyPath, typeName: String(describing: type(of: value)))
+        }
+    }
+
+    /// Refuses a dictionary or array held at `depth` when it would be one level past
+    /// ``maximumDepth``.
+    private static func checkNesting(below depth: Int, keyPath: String) throws(UserInfoStorageError) {
+        guard depth < maximumDepth else {
+            throw .valueNotStorable(keyPath: keyPath, typeName: "dictionary or array nested more than \(maximumDepth) deep")
         }
     }
 
