@@ -95,9 +95,14 @@ final class EventSoundPlayer: Sendable {
             logger.debug("event sounds are turned off (org.gnome.desktop.sound event-sounds): the sound is not played", metadata: metadata)
             return
         }
+        let kept = state.withLock { $0.context != nil }
         var outcome = start(sound, library: library, settings: settings, appID: appID)
-        // A sound server that went away (restarted) leaves the context broken: once more with a new one.
-        if case .failure(let error) = outcome, error.code != CanberraLibrary.notFound, error.code != CanberraLibrary.disabled {
+        // A sound server that went away (restarted) leaves the kept context broken: once more
+        // with a new one. A context opened for this sound is not tried twice.
+        if kept, case .failure(let error) = outcome, error.code != CanberraLibrary.notFound, error.code != CanberraLibrary.disabled {
+            var details = metadata
+            details["error"] = "\(library.describe(error.code))"
+            logger.debug("the sound of a notification could not be started on the kept sound server connection: trying a new one", metadata: details)
             dropContext(library)
             outcome = start(sound, library: library, settings: settings, appID: appID)
         }

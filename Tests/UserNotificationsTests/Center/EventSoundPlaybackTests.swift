@@ -74,10 +74,14 @@ struct EventSoundPlaybackTests {
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "first")
             #expect(try await pulse.waitForStreams(count: 1) == 1)
+            // The server has the stream before libcanberra has seen it ready: stopping the server
+            // before `play` returned would fail this sound, not show the next one.
+            await player.settle()
         }
         try await PulseAudioEnvironment.run { (pulse: PulseAudioServer) async throws in
             player.play(.themed("message-new-instant"), appID: "org.example.Sound", identifier: "second")
             #expect(try await pulse.waitForStreams(count: 1) == 1)
+            await player.settle()
         }
         #expect(!log.entries.contains { $0.level == .error }, "\(log.entries.map { "\($0.level) \($0.message) \($0.metadata)" })")
     }
