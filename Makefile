@@ -52,6 +52,8 @@ DEMO_PACKAGES := libdbus-1-dev dbus-daemon libglib2.0-0
 # mako-notifier, sway: mako on a headless Wayland compositor, driven with makoctl (setpriv from util-linux runs sway as nobody under root).
 # hyperfine, strace, valgrind: measurements.
 # xdg-desktop-portal: the notification portal's frontend (1.16, version 1), run with a fake backend.
+# bubblewrap (bwrap; xdg-desktop-portal depends on it too): the Flatpak-like sandbox the tests run
+# a process in when it is to be sandboxed (FlatpakSandbox): the product has no switch for it.
 # python3-cryptography: Tests/Support/WebPush/webpush_encrypt.py, the independent Web Push
 # (RFC 8291) sender the push tests encrypt their messages with.
 # libcanberra0 (libcanberra.so.0, dlopened), libcanberra-pulse, sound-theme-freedesktop: the
@@ -70,7 +72,7 @@ DEB_PACKAGES := $(DEMO_PACKAGES) $(GALLERY_PACKAGES) libglib2.0-dev libglib2.0-b
 	dunst xvfb libnotify-bin python3-dbusmock python3-dbus python3-gi x11-utils \
 	gnome-shell gjs xfce4-notifyd xdotool mako-notifier sway \
 	kwin-wayland plasma-workspace plasma-desktop kactivitymanagerd qtwayland5 at-spi2-core gir1.2-atspi-2.0 \
-	hyperfine strace valgrind xdg-desktop-portal \
+	hyperfine strace valgrind xdg-desktop-portal bubblewrap \
 	python3-cryptography libcanberra0 libcanberra-pulse sound-theme-freedesktop pulseaudio pulseaudio-utils
 # make bench also builds the C peers in ../shared/bench: libnotify's headers, a C compiler, pkg-config.
 BENCH_PACKAGES := libnotify-dev build-essential pkg-config

@@ -7,8 +7,8 @@ import Foundation
 /// libnotify uses the portal when `NOTIFY_FORCE_PORTAL` is set, or in a sandbox: Flatpak (the
 /// `name` in `/.flatpak-info`) or Snap (a `snap.NAME.APP…` control group); never when
 /// `NOTIFY_IGNORE_PORTAL` is set, and only when the portal answers its `version` property (see
-/// ``PortalDelivery``). `DESKTOPNOTIFICATIONS_SANDBOX_INFO=PATH` reads another file in place of
-/// `/.flatpak-info`, as the library's sandbox check does, so that a test can play a Flatpak.
+/// ``PortalDelivery``). Only the sandbox's own `/.flatpak-info` counts, as for the library's
+/// sandbox check (the tests run `notify` in a bubblewrap sandbox that carries one).
 struct PortalMode: Sendable, Equatable {
     /// The middle of libnotify's portal ids: `flatpak.APP` (`flatpak.(null)` when forced outside
     /// a sandbox, as libnotify prints it) or `snap.NAME_APP`.
@@ -18,7 +18,7 @@ struct PortalMode: Sendable, Equatable {
     static func current(environment: [String: String] = ProcessInfo.processInfo.environment) -> PortalMode? {
         if environment["NOTIFY_IGNORE_PORTAL"] != nil { return nil }
         let snap = snapNames()
-        let flatpak = flatpakApp(environment: environment)
+        let flatpak = flatpakApp()
         guard environment["NOTIFY_FORCE_PORTAL"] != nil || flatpak != nil || snap != nil else { return nil }
         if let snap {
             return PortalMode(appPart: "snap.\(snap.name)_\(snap.app)")
@@ -34,9 +34,8 @@ struct PortalMode: Sendable, Equatable {
 
     /// The Flatpak app's name: `name` in the `[Runtime]` group of the sandbox's info file when
     /// it has one, else in `[Application]` (libnotify's order).
-    static func flatpakApp(environment: [String: String]) -> String? {
-        let path = environment["DESKTOPNOTIFICATIONS_SANDBOX_INFO"].flatMap { $0.isEmpty ? nil : $0 } ?? "/.flatpak-info"
-        guard let data = FileManager.default.contents(atPath: path), data.count <= 1 << 20 else { return nil }
+    static func flatpakApp() -> String? {
+        guard let data = FileManager.default.contents(atPath: "/.flatpak-info"), data.count <= 1 << 20 else { return nil }
         let groups = keyFileGroups(String(decoding: data, as: UTF8.self))
         let group = groups["Runtime"] != nil ? "Runtime" : "Application"
         return groups[group]?["name"]

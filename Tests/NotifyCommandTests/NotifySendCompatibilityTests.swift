@@ -26,15 +26,20 @@ struct NotifySendCompatibilityTests {
 
         /// Starts `notify-send` with `arguments` under `/bin/sh`, which first opens the files
         /// `descriptors` names (descriptor number to file) for writing, as a script passes them.
-        func start(_ arguments: [String], descriptors: [Int32: URL] = [:], environment: [String: String]) throws -> ChildProcess {
+        /// In `sandbox` when one is given.
+        func start(
+            _ arguments: [String], descriptors: [Int32: URL] = [:], in sandbox: FlatpakSandbox? = nil, environment: [String: String]
+        ) throws -> ChildProcess {
             let redirects = descriptors.sorted { $0.key < $1.key }.map { "\($0.key)>'\($0.value.path)'" }.joined(separator: " ")
-            return try ChildProcess(
-                executable: URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "exec \"$0\" \"$@\" \(redirects)", path] + arguments,
-                environment: environment)
+            let shell = ["-c", "exec \"$0\" \"$@\" \(redirects)", path] + arguments
+            let command = try sandbox?.command("/bin/sh", shell) ?? (executable: URL(fileURLWithPath: "/bin/sh"), arguments: shell)
+            return try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment)
         }
 
-        func run(_ arguments: [String], descriptors: [Int32: URL] = [:], environment: [String: String]) async throws -> CommandResult {
-            try await start(arguments, descriptors: descriptors, environment: environment).result(timeout: .seconds(15))
+        func run(
+            _ arguments: [String], descriptors: [Int32: URL] = [:], in sandbox: FlatpakSandbox? = nil, environment: [String: String]
+        ) async throws -> CommandResult {
+            try await start(arguments, descriptors: descriptors, in: sandbox, environment: environment).result(timeout: .seconds(15))
         }
     }
 
@@ -290,19 +295,20 @@ struct NotifySendCompatibilityTests {
     func portalChoice() async throws {
         let link = try Link()
         defer { link.remove() }
-        let info = link.folder.appendingPathComponent("flatpak-info")
-        try Data("[Application]\nname=org.example.App\nruntime=runtime/x\n".utf8).write(to: info)
+        let sandbox = try FlatpakSandbox(contents: "[Application]\nname=org.example.App\nruntime=runtime/x\n", in: link.folder)
         let bus = try await TestBus()
         let server = try await FakeNotificationServer.start(on: bus.bus)
         // No portal yet: the server gets it.
         let noPortal = try await link.run(["first"], environment: Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"]))
         #expect(noPortal.status == .exited(0), "\(noPortal.standardError)")
         let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
-        let sandboxed = try await NotifyCommandTests.run(in: link.folder, ["second"],
-            environment: Self.environment(bus, ["DESKTOPNOTIFICATIONS_SANDBOX_INFO": info.path]))
+        // `notify` itself this time: the id names the app as `notify`.
+        let notify = try sandbox.command(NotifyCommandTests.executable().path, ["second"])
+        let sandboxed = try await ChildProcess(executable: notify.executable, arguments: notify.arguments, environment: Self.environment(bus, [:]))
+            .result(timeout: .seconds(15))
         #expect(sandboxed.status == .exited(0), "\(sandboxed.standardError)")
-        let ignored = try await link.run(["third"], environment: Self.environment(bus, [
-            "DESKTOPNOTIFICATIONS_SANDBOX_INFO": info.path, "NOTIFY_FORCE_PORTAL": "1", "NOTIFY_IGNORE_PORTAL": "1",
+        let ignored = try await link.run(["third"], in: sandbox, environment: Self.environment(bus, [
+            "NOTIFY_FORCE_PORTAL": "1", "NOTIFY_IGNORE_PORTAL": "1",
         ]))
         #expect(ignored.status == .exited(0), "\(ignored.standardError)")
         #expect(server.notifications.map(\.request.summary) == ["first", "third"])

@@ -4,11 +4,14 @@ import UserNotifications
 // file /.flatpak-info) or a Snap ($SNAP) the center chooses the notification portal,
 // org.freedesktop.portal.Notification; elsewhere the agent or the app's own process.
 //
-// Try the portal without a sandbox: DESKTOPNOTIFICATIONS_SANDBOX_INFO points the check at
-// another file, and any file that exists says "sandboxed":
+// Try the portal without a sandbox by asking for it (the portal then files the notification
+// under the app id it finds for an unsandboxed process, often the empty one):
 //
-//     touch /tmp/flatpak-info
-//     DESKTOPNOTIFICATIONS_SANDBOX_INFO=/tmp/flatpak-info swift run PortalNotice
+//     DESKTOPNOTIFICATIONS_ENGINE=portal swift run PortalNotice
+//
+// The tests run it in a bubblewrap sandbox with a /.flatpak-info of its own (the test kit's
+// FlatpakSandbox), where the center chooses the portal by itself and the portal files the
+// notification under the sandbox's app id.
 //
 // It prints which engine carried the notification, then exits: the portal (or the agent)
 // keeps it on screen after the app has gone.

@@ -34,6 +34,7 @@ public enum ToolRequirement {
     /// The Debian package that ships each program the harness and the tests use.
     public static let debianPackages: [String: String] = [
         "busctl": "systemd",
+        "bwrap": "bubblewrap",
         "dbus-daemon": "dbus-daemon",
         "dbus-monitor": "dbus-bin",
         "dbus-send": "dbus-bin",

@@ -62,9 +62,9 @@ struct GnomeChoiceTests {
     @Test("DESKTOPNOTIFICATIONS_ENGINE=gnome asks for it; a sandbox still means the portal")
     func requested() throws {
         let absent = FileManager.default.temporaryDirectory.appendingPathComponent("absent-\(UUID().uuidString)").path
-        #expect(EngineChoice.requested(nil, environment: [SandboxCheck.infoFileVariable: absent, EngineChoice.environmentVariable: "gnome"]) == .gnome)
-        #expect(EngineChoice.requested(.gnome, environment: [SandboxCheck.infoFileVariable: absent]) == .gnome)
-        #expect(EngineChoice.requested(nil, environment: [SandboxCheck.infoFileVariable: absent, "SNAP": "/snap/x/1"]) == .portal)
+        #expect(EngineChoice.requested(nil, environment: [EngineChoice.environmentVariable: "gnome"], flatpakInfo: absent) == .gnome)
+        #expect(EngineChoice.requested(.gnome, environment: [:], flatpakInfo: absent) == .gnome)
+        #expect(EngineChoice.requested(nil, environment: ["SNAP": "/snap/x/1"], flatpakInfo: absent) == .portal)
     }
 
     @Test("the desktop entry is read as the specification says: the main group's last DBusActivatable, true only")

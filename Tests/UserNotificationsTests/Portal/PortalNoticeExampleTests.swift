@@ -25,10 +25,12 @@ struct PortalNoticeExampleTests {
             try await testBus.waitForName("org.freedesktop.portal.Desktop", ownedBy: frontend)
         }
 
-        /// Runs the built example with `environment` and returns what it printed.
-        func runExample(_ environment: [String: String?]) async throws -> String {
-            let example = try BuiltProduct.url(named: "PortalNotice")
-            let process = try testBus.spawn(example.path, [], environment: environment)
+        /// Runs the built example with `environment`, in `sandbox` when one is given, and
+        /// returns what it printed.
+        func runExample(_ environment: [String: String?], in sandbox: FlatpakSandbox? = nil) async throws -> String {
+            let example = try BuiltProduct.url(named: "PortalNotice").path
+            let command = try sandbox?.command(example, []) ?? (executable: URL(fileURLWithPath: example), arguments: [])
+            let process = try testBus.spawn(command.executable.path, command.arguments, environment: environment)
             // result, not waitForExit: the exit can be seen before the pipe's last bytes are read.
             let result = try await process.result(timeout: .seconds(30))
             #expect(result.status == .exited(0), "PortalNotice: \(result.standardError)")
@@ -42,16 +44,13 @@ struct PortalNoticeExampleTests {
         }
     }
 
-    @Test("a sandbox info file: the portal, and the frontend passes the notification on; an app id as the frontend finds it")
+    @Test("in a Flatpak-like sandbox: the portal, and the frontend passes the notification on under the sandbox's app id")
     func sandboxed() async throws {
         let portal = try await Portal()
         let scratch = try ScratchFolder()
-        let info = scratch.url.appendingPathComponent("flatpak-info")
-        try Data("[Application]\nname=org.desktopnotifications.PortalNotice\n".utf8).write(to: info)
-        let output = try await portal.runExample([
-            SandboxCheck.infoFileVariable: info.path, "XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: nil,
-            "SNAP": nil,
-        ])
+        let sandbox = try FlatpakSandbox(contents: "[Application]\nname=org.desktopnotifications.PortalNotice\n", in: scratch.url)
+        let output = try await portal.runExample(
+            ["XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: nil, "SNAP": nil], in: sandbox)
         #expect(output.contains("posted through the notification portal"), "\(output)")
         #expect(await eventually { portal.backend.calls.count == 1 })
         guard case .add(let appID, let id, let notification)? = portal.backend.calls.first else {
@@ -61,11 +60,9 @@ struct PortalNoticeExampleTests {
         #expect(id == "portal-notice")
         #expect(notification["title"] == .string("Portal Notice"))
         #expect(notification["body"] == .string("Posted from a sandbox, through the notification portal"))
-        // The frontend reads the sandbox from the caller's /proc/PID/root/.flatpak-info, not from
-        // our variable: for this unsandboxed process it finds the same app id as for any host
-        // caller (empty, or a name from its systemd unit), never the id in our file.
-        #expect(appID != "org.desktopnotifications.PortalNotice")
-        print("PortalNotice with a sandbox info file: the 1.16 frontend passed app id \(appID.debugDescription)")
+        // The frontend reads the sandbox from the caller's /proc/PID/root/.flatpak-info: the
+        // app id it passes on is the sandbox's, as for a Flatpak app.
+        #expect(appID == "org.desktopnotifications.PortalNotice")
         await portal.stop()
     }
 
@@ -74,17 +71,15 @@ struct PortalNoticeExampleTests {
         let portal = try await Portal()
         let server = try await FakeNotificationServer.start(on: portal.testBus.bus)
         let scratch = try ScratchFolder()
-        let absent = scratch.url.appendingPathComponent("absent").path
         let output = try await portal.runExample([
-            SandboxCheck.infoFileVariable: absent, "XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: nil, "SNAP": nil,
+            "XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: nil, "SNAP": nil,
         ])
         #expect(output.contains("posted from this process"), "\(output)")
         #expect(server.notifications.map(\.request.summary) == ["Portal Notice"])
         #expect(portal.backend.calls.isEmpty)
 
         let asked = try await portal.runExample([
-            SandboxCheck.infoFileVariable: absent, "XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: "portal",
-            "SNAP": nil,
+            "XDG_STATE_HOME": scratch.url.path, EngineChoice.environmentVariable: "portal", "SNAP": nil,
         ])
         #expect(asked.contains("posted through the notification portal"), "\(asked)")
         #expect(await eventually { portal.backend.calls.count == 1 })

@@ -37,10 +37,16 @@ enum EngineChoice {
     static let environmentVariable = "DESKTOPNOTIFICATIONS_ENGINE"
 
     /// The kind asked for by `given` or by `environment`, or `nil` to choose by what the bus has.
-    static func requested(_ given: NotificationEngineKind?, environment: [String: String]) -> NotificationEngineKind? {
+    ///
+    /// - Parameter flatpakInfo: where the sandbox check looks for Flatpak's file; another path
+    ///   only in unit tests.
+    static func requested(
+        _ given: NotificationEngineKind?, environment: [String: String], flatpakInfo: String = SandboxCheck.flatpakInfoPath
+    ) -> NotificationEngineKind? {
         if let given { return given }
+        let sandboxed = { SandboxCheck.isSandboxed(environment: environment, flatpakInfo: flatpakInfo) }
         switch environment[environmentVariable] {
-        case nil, "": return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
+        case nil, "": return sandboxed() ? .portal : nil
         case "agent": return .agent
         case "in-process": return .inProcess
         case "portal": return .portal
@@ -48,7 +54,7 @@ enum EngineChoice {
         case let other?:
             SubsystemLog.center.logger.warning(
                 "\(environmentVariable) is none of agent, in-process, portal, gnome; ignored", metadata: ["value": "\(TerminalText.singleLine(other))"])
-            return SandboxCheck.isSandboxed(environment: environment) ? .portal : nil
+            return sandboxed() ? .portal : nil
         }
     }
 
