@@ -157,13 +157,16 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     }
 
     /// ``init(identity:bus:clock:persistent:stateDirectory:engine:)`` with the bus GeoClue2 is
-    /// looked for on (the system bus in apps; a private bus in tests).
+    /// looked for on (the system bus in apps; a private bus in tests) and the deadline for
+    /// `didReceive` (``responseDeadline`` in apps).
     package init(
         identity: ApplicationIdentity, bus: NotificationBus = .session,
         clock: any NotificationClock = SystemNotificationClock(), persistent: Bool = true,
-        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil, locationBus: DBusBus
+        stateDirectory: URL? = nil, engine engineKind: NotificationEngineKind? = nil, locationBus: DBusBus,
+        responseDeadline: Duration = UNUserNotificationCenter.responseDeadline
     ) {
         self.identity = identity
+        didReceiveDeadline = responseDeadline
         self.bus = bus
         self.clock = clock
         let host = EngineHostReference()
@@ -229,13 +232,10 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     /// here; it is logged and the queue goes on.
     public static let responseDeadline: Duration = .seconds(30)
 
-    /// Test hook: the response deadline of this center when set, else ``responseDeadline``.
-    ///
-    /// `DelegateCallTests` shortens it (a stalled delegate would otherwise hold a test for
-    /// 30 s) and lengthens it; nothing in the product sets it. It stays a stored property because
-    /// a test sets it on a center already made; its cost is one uncontended lock per response,
-    /// and a response is a person's click, not a hot path.
-    let responseDeadlineOverride = Locked<Duration?>(nil)
+    /// This center's deadline for `didReceive`: ``responseDeadline``, unless the package's
+    /// initializer was given another (tests shorten it, as a stalled delegate would otherwise
+    /// hold a test for 30 s).
+    let didReceiveDeadline: Duration
 
     /// Without a delegate the answer is known at once, with no hop to the main actor.
     package var presentationOptionsWithoutAsking: UNNotificationPresentationOptions? {
@@ -270,8 +270,7 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     @MainActor
     fileprivate func tellDidReceive(_ response: UNNotificationResponse, done: @escaping @MainActor @Sendable () -> Void) {
         guard delegate != nil else { return done() }
-        let deadline = responseDeadlineOverride.withLock { $0 } ?? Self.responseDeadline
-        AnswerDeadlines.shared.ask(within: deadline) {
+        AnswerDeadlines.shared.ask(within: didReceiveDeadline) {
             await self.delegate?.userNotificationCenter(self, didReceive: response)
         } answered: { _ in
             done()

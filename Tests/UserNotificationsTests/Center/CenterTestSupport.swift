@@ -43,21 +43,28 @@ struct CenterFixture {
 
     static let identity = ApplicationIdentity(id: "org.example.CenterTests", displayName: "Center Tests", icon: "dialog-information")
 
-    init(personality: ServerPersonality = .kde, script: FakeNotificationServer.Script = .init(), persistent: Bool = false) async throws {
+    /// - Parameter responseDeadline: the center's deadline for `didReceive`.
+    init(
+        personality: ServerPersonality = .kde, script: FakeNotificationServer.Script = .init(), persistent: Bool = false,
+        responseDeadline: Duration = UNUserNotificationCenter.responseDeadline
+    ) async throws {
         testBus = try await TestBus()
         server = try await FakeNotificationServer.start(on: testBus.bus, personality: personality, script: script)
         clock = TestNotificationClock(now: Date(timeIntervalSince1970: 1_700_000_000))
         scratch = try ScratchFolder()
         stateHome = scratch.url
-        center = Self.makeCenter(bus: testBus, clock: clock, persistent: persistent, stateHome: stateHome)
+        center = Self.makeCenter(bus: testBus, clock: clock, persistent: persistent, stateHome: stateHome, responseDeadline: responseDeadline)
         delegate = await RecordingDelegate()
         center.delegate = delegate
     }
 
-    static func makeCenter(bus: TestBus, clock: TestNotificationClock, persistent: Bool, stateHome: URL) -> UNUserNotificationCenter {
+    static func makeCenter(
+        bus: TestBus, clock: TestNotificationClock, persistent: Bool, stateHome: URL,
+        responseDeadline: Duration = UNUserNotificationCenter.responseDeadline
+    ) -> UNUserNotificationCenter {
         UNUserNotificationCenter(
             identity: identity, bus: .address(bus.address), clock: clock, persistent: persistent,
-            stateDirectory: stateHome)
+            stateDirectory: stateHome, locationBus: .system, responseDeadline: responseDeadline)
     }
 
     /// Posts a request with no trigger and returns the server id it got.

@@ -26,8 +26,7 @@ struct DelegateCallTests {
 
     @Test("a didReceive that never calls its completion handler holds up the next response only until the response deadline")
     func stalledDidReceive() async throws {
-        let fixture = try await CenterFixture()
-        fixture.center.responseDeadlineOverride.withLock { $0 = .milliseconds(300) }
+        let fixture = try await CenterFixture(responseDeadline: .milliseconds(300))
         let delegate = StallingDelegate()
         fixture.center.delegate = delegate
         let first = try await fixture.post("first")
@@ -41,8 +40,7 @@ struct DelegateCallTests {
 
     @Test("responses beyond the queue's bound are dropped, counted and logged, not buffered without end")
     func responseQueueIsBounded() async throws {
-        let fixture = try await CenterFixture()
-        fixture.center.responseDeadlineOverride.withLock { $0 = .seconds(60) }
+        let fixture = try await CenterFixture(responseDeadline: .seconds(60))
         let delegate = StallingDelegate()
         fixture.center.delegate = delegate
         let id = try await fixture.post("a")
