@@ -215,7 +215,7 @@ bench-agent: bench-deps
 # (read whole, and read as received: the header from libdbus, against the whole reader), typed
 # calls, state files, desktop entries, agent records and calls, push payloads, GeoClue2
 # positions, GNOME and portal action targets;
-# each case under 1 s, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
+# each case under 1 s of CPU time, each target under FUZZ_MEMORY_MIB of peak RSS, no trap.
 # FUZZ_SEED picks other inputs; a failure prints the notify-fuzz command that makes it again.
 # make test runs FUZZ_SHORT_CASES per target with the debug build it has just made.
 FUZZ_CASES ?= 100000

@@ -17,6 +17,13 @@ enum CaseRecord {
     private static let caseNumber = Atomic<Int>(-1)
     /// When the case began (monotonic nanoseconds); 0 between cases.
     private static let startedAt = Atomic<UInt64>(0)
+    /// The process's CPU time when the case began (nanoseconds).
+    private static let cpuStartedAt = Atomic<UInt64>(0)
+    /// A case runs over its time limit when it has used that much CPU time: a busy machine
+    /// (a test pass, a build beside the fuzz) stretches the wall-clock time of a case that
+    /// does no more work, and once made a 20 ms case look hung. A case that waits without
+    /// working (a deadlock) is caught by the wall clock, at this many times the limit.
+    static let wallClockFactor: UInt64 = 30
     private static let trapped = Atomic<Bool>(false)
     /// The handlers there before ours, by signal number.
     nonisolated(unsafe) private static let previousActions = UnsafeMutablePointer<sigaction>.allocate(capacity: 65)
@@ -45,6 +52,7 @@ enum CaseRecord {
         }
         length.store(kept, ordering: .releasing)
         caseNumber.store(number, ordering: .releasing)
+        cpuStartedAt.store(cpuNanoseconds(), ordering: .releasing)
         startedAt.store(monotonicNanoseconds(), ordering: .releasing)
     }
 
@@ -57,6 +65,13 @@ enum CaseRecord {
     static func monotonicNanoseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
+    /// The CPU time this process has used (every thread), in nanoseconds.
+    static func cpuNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
@@ -166,7 +181,9 @@ enum CaseRecord {
             while !trapped.load(ordering: .acquiring) {
                 usleep(10_000)
                 let started = startedAt.load(ordering: .acquiring)
-                if started != 0 && monotonicNanoseconds() &- started > limit {
+                let cpuStarted = cpuStartedAt.load(ordering: .acquiring)
+                if started != 0
+                    && (cpuNanoseconds() &- cpuStarted > limit || monotonicNanoseconds() &- started > wallClockFactor * limit) {
                     report(" hung (a case ran over its time limit)")
                     showMainThreadStack()
                     _exit(3)

@@ -7,7 +7,7 @@ struct ParentRun {
     let settings: Settings
 
     func run() -> Int32 {
-        print("notify-fuzz: \(settings.cases) cases per target, seed \(settings.seed), limits 1 s per case and \(settings.memoryLimitMiB) MiB")
+        print("notify-fuzz: \(settings.cases) cases per target, seed \(settings.seed), limits 1 s of CPU time per case and \(settings.memoryLimitMiB) MiB")
         print(Self.row(["target", "cases", "accepted", "seconds", "peak RSS", "slowest case", "result"]))
         var failed = 0
         for name in targets {

@@ -10,12 +10,13 @@ import Foundation
 struct Settings: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "notify-fuzz",
-        abstract: "Fuzz the parsers of outside input: no trap, no case over 1 s, bounded memory.",
+        abstract: "Fuzz the parsers of outside input: no trap, no case over 1 s of CPU time, bounded memory.",
         discussion: """
             Without --target, each target runs in a child process of its own (a trap ends that \
             child alone, and each peak memory is the target's own) and one row per target is \
             printed, then "fuzz: N passed, N failed". A case fails on a trap (the signal handler \
-            prints the input), on running over 1 s or on a peak resident memory over the limit \
+            prints the input), on running over 1 s of CPU time (or 30 s of wall-clock time, for a \
+            case that waits) or on a peak resident memory over the limit \
             (the watchdog prints the input and the stack), or on a wrong answer (a refused seed, \
             two command-line parsers that disagree). Every case's input follows from the seed, \
             the target and the case number: --case makes one case again and runs it alone.
