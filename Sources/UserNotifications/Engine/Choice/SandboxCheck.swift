@@ -3,7 +3,7 @@ import Foundation
 /// Whether the app runs in a sandbox that lets it reach notifications only through the portal:
 /// Flatpak (its `/.flatpak-info` file) or Snap (`$SNAP` set).
 ///
-/// Only the sandbox can say so: no environment variable points the Flatpak check at another
+/// The Flatpak check reads `/.flatpak-info` and nothing else: no variable points it at another
 /// file. The tests run the processes they mean to be sandboxed in a bubblewrap sandbox that
 /// carries the file (the test kit's `FlatpakSandbox`), as Flatpak does.
 enum SandboxCheck {
