@@ -184,15 +184,24 @@ public final class FakeNotificationPortal: Sendable {
         return ReceivedFile(id: id, key: key, seals: read?.0 ?? -1, bytes: read?.1 ?? [])
     }
 
+    /// `Get` and `GetAll`, as the frontend answers them: GLib's proxies (libnotify's) read
+    /// every property at once with `GetAll`.
     private func properties(_ invocation: DBusMethodInvocation) {
-        guard invocation.message.member == PropertiesSpec.Method.get.rawValue,
-              let name = try? PropertiesSpec.GetArguments(invocation.message.body).propertyName else {
-            return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get")
+        var properties: [(String, DBusValue)] = [(PortalNotificationSpec.Property.version.rawValue, .uint32(version))]
+        if version >= 2 { properties.append((PortalNotificationSpec.Property.supportedOptions.rawValue, supportedOptions)) }
+        let call = invocation.message.member.flatMap(PropertiesSpec.Method.init(rawValue:)).flatMap {
+            try? PropertiesSpec.Call($0, invocation.message.body)
         }
-        switch PortalNotificationSpec.Property(rawValue: name) {
-        case .version?: invocation.reply(PropertiesSpec.GetReply(value: .uint32(version)).values)
-        case .supportedOptions? where version >= 2: invocation.reply(PropertiesSpec.GetReply(value: supportedOptions).values)
-        default: invocation.fail(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(name)")
+        switch call {
+        case .getAll?:
+            invocation.reply([.variantDictionary(properties)])
+        case .get(let arguments)?:
+            guard let value = properties.first(where: { $0.0 == arguments.propertyName })?.1 else {
+                return invocation.fail(name: "org.freedesktop.DBus.Error.UnknownProperty", message: "no property \(arguments.propertyName)")
+            }
+            invocation.reply(PropertiesSpec.GetReply(value: value).values)
+        default:
+            invocation.fail(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "only Get and GetAll")
         }
     }
 }
