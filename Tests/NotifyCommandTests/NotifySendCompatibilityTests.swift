@@ -317,6 +317,37 @@ struct NotifySendCompatibilityTests {
         await bus.stop()
     }
 
+    @Test("through the portal, -A: the same buttons as libnotify's notify-send; an invoked action printed and the notification removed alike")
+    func portalActionParity() async throws {
+        let link = try Link()
+        defer { link.remove() }
+        let bus = try await TestBus()
+        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
+        let environment = Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
+        let arguments = ["-A", "yes=Yes", "-A", "No", "-A", "default=Open", "Question"]
+        let notifySend = try ToolRequirement.require("notify-send")
+        var results: [CommandResult] = []
+        for index in 0..<2 {
+            let process = index == 0
+                ? try ChildProcess(executable: notifySend, arguments: arguments, environment: environment)
+                : try link.start(arguments, environment: environment)
+            let sender = try await Self.eventually { Self.senders(portal).count == index + 1 ? Self.senders(portal)[index] : "" }
+            let id = try #require(portal.added.last?.id)
+            try portal.invokeAction(id: id, action: "yes", to: sender)
+            results.append(try await process.result(timeout: .seconds(10)))
+            #expect(portal.calls.contains(.remove(id: id, sender: sender)))
+        }
+        let added = portal.added
+        try #require(added.count == 2)
+        #expect(added[1].id == added[0].id)
+        #expect(added[1].notification == added[0].notification)
+        #expect(results[1].status == results[0].status)
+        #expect(results[1].standardOutput == results[0].standardOutput)
+        #expect(results[0].standardOutput == "yes\n")
+        await portal.stop()
+        await bus.stop()
+    }
+
     @Test("through the portal, --wait with -t ends when -t runs out and removes the notification (the portal keeps no time)")
     func portalExpiry() async throws {
         let link = try Link()
