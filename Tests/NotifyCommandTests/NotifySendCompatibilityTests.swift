@@ -32,7 +32,7 @@ struct NotifySendCompatibilityTests {
         ) throws -> ChildProcess {
             let redirects = descriptors.sorted { $0.key < $1.key }.map { "\($0.key)>'\($0.value.path)'" }.joined(separator: " ")
             let shell = ["-c", "exec \"$0\" \"$@\" \(redirects)", path] + arguments
-            let command = try sandbox?.command("/bin/sh", shell) ?? (executable: URL(fileURLWithPath: "/bin/sh"), arguments: shell)
+            let command = try FlatpakSandbox.command("/bin/sh", shell, in: sandbox)
             return try ChildProcess(executable: command.executable, arguments: command.arguments, environment: environment)
         }
 
@@ -238,13 +238,32 @@ struct NotifySendCompatibilityTests {
         bus.environment.merging(variables) { $1 }
     }
 
+    /// A `notify-send` link, a private bus with the fake portal of `version` on it, and the
+    /// environment (`NOTIFY_FORCE_PORTAL`) that sends `notify-send` through that portal.
+    struct ForcedPortal {
+        let link: Link
+        let bus: TestBus
+        let portal: FakeNotificationPortal
+        let environment: [String: String]
+
+        init(version: UInt32 = 1) async throws {
+            link = try Link()
+            bus = try await TestBus()
+            portal = try await FakeNotificationPortal.start(on: bus.bus, version: version)
+            environment = NotifySendCompatibilityTests.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
+        }
+
+        func stop() async {
+            await portal.stop()
+            await bus.stop()
+        }
+    }
+
     @Test("NOTIFY_FORCE_PORTAL: AddNotification with libnotify's id and dictionary; -r removes and replaces that id")
     func portalDictionary() async throws {
-        let link = try Link()
-        defer { link.remove() }
-        let bus = try await TestBus()
-        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
-        let environment = Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
+        let forced = try await ForcedPortal()
+        defer { forced.link.remove() }
+        let (link, portal, environment) = (forced.link, forced.portal, forced.environment)
         let plain = try await link.run(["-p", "title", "my text"], environment: environment)
         #expect(plain.status == .exited(0), "\(plain.standardError)")
         #expect(plain.standardOutput == "1\n")
@@ -272,8 +291,7 @@ struct NotifySendCompatibilityTests {
         #expect(portal.calls.contains { if case .remove("libnotify-flatpak.(null)-notify-send-1234", _) = $0 { true } else { false } })
         #expect(added[2].notification["priority"] == .string("low"))
         #expect(added[2].notification["icon"] == .structure([.string("bytes"), .variant(.byteArray([0x89, 0x50, 0x4E, 0x47, 0x0D]))]))
-        await portal.stop()
-        await bus.stop()
+        await forced.stop()
     }
 
     /// Option sets sent through the portal by libnotify's notify-send and by notify; `IMAGE`
@@ -294,14 +312,12 @@ struct NotifySendCompatibilityTests {
         "through the portal, version 1 and 2: the same AddNotification id and dictionary as libnotify's notify-send",
         arguments: portalParityCases, [UInt32(1), 2])
     func portalParity(arguments: [String], version: UInt32) async throws {
-        let link = try Link()
-        defer { link.remove() }
+        let forced = try await ForcedPortal(version: version)
+        defer { forced.link.remove() }
+        let (link, portal, environment) = (forced.link, forced.portal, forced.environment)
         let image = link.folder.appendingPathComponent("icon.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]).write(to: image)
         let arguments = arguments.map { $0.replacingOccurrences(of: "IMAGE", with: image.path) }
-        let bus = try await TestBus()
-        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: version)
-        let environment = Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
         let reference = try await ChildProcess(
             executable: ToolRequirement.require("notify-send"), arguments: arguments, environment: environment).result(timeout: .seconds(15))
         let ours = try await link.run(arguments, environment: environment)
@@ -313,17 +329,14 @@ struct NotifySendCompatibilityTests {
         // Standard error differs by design: 0.8.1 prints GLib warnings, the current notify-send
         // (and notify) one line per option the portal cannot carry (portalDictionary above).
         #expect(ours.standardOutput == reference.standardOutput)
-        await portal.stop()
-        await bus.stop()
+        await forced.stop()
     }
 
     @Test("through the portal, -A: the same buttons as libnotify's notify-send; an invoked action printed and the notification removed alike")
     func portalActionParity() async throws {
-        let link = try Link()
-        defer { link.remove() }
-        let bus = try await TestBus()
-        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
-        let environment = Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
+        let forced = try await ForcedPortal()
+        defer { forced.link.remove() }
+        let (link, portal, environment) = (forced.link, forced.portal, forced.environment)
         let arguments = ["-A", "yes=Yes", "-A", "No", "-A", "default=Open", "Question"]
         let notifySend = try ToolRequirement.require("notify-send")
         var results: [CommandResult] = []
@@ -344,23 +357,19 @@ struct NotifySendCompatibilityTests {
         #expect(results[1].status == results[0].status)
         #expect(results[1].standardOutput == results[0].standardOutput)
         #expect(results[0].standardOutput == "yes\n")
-        await portal.stop()
-        await bus.stop()
+        await forced.stop()
     }
 
     @Test("through the portal, --wait with -t ends when -t runs out and removes the notification (the portal keeps no time)")
     func portalExpiry() async throws {
-        let link = try Link()
-        defer { link.remove() }
-        let bus = try await TestBus()
-        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
-        let result = try await link.run(["--wait", "-t", "300", "Short"], environment: Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"]))
+        let forced = try await ForcedPortal()
+        defer { forced.link.remove() }
+        let result = try await forced.link.run(["--wait", "-t", "300", "Short"], environment: forced.environment)
         #expect(result.status == .exited(0), "\(result.standardError)")
         #expect(result.standardError == "Wait timeout expired\n")
         let id = "libnotify-flatpak.(null)-notify-send-1"
-        #expect(portal.calls.contains { if case .remove(id, _) = $0 { true } else { false } })
-        await portal.stop()
-        await bus.stop()
+        #expect(forced.portal.calls.contains { if case .remove(id, _) = $0 { true } else { false } })
+        await forced.stop()
     }
 
     @Test("in a Flatpak the portal id names the app; NOTIFY_IGNORE_PORTAL and a missing portal send to the server")
@@ -392,11 +401,9 @@ struct NotifySendCompatibilityTests {
 
     @Test("portal actions: buttons, ActionInvoked printed and written, the notification removed; an unknown one ends the wait")
     func portalActions() async throws {
-        let link = try Link()
-        defer { link.remove() }
-        let bus = try await TestBus()
-        let portal = try await FakeNotificationPortal.start(on: bus.bus, version: 1)
-        let environment = Self.environment(bus, ["NOTIFY_FORCE_PORTAL": "1"])
+        let forced = try await ForcedPortal()
+        defer { forced.link.remove() }
+        let (link, portal, environment) = (forced.link, forced.portal, forced.environment)
         let files = (id: link.folder.appendingPathComponent("id"), action: link.folder.appendingPathComponent("action"))
         let waiting = try link.start(
             ["--id-fd=5", "--selected-action-fd=6", "--action=Foo", "--action=default=Open", "--action=bar-action=Bar", "action!"],
@@ -437,7 +444,6 @@ struct NotifySendCompatibilityTests {
         #expect(interruptedResult.status == .exited(0))
         #expect(interruptedResult.standardError == "Wait cancelled, closing notification\n")
         #expect(portal.calls.contains(.remove(id: id, sender: thirdSender)))
-        await portal.stop()
-        await bus.stop()
+        await forced.stop()
     }
 }

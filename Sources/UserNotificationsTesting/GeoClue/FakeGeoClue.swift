@@ -311,7 +311,7 @@ public final class FakeGeoClue: Sendable {
                 manage($0, on: connection)
             },
             try DBusExportedInterface(name: PropertiesSpec.name, introspectionXML: PropertiesSpec.introspectionXML) { invocation in
-                switch Self.propertiesCall(invocation) {
+                switch invocation.propertiesCall {
                 case .get(let arguments)? where arguments.propertyName == GeoClueManagerSpec.Property.inUse.rawValue:
                     invocation.reply(PropertiesSpec.GetReply(value: .boolean(true)).values)
                 case .get(let arguments)? where arguments.propertyName == GeoClueManagerSpec.Property.availableAccuracyLevel.rawValue:
@@ -346,13 +346,6 @@ public final class FakeGeoClue: Sendable {
 
     private func record(_ call: String) {
         state.withLock { $0.calls.append(call) }
-    }
-
-    /// The `org.freedesktop.DBus.Properties` call `invocation` makes, or `nil` when it makes
-    /// none (an unknown member, or arguments of another signature).
-    private static func propertiesCall(_ invocation: DBusMethodInvocation) -> PropertiesSpec.Call? {
-        guard let method = invocation.message.member.flatMap(PropertiesSpec.Method.init(rawValue:)) else { return nil }
-        return try? PropertiesSpec.Call(method, invocation.message.body)
     }
 
     private func manage(_ invocation: DBusMethodInvocation, on connection: DBusConnection) {
@@ -447,7 +440,7 @@ public final class FakeGeoClue: Sendable {
     }
 
     private func clientProperties(_ invocation: DBusMethodInvocation, path: String) {
-        switch Self.propertiesCall(invocation) {
+        switch invocation.propertiesCall {
         case .get(let arguments)?:
             let name = arguments.propertyName
             record("Get \(name)")
@@ -497,7 +490,7 @@ public final class FakeGeoClue: Sendable {
             ("Speed", .double(-1)), ("Heading", .double(-1)), ("Description", .string("fake")),
             ("Timestamp", .structure([.uint64(UInt64(Date().timeIntervalSince1970)), .uint64(0)])),
         ]
-        switch Self.propertiesCall(invocation) {
+        switch invocation.propertiesCall {
         case .getAll?:
             record("Location.GetAll")
             markRead(path)

@@ -23,6 +23,14 @@ public struct FlatpakSandbox: Sendable {
         try Data(contents.utf8).write(to: info)
     }
 
+    /// The program that runs `executable` with `arguments` in `sandbox`, and its arguments:
+    /// `executable` itself when there is no sandbox.
+    public static func command(
+        _ executable: String, _ arguments: [String], in sandbox: FlatpakSandbox?
+    ) throws -> (executable: URL, arguments: [String]) {
+        try sandbox?.command(executable, arguments) ?? (URL(fileURLWithPath: executable), arguments)
+    }
+
     /// The program that runs `executable` with `arguments` in the sandbox, and its arguments.
     public func command(_ executable: String, _ arguments: [String]) throws -> (executable: URL, arguments: [String]) {
         let bwrap = try ToolRequirement.require("bwrap")

@@ -189,10 +189,7 @@ public final class FakeNotificationPortal: Sendable {
     private func properties(_ invocation: DBusMethodInvocation) {
         var properties: [(String, DBusValue)] = [(PortalNotificationSpec.Property.version.rawValue, .uint32(version))]
         if version >= 2 { properties.append((PortalNotificationSpec.Property.supportedOptions.rawValue, supportedOptions)) }
-        let call = invocation.message.member.flatMap(PropertiesSpec.Method.init(rawValue:)).flatMap {
-            try? PropertiesSpec.Call($0, invocation.message.body)
-        }
-        switch call {
+        switch invocation.propertiesCall {
         case .getAll?:
             invocation.reply([.variantDictionary(properties)])
         case .get(let arguments)?:

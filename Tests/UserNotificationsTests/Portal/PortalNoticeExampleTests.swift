@@ -29,7 +29,7 @@ struct PortalNoticeExampleTests {
         /// returns what it printed.
         func runExample(_ environment: [String: String?], in sandbox: FlatpakSandbox? = nil) async throws -> String {
             let example = try BuiltProduct.url(named: "PortalNotice").path
-            let command = try sandbox?.command(example, []) ?? (executable: URL(fileURLWithPath: example), arguments: [])
+            let command = try FlatpakSandbox.command(example, [], in: sandbox)
             let process = try testBus.spawn(command.executable.path, command.arguments, environment: environment)
             // result, not waitForExit: the exit can be seen before the pipe's last bytes are read.
             let result = try await process.result(timeout: .seconds(30))
